@@ -1,0 +1,28 @@
+"""Deterministic random streams: one independent stream per purpose, derived from the match seed.
+
+A stream is `random.Random` seeded with the SHA-256 of ``"<seed>:<purpose>"``, so adding a new purpose never
+shifts the draws of another, and the result is the same on every platform and Python version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+TURN_ORDER = "turn_order"
+ARCANA = "arcana"
+INSTANCE_IDS = "instance_ids"
+
+
+def deck_purpose(player_index: int) -> str:
+    return f"deck:{player_index}"
+
+
+def mulligan_purpose(player_index: int) -> str:
+    return f"mulligan:{player_index}"
+
+
+def stream(seed: int, purpose: str) -> random.Random:
+    """The random stream of `purpose` for the match `seed`."""
+    digest = hashlib.sha256(f"{seed}:{purpose}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
