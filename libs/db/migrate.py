@@ -13,6 +13,8 @@ import psycopg
 from psycopg import sql
 
 EVENTSTORE_MIGRATIONS = Path(__file__).resolve().parent.parent / "eventstore" / "migrations"
+BUS_MIGRATIONS = Path(__file__).resolve().parent.parent / "bus" / "migrations"
+WEB_MIGRATIONS = Path(__file__).resolve().parent.parent / "web" / "migrations"  # idempotency keys
 
 
 def _files(folders: Iterable[Path]) -> list[Path]:
@@ -23,11 +25,11 @@ def _files(folders: Iterable[Path]) -> list[Path]:
 
 
 def migrate(url: str, schema: str, folders: Iterable[Path] = ()) -> list[str]:
-    """Create ``schema`` with the event store tables plus the files in ``folders``.
+    """Create ``schema`` with the event store and bus tables plus the files in ``folders``.
 
     Returns the names of the files applied now (empty when everything was already applied).
     """
-    files = _files([EVENTSTORE_MIGRATIONS, *folders])
+    files = _files([EVENTSTORE_MIGRATIONS, BUS_MIGRATIONS, WEB_MIGRATIONS, *folders])
     applied_now: list[str] = []
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("SELECT pg_advisory_lock(hashtext('arcana.migrate'))")
@@ -44,7 +46,7 @@ def migrate(url: str, schema: str, folders: Iterable[Path] = ()) -> list[str]:
                 row[0] for row in conn.execute(sql.SQL("SELECT name FROM {}.schema_migrations").format(ident))
             }
             for path in files:
-                key = f"{path.parent.name}/{path.name}"
+                key = f"{path.parent.parent.name}/{path.name}"
                 if key in done:
                     continue
                 text = path.read_text().replace("{schema}", ident.as_string(conn))

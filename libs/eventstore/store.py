@@ -1,16 +1,15 @@
 """The PostgreSQL event store of one service (one schema).
 
-Ordering technique. ``position`` is assigned while holding a transaction-scoped advisory lock on
-the schema's event table, as ``max(position) + n``, and the lock is held until the appending
-transaction ends. Appends of one service therefore commit one after another, in position order:
-a reader following ``position`` can never pass an event that commits later with a lower position,
-and positions are gap-free (a rolled-back append frees its positions for the next one). This is the
-eventsourcing library's table-lock technique, narrowed to an advisory lock so readers are never
-blocked. The price is that one service's appends are serialised (measured by
-``make bench-eventstore``); the ``(stream, version)`` unique key still backs the version check.
+Ordering technique (details in migrations/002_append_function.sql). Appends run concurrently and
+take positions from a sequence; each append holds an advisory lock on its first position until
+its transaction ends, so in-flight positions are visible to other sessions at once (pg_locks is
+not subject to MVCC). A follower asks ``safe_position()`` for the highest position below every
+in-flight append and reads only up to it: it can never pass an event that commits later with a
+lower position, while writers keep PostgreSQL's group commit. Positions are unique and strictly
+increasing; a rolled-back append leaves a gap. Stream versions are gap-free.
 
 Callers that must write their own tables atomically with events pass their open connection
-(``conn=``) and own the transaction; they should append last, since the lock is held to the end.
+(``conn=``) and own the transaction; followers wait for that transaction to end.
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ from typing import Any, Final
 import psycopg
 from psycopg import errors as pg_errors
 from psycopg import sql
+from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from libs.eventstore.envelope import NewEvent, RecordedEvent
@@ -44,15 +44,16 @@ _COLUMNS = (
     "event_id, stream, version, position, type, schema_version, occurred_at, "
     "correlation_id, causation_id, data"
 )
+_WRONG_VERSION = "AR409"  # raised by append_events(), see migrations/002_append_function.sql
 
 
-def _condition(expected: ExpectedVersion) -> sql.Composable:
+def _expected_code(expected: ExpectedVersion) -> int:
     if expected == Expect.ANY:
-        return sql.SQL("TRUE")
+        return -1
     if expected == Expect.STREAM_EXISTS:
-        return sql.SQL("head.v > 0")
+        return -2
     if isinstance(expected, int) and expected >= 0:
-        return sql.SQL("head.v = {}").format(sql.Literal(expected))
+        return expected
     raise ValueError(
         f"expected version must be an int >= 0, Expect.ANY or Expect.STREAM_EXISTS: {expected!r}"
     )
@@ -71,9 +72,14 @@ class EventStore:
         self.upcasters = upcasters or Upcasters()
         table = sql.Identifier(schema, "events")
         self._table = table
-        self._lock_key = f"arcana.events.{schema}"
         self._select = sql.SQL("SELECT " + _COLUMNS + " FROM {} ").format(table)
-        self._insert_cache: dict[str, sql.Composed] = {}
+        self._append_sql = sql.SQL(
+            "SELECT out_position, out_version FROM {}.append_events(%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+        ).format(sql.Identifier(schema))
+        self._safe_sql = sql.SQL("SELECT {}.safe_position()").format(sql.Identifier(schema))
+        self._read_all_sql = self._select + sql.SQL(
+            "WHERE position > %s AND position <= %s ORDER BY position LIMIT %s"
+        )
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -93,39 +99,46 @@ class EventStore:
         """
         if not events:
             return []
+        code = _expected_code(expected_version)
         if conn is not None:
-            return self._append_in(conn, stream, expected_version, events)
-        with self.pool.connection() as own, own.transaction():
-            return self._append_in(own, stream, expected_version, events)
+            with conn.transaction():  # a savepoint inside the caller's transaction
+                return self._append_in(conn, stream, expected_version, code, events)
+        with self.pool.connection() as own:
+            own.autocommit = True  # one statement = one transaction = one round trip
+            try:
+                return self._append_in(own, stream, expected_version, code, events)
+            finally:
+                own.autocommit = False
 
     def _append_in(
         self,
         conn: psycopg.Connection[Any],
         stream: str,
         expected: ExpectedVersion,
+        code: int,
         events: Sequence[NewEvent],
     ) -> list[RecordedEvent]:
-        params = {
-            "lock": self._lock_key,
-            "stream": stream,
-            "ids": [e.event_id for e in events],
-            "types": [e.type for e in events],
-            "svs": [e.schema_version for e in events],
-            "ats": [e.occurred_at for e in events],
-            "corr": [e.correlation_id for e in events],
-            "caus": [e.causation_id for e in events],
-            "data": [json.dumps(e.data, separators=(",", ":")) for e in events],
-        }
+        params = (
+            stream,
+            code,
+            [e.event_id for e in events],
+            [e.type for e in events],
+            [e.schema_version for e in events],
+            [e.occurred_at for e in events],
+            [e.correlation_id for e in events],
+            [e.causation_id for e in events],
+            [Jsonb(e.data) for e in events],
+        )
         try:
-            with conn.transaction():  # a savepoint when the caller holds a transaction
-                conn.execute("SELECT pg_advisory_xact_lock(hashtext(%(lock)s))", params)
-                rows = conn.execute(self._insert_sql(expected), params).fetchall()
+            rows = conn.execute(self._append_sql, params, prepare=True).fetchall()
         except pg_errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "events_event_id_key":
                 raise DuplicateEventError(str(exc.diag.message_detail)) from None
-            raise ConcurrencyError(stream, expected, self.version(stream, conn=conn)) from None
-        if len(rows) != len(events):
-            raise ConcurrencyError(stream, expected, self.version(stream, conn=conn))
+            raise ConcurrencyError(stream, expected, self.version(stream)) from None
+        except psycopg.Error as exc:
+            if exc.sqlstate == _WRONG_VERSION:
+                raise ConcurrencyError(stream, expected, int(exc.diag.message_detail or 0)) from None
+            raise
         return [
             RecordedEvent(
                 e.event_id,
@@ -141,32 +154,6 @@ class EventStore:
             )
             for e, (position, version) in zip(events, rows, strict=True)
         ]
-
-    def _insert_sql(self, expected: ExpectedVersion) -> sql.Composed:
-        key = str(expected)
-        cached = self._insert_cache.get(key)
-        if cached is None:
-            cached = sql.SQL(
-                """
-                WITH head AS (
-                    SELECT coalesce((SELECT max(version) FROM {t} WHERE stream = %(stream)s), 0) AS v,
-                           coalesce((SELECT max(position) FROM {t}), 0) AS p
-                )
-                INSERT INTO {t} (position, event_id, stream, version, type, schema_version,
-                                 occurred_at, correlation_id, causation_id, data)
-                SELECT head.p + e.n, e.event_id, %(stream)s, head.v + e.n, e.type, e.sv,
-                       e.at, e.corr, e.caus, e.data::jsonb
-                FROM head,
-                     unnest(%(ids)s::uuid[], %(types)s::text[], %(svs)s::int[], %(ats)s::timestamptz[],
-                            %(corr)s::uuid[], %(caus)s::uuid[], %(data)s::text[])
-                         WITH ORDINALITY AS e(event_id, type, sv, at, corr, caus, data, n)
-                WHERE {cond}
-                ORDER BY e.n
-                RETURNING position, version
-                """
-            ).format(t=self._table, cond=_condition(expected))
-            self._insert_cache[key] = cached
-        return cached
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -207,11 +194,15 @@ class EventStore:
     ) -> list[RecordedEvent]:
         """Up to ``limit`` events with ``position > from_position``, in position order.
 
-        Safe to follow: an event appended later never gets a position below one already returned.
+        Safe to follow: only events below every still-open append are returned, so an event
+        that commits later never has a position below one already returned.
         """
-        query = self._select + sql.SQL("WHERE position > %s ORDER BY position LIMIT %s")
         with self._reader(conn) as c:
-            rows = c.execute(query, (from_position, limit)).fetchall()
+            row = c.execute(self._safe_sql).fetchone()
+            safe = int(row[0]) if row else 0
+            if safe <= from_position:
+                return []
+            rows = c.execute(self._read_all_sql, (from_position, safe, limit)).fetchall()
         return [self.upcasters.upcast(_row_to_event(r)) for r in rows]
 
     def iter_all(self, from_position: int = 0, batch: int = 5000) -> Iterator[RecordedEvent]:

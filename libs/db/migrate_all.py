@@ -1,0 +1,45 @@
+"""Apply every service's migrations: ``python -m libs.db.migrate_all`` (uses ``DATABASE_URL``).
+
+For each package ``services/<svc>/`` the schema ``<svc>`` gets the shared tables (event store,
+bus, web idempotency) plus the files of ``services/<svc>/migrations/`` when present. Safe to run
+twice (and concurrently: ``migrate`` takes an advisory lock).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from libs.config import PROJECT_ROOT
+from libs.db.migrate import migrate
+
+SERVICES_DIR = PROJECT_ROOT / "services"
+
+
+def service_folders(root: Path = SERVICES_DIR) -> dict[str, list[Path]]:
+    """Service name → its migration folders, for every package under ``services/``."""
+    found: dict[str, list[Path]] = {}
+    for package in sorted(p for p in root.iterdir() if (p / "__init__.py").is_file()):
+        migrations = package / "migrations"
+        found[package.name] = [migrations] if migrations.is_dir() else []
+    return found
+
+
+def migrate_all(url: str) -> dict[str, list[str]]:
+    """Migrate every service's schema; returns the files applied now, per service."""
+    return {svc: migrate(url, svc, folders) for svc, folders in service_folders().items()}
+
+
+def main() -> int:
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        print("DATABASE_URL is not set", file=sys.stderr)
+        return 2
+    for svc, applied in migrate_all(url).items():
+        print(f"{svc}: {', '.join(applied) if applied else 'up to date'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

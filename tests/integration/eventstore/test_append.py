@@ -1,0 +1,129 @@
+"""Appending: optimistic concurrency, atomicity, expected-version rules (real PostgreSQL)."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import pytest
+from psycopg import sql
+
+from libs.eventstore import ConcurrencyError, DuplicateEventError, EventStore, Expect, NewEvent
+
+
+def ev(n: int, kind: str = "Thing") -> NewEvent:
+    return NewEvent(type=f"{kind}Happened", data={"n": n})
+
+
+def versions(store: EventStore, stream: str) -> list[int]:
+    return [e.version for e in store.read(stream)]
+
+
+def test_append_returns_recorded_envelope(store: EventStore) -> None:
+    corr = uuid.uuid4()
+    first = NewEvent(type="CardPlayed", data={"card": "wolf"}, correlation_id=corr)
+    recorded = store.append("match-1", Expect.NO_STREAM, [first, ev(2)])
+    assert [(r.version, r.type) for r in recorded] == [(1, "CardPlayed"), (2, "ThingHappened")]
+    assert recorded[0].event_id == first.event_id and recorded[0].correlation_id == corr
+    assert recorded[1].position == recorded[0].position + 1
+    read_back = store.read("match-1")
+    assert read_back == recorded
+
+
+def test_twenty_threads_same_expected_version_one_winner_per_version(store: EventStore) -> None:
+    stream, rounds, threads = "race", 5, 20
+    for expected in range(rounds):
+        barrier = threading.Barrier(threads)
+        outcomes: list[str] = []
+        lock = threading.Lock()
+
+        def attempt(
+            i: int,
+            expected: int = expected,
+            barrier: threading.Barrier = barrier,
+            outcomes: list[str] = outcomes,
+            lock: threading.Lock = lock,
+        ) -> None:
+            barrier.wait()
+            try:
+                store.append(stream, expected, [ev(i)])
+                result = "won"
+            except ConcurrencyError as exc:
+                assert exc.actual == expected + 1
+                result = "lost"
+            with lock:
+                outcomes.append(result)
+
+        workers = [threading.Thread(target=attempt, args=(i,)) for i in range(threads)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        assert outcomes.count("won") == 1, outcomes
+        assert outcomes.count("lost") == threads - 1
+    assert versions(store, stream) == list(range(1, rounds + 1))
+
+
+def test_stale_or_future_expected_version_is_refused_and_writes_nothing(store: EventStore) -> None:
+    store.append("s", Expect.NO_STREAM, [ev(1), ev(2)])
+    for expected in (0, 1, 3, 7):
+        with pytest.raises(ConcurrencyError) as info:
+            store.append("s", expected, [ev(9)])
+        assert info.value.actual == 2
+    assert versions(store, "s") == [1, 2]
+
+
+def test_must_be_new_and_must_exist(store: EventStore) -> None:
+    with pytest.raises(ConcurrencyError):
+        store.append("absent", Expect.STREAM_EXISTS, [ev(1)])
+    store.append("absent", Expect.NO_STREAM, [ev(1)])
+    with pytest.raises(ConcurrencyError):
+        store.append("absent", Expect.NO_STREAM, [ev(2)])
+    store.append("absent", Expect.STREAM_EXISTS, [ev(2)])
+    store.append("absent", Expect.ANY, [ev(3)])
+    assert versions(store, "absent") == [1, 2, 3]
+
+
+def test_invalid_expected_version_is_a_programming_error(store: EventStore) -> None:
+    with pytest.raises(ValueError):
+        store.append("s", -5, [ev(1)])
+
+
+def test_a_batch_is_all_or_nothing(store: EventStore) -> None:
+    batch = [ev(1), ev(2), ev(3)]
+    store.append("a", Expect.NO_STREAM, batch)
+    # Re-appending an already stored event id inside a new batch: nothing of the batch is kept.
+    with pytest.raises(DuplicateEventError):
+        store.append("b", Expect.NO_STREAM, [ev(10), batch[1], ev(11)])
+    assert store.read("b") == []
+    assert [e.stream for e in store.read_all(0)] == ["a", "a", "a"]
+
+
+def test_caller_transaction_rolls_back_events_with_its_own_writes(store: EventStore, pool) -> None:
+    with pool.connection() as conn:
+        conn.execute(sql.SQL("CREATE TABLE {} (x int)").format(sql.Identifier(store.schema, "side")))
+    with pytest.raises(RuntimeError), pool.connection() as conn, conn.transaction():
+        conn.execute(sql.SQL("INSERT INTO {} VALUES (1)").format(sql.Identifier(store.schema, "side")))
+        store.append("tx", Expect.NO_STREAM, [ev(1)], conn=conn)
+        raise RuntimeError("the caller fails after appending")
+    assert store.read("tx") == []
+    assert store.read_all(0) == []
+    recorded = store.append("tx", Expect.NO_STREAM, [ev(1)])
+    assert recorded[0].version == 1 and store.read_all(0) == recorded
+
+
+def test_positions_are_unique_and_increasing_across_streams_under_concurrency(store: EventStore) -> None:
+    def writer(w: int) -> None:
+        for i in range(25):
+            store.append(f"w-{w}", Expect.ANY, [ev(i), ev(i)])
+
+    workers = [threading.Thread(target=writer, args=(w,)) for w in range(8)]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join()
+    positions = [e.position for e in store.read_all(0, 10_000)]
+    assert len(positions) == 8 * 25 * 2
+    assert positions == sorted(set(positions))
+    for w in range(8):
+        assert versions(store, f"w-{w}") == list(range(1, 51))
