@@ -1,0 +1,50 @@
+"""The Celery application shared by every service's ``tasks.py`` (timers, sweeps, daily jobs).
+
+The broker comes from ``CELERY_BROKER_URL`` (Redis or RabbitMQ in production). When it is unset,
+kombu's ``filesystem://`` transport is used with folders in the data directory, so the embedded
+stack needs no broker server. Results are not stored: tasks act through commands and events.
+"""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+from libs.config import data_dir
+
+
+def _filesystem_options() -> dict[str, str]:
+    queue = data_dir() / "celery" / "queue"
+    processed = data_dir() / "celery" / "processed"
+    queue.mkdir(parents=True, exist_ok=True)
+    processed.mkdir(parents=True, exist_ok=True)
+    # One folder for in and out: producers and the worker share the same queue files.
+    return {
+        "data_folder_in": str(queue),
+        "data_folder_out": str(queue),
+        "processed_folder": str(processed),
+        "store_processed": False,
+        "polling_interval": 0.1,
+    }
+
+
+def make_celery() -> Celery:
+    broker = os.environ.get("CELERY_BROKER_URL") or "filesystem://"
+    celery = Celery("arcana", broker=broker)
+    celery.conf.update(
+        task_ignore_result=True,
+        task_acks_late=True,  # a task lost with its worker is redelivered; tasks are idempotent
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        broker_connection_retry_on_startup=True,
+        timezone="UTC",
+        enable_utc=True,
+        beat_schedule_filename=str(data_dir() / "celery" / "beat-schedule"),
+    )
+    if broker.startswith("filesystem://"):
+        celery.conf.broker_transport_options = _filesystem_options()
+    return celery
+
+
+app = make_celery()

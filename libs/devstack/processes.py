@@ -1,0 +1,129 @@
+"""The command lines of every process of the stack, shared by ``make run`` and the e2e tests, so
+the tests start things exactly as the product does."""
+
+from __future__ import annotations
+
+import os
+import pkgutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from libs.config import PROJECT_ROOT
+
+PY = sys.executable
+
+
+@dataclass(frozen=True)
+class Component:
+    name: str
+    argv: list[str]
+    env: dict[str, str] = field(default_factory=dict)
+
+
+def services_present() -> list[str]:
+    """Service packages under ``services/`` (each owns a schema of the same name)."""
+    root = PROJECT_ROOT / "services"
+    return sorted(info.name for info in pkgutil.iter_modules([str(root)]) if info.ispkg)
+
+
+def _has_module(service: str, module: str) -> bool:
+    return (PROJECT_ROOT / "services" / service / f"{module}.py").is_file()
+
+
+def base_env(database_url: str, kafka: str, celery_broker: str | None, data_dir: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=database_url,
+        KAFKA_BOOTSTRAP_SERVERS=kafka,
+        ARCANA_DATA_DIR=str(data_dir),
+        PYTHONPATH=str(PROJECT_ROOT),
+        PYTHONUNBUFFERED="1",
+    )
+    if celery_broker:
+        env["CELERY_BROKER_URL"] = celery_broker
+    return env
+
+
+def gunicorn(port: int, workers: int = 2, threads: int = 16) -> Component:
+    # Threads, not only processes: match clients long-poll for events for up to 25 s.
+    return Component(
+        "web",
+        [
+            PY,
+            "-m",
+            "gunicorn",
+            "services.wsgi:app",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--worker-class",
+            "gthread",
+            "--threads",
+            str(threads),
+            "--timeout",
+            "60",
+            "--graceful-timeout",
+            "5",
+            "--keep-alive",
+            "5",
+        ],
+    )
+
+
+def celery_worker(concurrency: int = 2) -> Component:
+    return Component(
+        "celery-worker",
+        [
+            PY,
+            "-m",
+            "celery",
+            "-A",
+            "services.worker",
+            "worker",
+            "--loglevel",
+            "INFO",
+            "--concurrency",
+            str(concurrency),
+            "--without-gossip",
+            "--without-mingle",
+        ],
+    )
+
+
+def celery_beat(data_dir: Path) -> Component:
+    return Component(
+        "celery-beat",
+        [
+            PY,
+            "-m",
+            "celery",
+            "-A",
+            "services.worker",
+            "beat",
+            "--loglevel",
+            "INFO",
+            "--schedule",
+            str(data_dir / "celery" / "beat-schedule"),
+        ],
+    )
+
+
+def relays() -> list[Component]:
+    return [
+        Component(f"relay-{svc}", [PY, "-m", "libs.bus.relay", "--service", svc, "--schema", svc])
+        for svc in services_present()
+    ]
+
+
+def consumers() -> list[Component]:
+    return [
+        Component(f"consumers-{svc}", [PY, "-m", f"services.{svc}.consumers"])
+        for svc in services_present()
+        if _has_module(svc, "consumers")
+    ]
+
+
+def all_components(port: int, data_dir: Path) -> list[Component]:
+    return [gunicorn(port), celery_worker(), celery_beat(data_dir), *relays(), *consumers()]
