@@ -1,0 +1,89 @@
+"""The Kubernetes manifests an operator applies must match the code they run."""
+
+from __future__ import annotations
+
+import importlib
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from libs.config import PROJECT_ROOT
+
+BASE = PROJECT_ROOT / "deploy" / "k8s" / "base"
+OVERLAYS = sorted((PROJECT_ROOT / "deploy" / "k8s" / "overlays").iterdir())
+
+
+def _documents() -> list[dict]:
+    docs: list[dict] = []
+    for path in sorted(BASE.glob("*.yaml")):
+        if path.name != "kustomization.yaml":
+            docs.extend(d for d in yaml.safe_load_all(path.read_text()) if d)
+    return docs
+
+
+def _containers(docs: list[dict]) -> list[dict]:
+    return [
+        c
+        for d in docs
+        if d["kind"] in ("Deployment", "Job")
+        for c in d["spec"]["template"]["spec"]["containers"]
+    ]
+
+
+def _module_of(command: list[str]) -> str:
+    if command[0] == "gunicorn":
+        return command[1].split(":")[0]
+    if command[0] == "celery":
+        return command[2]
+    assert command[:2] == ["python", "-m"], command
+    return command[2]
+
+
+def _exists(module: str) -> bool:
+    return (PROJECT_ROOT / (module.replace(".", "/") + ".py")).is_file() or (
+        PROJECT_ROOT / module.replace(".", "/") / "__main__.py"
+    ).is_file()
+
+
+def test_every_container_runs_a_module_that_exists_with_config_and_secrets() -> None:
+    for container in _containers(_documents()):
+        assert _exists(_module_of(container["command"])), container["command"]
+        sources = {next(iter(s)): next(iter(s.values()))["name"] for s in container["envFrom"]}
+        assert sources == {"configMapRef": "arcana-config", "secretRef": "arcana-secrets"}
+
+
+def test_every_service_has_a_deployment_and_the_ingress_routes_exactly_its_prefixes() -> None:
+    from services.wsgi import SERVICES
+
+    docs = _documents()
+    deployments = {d["metadata"]["name"] for d in docs if d["kind"] == "Deployment"}
+    [ingress] = [d for d in docs if d["kind"] == "Ingress"]
+    routed = {
+        p["path"]: p["backend"]["service"]["name"]
+        for rule in ingress["spec"]["rules"]
+        for p in rule["http"]["paths"]
+    }
+    expected: dict[str, str] = {}
+    for name in SERVICES:
+        module = importlib.import_module(f"services.{name}.wsgi")
+        assert {name, f"{name}-relay"} <= deployments
+        expected.update(dict.fromkeys(module.PREFIXES, name))
+        expected[f"/v1/openapi/{name}.json"] = name
+    assert routed == expected
+
+
+def test_no_secret_values_in_the_config_map() -> None:
+    [config] = [d for d in _documents() if d["kind"] == "ConfigMap"]
+    for key in ("DATABASE_URL", "ARCANA_TOKEN_SECRET", "ARCANA_OPERATOR_TOKEN"):
+        assert key not in config["data"]
+
+
+@pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl (with kustomize) is not installed")
+@pytest.mark.parametrize("overlay", OVERLAYS, ids=lambda p: Path(p).name)
+def test_overlays_render(overlay: Path) -> None:
+    out = subprocess.run(["kubectl", "kustomize", str(overlay)], check=True, capture_output=True, text=True)
+    kinds = [d["kind"] for d in yaml.safe_load_all(out.stdout) if d]
+    assert kinds.count("Ingress") == 1 and "Deployment" in kinds
