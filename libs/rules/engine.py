@@ -208,9 +208,7 @@ def _decide_play(state: State, index: int, command: Command) -> list[Event]:
             raise RuleViolation(Code.ILLEGAL_TARGET, "a unit is played without a target")
         if len(me.board) >= BOARD_SIZE:
             raise RuleViolation(Code.BOARD_FULL, f"a board holds at most {BOARD_SIZE} units")
-        if position is None:
-            position = len(me.board)
-        elif type(position) is not int or not 0 <= position <= len(me.board):
+        if type(position) is not int or not 0 <= position <= len(me.board):
             raise RuleViolation(Code.INVALID_POSITION, f"position is an int in 0..{len(me.board)}")
         return _play_unit(state, index, iid, cost, position)
     if position is not None:

@@ -25,7 +25,7 @@ def test_position_decides_the_neighbours() -> None:
 def test_position_out_of_range_is_refused() -> None:
     g = Game(setup(d1=["squire", "wolf_pup"]))
     g.field(P1, "squire")
-    for bad in (2, -1, "0", True):
+    for bad in (2, -1, "0", True, None):
         with pytest.raises(RuleViolation) as err:
             g.play(P1, "wolf_pup", position=bad)
         assert err.value.code == "invalid_position"
