@@ -1,0 +1,23 @@
+"""The Kafka bus: outbox relay, idempotent consumers, local projections, replay tools.
+
+- ``relay.OutboxRelay`` publishes a service's events to ``arcana.<service>.events``;
+- ``consumer.ConsumerRunner`` applies other services' events once each (inbox);
+- ``projector.Projector`` keeps a read model of the service's own events, ``rebuild()`` redoes it;
+- ``python -m libs.bus.relay|consumer|rebuild|export`` run them as commands.
+"""
+
+from libs.bus.consumer import ConsumerRunner, run_consumer_process
+from libs.bus.export import export_events
+from libs.bus.projector import Projection, Projector
+from libs.bus.relay import OutboxRelay
+from libs.bus.topics import topic_for
+
+__all__ = [
+    "ConsumerRunner",
+    "OutboxRelay",
+    "Projection",
+    "Projector",
+    "export_events",
+    "run_consumer_process",
+    "topic_for",
+]

@@ -1,0 +1,337 @@
+"""The idempotent consumer runner: Kafka messages -> a handler, exactly once in PostgreSQL.
+
+For every message the runner opens ONE PostgreSQL transaction, inserts ``(consumer, event_id)``
+into ``<schema>.inbox`` and, only if that row is new, calls ``handler(event, conn)`` on the same
+connection; both commit together. A redelivered message (a rebalance, a restart, a relay that
+published twice, a new broker replayed from the start) finds its event_id in the inbox and changes
+nothing. Kafka offsets are committed only after the PostgreSQL commit (a crash in between means a
+redelivery, which the inbox absorbs).
+
+A handler that raises rolls its transaction back; the runner seeks back to that message and
+retries it with bounded exponential backoff (the partition waits; nothing is skipped). A value
+that is not an event envelope is logged and skipped.
+
+New broker. The offsets a group committed mean nothing on a different cluster. Offsets are
+committed with the cluster id as their metadata; on assignment an offset committed under another
+cluster id is ignored (the partition is read from the beginning), and a cluster id that changes
+while running (checked every ``probe_interval`` seconds) seeks every assigned partition back to
+the beginning. Reading a partition again only costs inbox look-ups.
+
+Broker restarts and rebalances: kafka-python reconnects and rejoins by itself; any error that
+escapes ``poll`` closes the consumer and a new one is made after a backoff.
+
+Run it in a thread (``start()``/``stop()``) or as a process (``run_consumer_process`` or
+``python -m libs.bus.consumer``), stopping cleanly on SIGTERM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import psycopg
+from kafka import ConsumerRebalanceListener, KafkaConsumer, TopicPartition
+from kafka.consumer.fetcher import ConsumerRecord
+from kafka.errors import KafkaError
+from kafka.structs import OffsetAndMetadata
+from psycopg import sql
+from psycopg_pool import ConnectionPool
+
+from libs.bus.backoff import Backoff
+from libs.bus.cluster import ClusterProbe
+from libs.bus.topics import decode_value
+from libs.eventstore import RecordedEvent, Upcasters
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[RecordedEvent, psycopg.Connection[Any]], None]
+
+DEFAULT_CONSUMER_CONFIG: dict[str, Any] = {
+    "auto_offset_reset": "earliest",
+    "enable_auto_commit": False,
+    "session_timeout_ms": 10000,
+    "heartbeat_interval_ms": 1000,
+    "metadata_max_age_ms": 10000,
+    "request_timeout_ms": 30000,
+    "reconnect_backoff_max_ms": 1000,
+}
+
+
+class HandlerFailed(Exception):
+    """The handler raised for one message; its transaction was rolled back."""
+
+
+class _OnRebalance(ConsumerRebalanceListener):
+    def __init__(self, runner: ConsumerRunner, consumer: KafkaConsumer) -> None:
+        self.runner = runner
+        self.consumer = consumer
+
+    def on_partitions_revoked(self, revoked: Any) -> None:
+        log.info("%s: partitions revoked: %s", self.runner.name, sorted(revoked))
+
+    def on_partitions_assigned(self, assigned: Any) -> None:
+        log.info("%s: partitions assigned: %s", self.runner.name, sorted(assigned))
+        self.runner._distrust_foreign_offsets(self.consumer, list(assigned))
+
+
+class ConsumerRunner:
+    """Consume ``topics`` as group ``name`` and apply each event once with ``handler``.
+
+    ``name`` is both the Kafka group id and the inbox's ``consumer`` column.
+    """
+
+    def __init__(
+        self,
+        pool: ConnectionPool,
+        schema: str,
+        name: str,
+        topics: Sequence[str],
+        handler: Handler,
+        bootstrap: str,
+        *,
+        upcasters: Upcasters | None = None,
+        poll_timeout_ms: int = 200,
+        max_records: int = 500,
+        probe_interval: float = 1.0,
+        backoff_initial: float = 0.1,
+        backoff_max: float = 5.0,
+        consumer_config: dict[str, Any] | None = None,
+    ) -> None:
+        if not topics:
+            raise ValueError("a consumer needs at least one topic")
+        self.pool = pool
+        self.schema = schema
+        self.name = name
+        self.topics = list(topics)
+        self.handler = handler
+        self.bootstrap = bootstrap
+        self.upcasters = upcasters or Upcasters()
+        self.poll_timeout_ms = poll_timeout_ms
+        self.max_records = max_records
+        self.probe_interval = probe_interval
+        self.backoff = Backoff(backoff_initial, backoff_max)
+        self.consumer_config = {**DEFAULT_CONSUMER_CONFIG, **(consumer_config or {})}
+        self.probe = ClusterProbe(bootstrap)
+        self.cluster_id: str | None = None
+        self._probed_at = 0.0
+        self.applied = 0  # events handled (new to the inbox)
+        self.skipped = 0  # events already in the inbox
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._insert = sql.SQL(
+            "INSERT INTO {} (consumer, event_id, stream, type, topic, kafka_partition, kafka_offset) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (consumer, event_id) DO NOTHING"
+        ).format(sql.Identifier(schema, "inbox"))
+
+    # -- one message ---------------------------------------------------------------------------
+
+    def apply(self, event: RecordedEvent, topic: str = "", partition: int = -1, offset: int = -1) -> bool:
+        """Apply ``event`` once: True if the handler ran now, False if it was already applied."""
+        event = self.upcasters.upcast(event)
+        with self.pool.connection() as conn, conn.transaction():
+            row = (self.name, event.event_id, event.stream, event.type, topic, partition, offset)
+            inserted = conn.execute(self._insert, row).rowcount == 1
+            if inserted:
+                self.handler(event, conn)
+        if inserted:
+            self.applied += 1
+        else:
+            self.skipped += 1
+        return inserted
+
+    def _apply_record(self, record: ConsumerRecord) -> None:
+        try:
+            event = decode_value(record.value)
+        except ValueError:
+            log.error(
+                "%s: %s[%d]@%d is not an event; skipped",
+                self.name,
+                record.topic,
+                record.partition,
+                record.offset,
+            )
+            return
+        try:
+            self.apply(event, record.topic, record.partition, record.offset)
+        except Exception as exc:
+            log.exception("%s: handling %s (%s) failed; will retry", self.name, event.event_id, event.type)
+            raise HandlerFailed(str(event.event_id)) from exc
+
+    # -- the Kafka side ------------------------------------------------------------------------
+
+    def _connect(self) -> KafkaConsumer:
+        self.cluster_id = self.probe.cluster_id()
+        self._probed_at = time.monotonic()
+        consumer = KafkaConsumer(
+            bootstrap_servers=self.bootstrap,
+            group_id=self.name,
+            client_id=f"arcana-{self.name}",
+            **self.consumer_config,
+        )
+        consumer.subscribe(self.topics, listener=_OnRebalance(self, consumer))
+        return consumer
+
+    def _distrust_foreign_offsets(self, consumer: KafkaConsumer, partitions: list[TopicPartition]) -> None:
+        """Read from the beginning any partition whose committed offset was made on another cluster."""
+        current: str | None
+        try:
+            current = self.probe.cluster_id()
+        except Exception:
+            log.warning("%s: cannot ask the cluster id on assignment", self.name, exc_info=True)
+            current = self.cluster_id
+        if current != self.cluster_id:
+            log.warning("%s: new broker (cluster %s, was %s)", self.name, current, self.cluster_id)
+            self.cluster_id = current
+        for tp in partitions:
+            committed = consumer.committed(tp, metadata=True)
+            if committed is not None and committed.metadata != self.cluster_id:
+                log.warning(
+                    "%s: offset %s of %s was committed on cluster %r, not %r: reading it from the start",
+                    self.name,
+                    committed.offset,
+                    tp,
+                    committed.metadata,
+                    self.cluster_id,
+                )
+                consumer.seek_to_beginning(tp)
+
+    def _check_cluster(self, consumer: KafkaConsumer) -> None:
+        """Every ``probe_interval``: on a new cluster, read every assigned partition again."""
+        now = time.monotonic()
+        if now - self._probed_at < self.probe_interval:
+            return
+        self._probed_at = now
+        try:
+            current = self.probe.cluster_id()
+        except Exception as exc:  # the consumer reconnects by itself; ask again next time
+            log.info("%s: cannot ask the cluster id (%r)", self.name, exc)
+            return
+        if current == self.cluster_id:
+            return
+        log.warning("%s: new broker (cluster %s, was %s): reading again", self.name, current, self.cluster_id)
+        self.cluster_id = current
+        assigned = consumer.assignment()
+        if assigned:
+            consumer.seek_to_beginning(*assigned)
+
+    def poll_once(self, consumer: KafkaConsumer) -> int:
+        """Poll one batch, apply it, commit its offsets; return how many messages were seen."""
+        self._check_cluster(consumer)
+        cluster_at_poll = self.cluster_id
+        batch = consumer.poll(timeout_ms=self.poll_timeout_ms, max_records=self.max_records)
+        done: dict[TopicPartition, OffsetAndMetadata] = {}
+        failed = False
+        seen = 0
+        for tp, records in batch.items():
+            for record in records:
+                try:
+                    self._apply_record(record)
+                except HandlerFailed:
+                    consumer.seek(tp, record.offset)
+                    failed = True
+                    break
+                seen += 1
+                done[tp] = OffsetAndMetadata(record.offset + 1, cluster_at_poll or "", -1)
+        if done and self.cluster_id == cluster_at_poll:
+            try:
+                consumer.commit(done)
+            except KafkaError as exc:  # e.g. rebalanced meanwhile: those messages come again
+                log.warning("%s: offset commit failed (%r); messages will be redelivered", self.name, exc)
+        if failed:
+            self.backoff.wait(self._stop)
+        elif seen:
+            self.backoff.reset()
+        return seen
+
+    # -- running -------------------------------------------------------------------------------
+
+    def run(self, stop: threading.Event | None = None) -> None:
+        """Consume until ``stop`` (default: this runner's own stop event) is set."""
+        if stop is not None:
+            self._stop = stop
+        stop = self._stop
+        consumer: KafkaConsumer | None = None
+        try:
+            while not stop.is_set():
+                try:
+                    if consumer is None:
+                        consumer = self._connect()
+                    self.poll_once(consumer)
+                except Exception as exc:
+                    if isinstance(exc, KafkaError | OSError):
+                        log.warning("%s: broker trouble (%r); reconnecting", self.name, exc)
+                    else:
+                        log.exception("%s: consumer loop failed; reconnecting", self.name)
+                    consumer = self._close(consumer)
+                    self.probe.close()
+                    self.backoff.wait(stop)
+        finally:
+            self._close(consumer)
+            self.probe.close()
+
+    @staticmethod
+    def _close(consumer: KafkaConsumer | None) -> None:
+        if consumer is not None:
+            try:
+                consumer.close(autocommit=False)
+            except Exception:
+                log.debug("closing the consumer failed", exc_info=True)
+
+    def start(self) -> threading.Thread:
+        """Run in a daemon thread; ``stop()`` ends it."""
+        self._stop.clear()
+        self._thread = threading.Thread(target=self.run, name=f"consumer-{self.name}", daemon=True)
+        self._thread.start()
+        return self._thread
+
+    def stop(self, timeout: float = 30.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+
+def run_consumer_process(runner: ConsumerRunner) -> None:
+    """Run ``runner`` in the current process until SIGTERM or SIGINT."""
+    from libs.bus.process import setup_logging, stop_on_signals
+
+    setup_logging()
+    stop = threading.Event()
+    stop_on_signals(stop)
+    log.info("consumer %s on %s", runner.name, ", ".join(runner.topics))
+    runner.run(stop)
+    log.info("consumer %s stopped", runner.name)
+
+
+def main(argv: list[str] | None = None) -> None:
+    from libs.bus.loading import load_object
+    from libs.bus.process import require_env
+    from libs.db import make_pool
+
+    parser = argparse.ArgumentParser(prog="python -m libs.bus.consumer", description=__doc__.split("\n")[0])
+    parser.add_argument("--schema", required=True, help="PostgreSQL schema holding the inbox")
+    parser.add_argument("--name", required=True, help="consumer name = Kafka group id")
+    parser.add_argument("--topic", action="append", required=True, help="a topic (repeatable)")
+    parser.add_argument("--handler", required=True, help="dotted.module:function(event, conn)")
+    args = parser.parse_args(argv)
+    pool = make_pool(require_env("DATABASE_URL"), min_size=1, max_size=2, name=f"consumer-{args.name}")
+    try:
+        runner = ConsumerRunner(
+            pool,
+            args.schema,
+            args.name,
+            args.topic,
+            load_object(args.handler),
+            require_env("KAFKA_BOOTSTRAP_SERVERS"),
+        )
+        run_consumer_process(runner)
+    finally:
+        pool.close()
+
+
+if __name__ == "__main__":
+    main()

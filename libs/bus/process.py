@@ -1,0 +1,37 @@
+"""Running a bus component as its own process: environment, logging and clean stop on SIGTERM."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+import threading
+from types import FrameType
+
+
+def require_env(name: str) -> str:
+    value = os.environ.get(name)
+    if not value:
+        sys.exit(f"{name} must be set")
+    return value
+
+
+def setup_logging() -> None:
+    logging.basicConfig(
+        level=os.environ.get("LOG_LEVEL", "INFO"),
+        format="%(asctime)s %(levelname)s %(name)s %(message)s",
+        stream=sys.stderr,
+    )
+    logging.getLogger("kafka").setLevel(logging.WARNING)
+
+
+def stop_on_signals(stop: threading.Event) -> None:
+    """Set ``stop`` on SIGTERM or SIGINT (the component finishes its current step, then returns)."""
+
+    def handle(signum: int, frame: FrameType | None) -> None:
+        logging.getLogger(__name__).info("signal %s: stopping", signal.Signals(signum).name)
+        stop.set()
+
+    signal.signal(signal.SIGTERM, handle)
+    signal.signal(signal.SIGINT, handle)

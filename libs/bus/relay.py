@@ -1,0 +1,256 @@
+"""The outbox relay: publishes a service's events to Kafka, in position order, never losing one.
+
+The events table is the outbox. The relay follows ``EventStore.read_all`` from its recorded
+progress and, for each batch: publishes every event to ``arcana.<service>.events`` keyed by stream
+(``acks=all``, one request in flight, so a stream's events keep their order in its partition),
+flushes, checks every send succeeded, and only then records the batch's last position in
+``<schema>.relay_progress``. A crash anywhere before that record means the batch is published
+again: duplicates are allowed (consumers are idempotent), losses are not.
+
+When the broker is unreachable the relay retries with bounded exponential backoff; it never
+crashes and never skips (progress only moves after a confirmed publish).
+
+A NEW broker (the dev broker keeps nothing; a replaced cluster starts empty) is detected by the
+cluster id recorded with the progress: before each batch the relay asks the cluster for its id
+(``libs/bus/cluster.py``); a different id means everything must be published again, so the
+progress is reset to 0 for that cluster and the relay republishes from the first event. After
+publishing a batch the id is checked again, so a batch that may have gone to the previous broker
+is never recorded as published to the new one. As a fallback for a broker that reuses a cluster
+id, a topic that no longer exists while progress is above 0 also resets progress to 0.
+
+Run one relay per service (``python -m libs.bus.relay --service NAME --schema SCHEMA`` with
+``DATABASE_URL`` and ``KAFKA_BOOTSTRAP_SERVERS`` set; SIGTERM/SIGINT stop it cleanly). Two at
+once are safe but publish duplicates. For tests, ``ARCANA_FAULT=kill_after_publish`` makes the
+process SIGKILL itself between publishing and recording progress (``libs/bus/faults.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import threading
+from typing import Any
+
+from kafka import KafkaProducer
+from kafka.errors import KafkaError
+from psycopg import sql
+
+from libs.bus import faults
+from libs.bus.backoff import Backoff
+from libs.bus.cluster import ClusterProbe
+from libs.bus.topics import message_headers, message_key, message_value, topic_for
+from libs.eventstore import EventStore, RecordedEvent
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PRODUCER_CONFIG: dict[str, Any] = {
+    "acks": "all",
+    "max_in_flight_requests_per_connection": 1,
+    "linger_ms": 5,
+    "request_timeout_ms": 5000,
+    "delivery_timeout_ms": 15000,
+    "max_block_ms": 5000,
+    "reconnect_backoff_max_ms": 1000,
+}
+
+
+class BrokerChanged(Exception):
+    """The cluster changed while a batch was being published: the batch is not recorded."""
+
+
+class OutboxRelay:
+    """Publishes the events of ``store`` (one service's schema) to ``arcana.<service>.events``."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        service: str,
+        bootstrap: str,
+        *,
+        batch_size: int = 500,
+        poll_interval: float = 0.2,
+        backoff_initial: float = 0.1,
+        backoff_max: float = 5.0,
+        flush_timeout: float = 20.0,
+        producer_config: dict[str, Any] | None = None,
+    ) -> None:
+        self.store = store
+        self.service = service
+        self.topic = topic_for(service)
+        self.bootstrap = bootstrap
+        self.batch_size = batch_size
+        self.poll_interval = poll_interval
+        self.backoff = Backoff(backoff_initial, backoff_max)
+        self.flush_timeout = flush_timeout
+        self.producer_config = {**DEFAULT_PRODUCER_CONFIG, **(producer_config or {})}
+        self.probe = ClusterProbe(bootstrap)
+        self._producer: KafkaProducer | None = None
+        self._producer_cluster: str | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        progress = sql.Identifier(store.schema, "relay_progress")
+        self._select_progress = sql.SQL("SELECT position, cluster_id FROM {} WHERE relay = %s").format(
+            progress
+        )
+        self._upsert_progress = sql.SQL(
+            "INSERT INTO {} (relay, position, cluster_id) VALUES (%s, %s, %s) "
+            "ON CONFLICT (relay) DO UPDATE SET position = EXCLUDED.position, "
+            "cluster_id = EXCLUDED.cluster_id, updated_at = now()"
+        ).format(progress)
+
+    # -- progress ------------------------------------------------------------------------------
+
+    def progress(self) -> tuple[int, str | None]:
+        """(last published position, cluster id it was published to); (0, None) before any."""
+        with self.store.pool.connection() as conn:
+            row = conn.execute(self._select_progress, (self.topic,)).fetchone()
+        return (int(row[0]), row[1]) if row else (0, None)
+
+    def _record(self, position: int, cluster_id: str) -> None:
+        with self.store.pool.connection() as conn:
+            conn.execute(self._upsert_progress, (self.topic, position, cluster_id))
+
+    # -- one step ------------------------------------------------------------------------------
+
+    def step(self) -> int:
+        """Publish the next batch, if any; return how many events were published.
+
+        Raises on any broker or database failure; nothing is recorded then.
+        """
+        view = self.probe.view([self.topic])
+        position, known_cluster = self.progress()
+        if known_cluster != view.cluster_id:
+            if known_cluster is not None:
+                log.warning(
+                    "%s: new broker (cluster %s, was %s): publishing again from the start",
+                    self.topic,
+                    view.cluster_id,
+                    known_cluster,
+                )
+            position = 0
+            self._record(0, view.cluster_id)
+        elif position > 0 and self.topic in view.missing_topics:
+            log.warning("%s: the topic is gone: publishing again from the start", self.topic)
+            position = 0
+            self._record(0, view.cluster_id)
+        events = self.store.read_all(position, self.batch_size)
+        if not events:
+            return 0
+        self._publish(events, view.cluster_id)
+        faults.maybe_die(faults.KILL_AFTER_PUBLISH)
+        if self.probe.cluster_id() != view.cluster_id:
+            raise BrokerChanged(f"{self.topic}: the cluster changed during a publish")
+        self._record(events[-1].position, view.cluster_id)
+        log.debug("%s: published up to position %d", self.topic, events[-1].position)
+        return len(events)
+
+    def _publish(self, events: list[RecordedEvent], cluster_id: str) -> None:
+        producer = self._producer_for(cluster_id)
+        futures = [
+            producer.send(
+                self.topic,
+                key=message_key(event),
+                value=message_value(event),
+                headers=message_headers(event),
+            )
+            for event in events
+        ]
+        producer.flush(timeout=self.flush_timeout)
+        for future in futures:
+            future.get(timeout=0)  # raises the send's error, if any
+
+    def _producer_for(self, cluster_id: str) -> KafkaProducer:
+        if self._producer is not None and self._producer_cluster != cluster_id:
+            self._drop_producer()
+        if self._producer is None:
+            self._producer = KafkaProducer(bootstrap_servers=self.bootstrap, **self.producer_config)
+            self._producer_cluster = cluster_id
+        return self._producer
+
+    def _drop_producer(self) -> None:
+        if self._producer is not None:
+            try:
+                self._producer.close(timeout=0)
+            except Exception:  # closing a broken producer must not stop the relay
+                log.debug("closing the producer failed", exc_info=True)
+            self._producer = None
+
+    # -- running -------------------------------------------------------------------------------
+
+    def run(self, stop: threading.Event | None = None) -> None:
+        """Publish until ``stop`` (default: this relay's own stop event) is set."""
+        stop = stop or self._stop
+        try:
+            while not stop.is_set():
+                try:
+                    published = self.step()
+                except BrokerChanged as exc:
+                    log.warning("%s", exc)
+                    continue
+                except (KafkaError, OSError) as exc:
+                    log.warning("%s: broker unavailable (%r); retrying", self.topic, exc)
+                    self._drop_producer()
+                    self.probe.close()
+                    self.backoff.wait(stop)
+                    continue
+                except Exception:
+                    log.exception("%s: relay step failed; retrying", self.topic)
+                    self._drop_producer()
+                    self.backoff.wait(stop)
+                    continue
+                self.backoff.reset()
+                if published < self.batch_size:
+                    stop.wait(self.poll_interval)
+        finally:
+            self._drop_producer()
+            self.probe.close()
+
+    def start(self) -> threading.Thread:
+        """Run in a daemon thread; ``stop()`` ends it."""
+        self._stop.clear()
+        self._thread = threading.Thread(target=self.run, name=f"relay-{self.service}", daemon=True)
+        self._thread.start()
+        return self._thread
+
+    def stop(self, timeout: float = 30.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+
+def main(argv: list[str] | None = None) -> None:
+    from libs.bus.process import require_env, setup_logging, stop_on_signals
+    from libs.db import make_pool
+
+    parser = argparse.ArgumentParser(prog="python -m libs.bus.relay", description=__doc__.split("\n")[0])
+    parser.add_argument("--service", required=True, help="publishes to arcana.<service>.events")
+    parser.add_argument("--schema", required=True, help="the service's PostgreSQL schema")
+    parser.add_argument("--batch-size", type=int, default=500)
+    parser.add_argument("--poll-interval", type=float, default=0.2, help="seconds between idle polls")
+    parser.add_argument("--backoff-max", type=float, default=5.0, help="longest retry delay, seconds")
+    args = parser.parse_args(argv)
+    setup_logging()
+    database_url = require_env("DATABASE_URL")
+    bootstrap = require_env("KAFKA_BOOTSTRAP_SERVERS")
+    pool = make_pool(database_url, min_size=1, max_size=2, name=f"relay-{args.service}")
+    try:
+        relay = OutboxRelay(
+            EventStore(pool, args.schema),
+            args.service,
+            bootstrap,
+            batch_size=args.batch_size,
+            poll_interval=args.poll_interval,
+            backoff_max=args.backoff_max,
+        )
+        stop = threading.Event()
+        stop_on_signals(stop)
+        log.info("relay %s from schema %s to %s", relay.topic, args.schema, bootstrap)
+        relay.run(stop)
+        log.info("relay %s stopped", relay.topic)
+    finally:
+        pool.close()
+
+
+if __name__ == "__main__":
+    main()

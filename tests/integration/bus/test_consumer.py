@@ -1,0 +1,90 @@
+"""The consumer runner applies each event once, whatever Kafka delivers twice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+from psycopg import sql
+
+from libs.bus import ConsumerRunner, OutboxRelay, topic_for
+from libs.eventstore import EventStore, RecordedEvent
+from tests.integration.bus.helpers import CountingModel, RawReader, append_events, wait_until
+
+
+def inbox_count(store: EventStore, consumer: str) -> int:
+    query = sql.SQL("SELECT count(*) FROM {} WHERE consumer = %s").format(
+        sql.Identifier(store.schema, "inbox")
+    )
+    with store.pool.connection() as conn:
+        row = conn.execute(query, (consumer,)).fetchone()
+    return int(row[0]) if row else 0
+
+
+def test_republished_events_change_nothing(
+    store: EventStore, model: CountingModel, service: str, kafka_bootstrap: str
+) -> None:
+    events = append_events(store, 60, streams=4)
+    topic = topic_for(service)
+    relay = OutboxRelay(store, service, kafka_bootstrap)
+    runner = ConsumerRunner(
+        store.pool, store.schema, f"{service}-idem", [topic], model.handle, kafka_bootstrap
+    )
+    relay.start()
+    runner.start()
+    reader = RawReader(kafka_bootstrap, topic)
+    try:
+        wait_until(lambda: len(model.counts()) == 60, 60, "60 events applied")
+        # Make the relay publish everything again, as after a crash before recording progress.
+        relay.stop()
+        with store.pool.connection() as conn:
+            conn.execute(
+                sql.SQL("UPDATE {} SET position = 0").format(sql.Identifier(store.schema, "relay_progress"))
+            )
+        relay.start()
+        reader.read_at_least(120, timeout=30)
+        wait_until(lambda: runner.skipped >= 60, 30, "the 60 republished events seen")
+    finally:
+        relay.stop()
+        runner.stop()
+        reader.close()
+
+    ids = [m.event["event_id"] for m in reader.messages]
+    assert len(ids) == 120 and len(set(ids)) == 60  # every event was really delivered twice
+    assert model.counts() == {str(e.event_id): 1 for e in events}
+    assert runner.applied == 60
+    assert runner.skipped == 60
+    assert inbox_count(store, f"{service}-idem") == 60
+    # The same event handed over directly once more is still a no-op.
+    assert runner.apply(events[0]) is False
+    assert model.counts()[str(events[0].event_id)] == 1
+
+
+def test_failing_handler_is_retried_and_applies_once(
+    store: EventStore, model: CountingModel, service: str, kafka_bootstrap: str
+) -> None:
+    events = append_events(store, 10, streams=2)
+    poisoned = events[3].event_id
+    failures = {"left": 3}
+
+    def flaky(event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+        model.handle(event, conn)  # written, then rolled back when we raise
+        if event.event_id == poisoned and failures["left"] > 0:
+            failures["left"] -= 1
+            raise RuntimeError("transient trouble")
+
+    topic = topic_for(service)
+    relay = OutboxRelay(store, service, kafka_bootstrap)
+    runner = ConsumerRunner(
+        store.pool, store.schema, f"{service}-flaky", [topic], flaky, kafka_bootstrap, backoff_max=0.5
+    )
+    relay.start()
+    runner.start()
+    try:
+        wait_until(lambda: len(model.counts()) == 10, 60, "10 events applied")
+    finally:
+        relay.stop()
+        runner.stop()
+    assert failures["left"] == 0
+    assert model.counts() == {str(e.event_id): 1 for e in events}
+    assert inbox_count(store, f"{service}-flaky") == 10
