@@ -1,0 +1,74 @@
+"""What a service's views reach through the app: its name, schema, settings and database pool."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+from flask import current_app, g
+from psycopg.rows import tuple_row
+from psycopg_pool import ConnectionPool
+
+from libs.config import Settings
+
+POOL_TIMEOUT_SECONDS = 5.0
+
+
+def lazy_pool(url: str, *, max_size: int = 10, name: str = "arcana-web") -> ConnectionPool:
+    """A pool that connects on first use (safe to build at import time, before gunicorn forks)."""
+    return ConnectionPool(
+        url,
+        min_size=1,
+        max_size=max_size,
+        name=name,
+        kwargs={"row_factory": tuple_row},
+        check=ConnectionPool.check_connection,
+        timeout=POOL_TIMEOUT_SECONDS,
+        open=False,
+    )
+
+
+@dataclass
+class ServiceContext:
+    service: str
+    schema: str | None
+    settings: Settings
+    _pool: ConnectionPool | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def pool(self) -> ConnectionPool:
+        """The database pool, opened on first use."""
+        with self._lock:
+            if self._pool is None:
+                self._pool = lazy_pool(self.settings.database_url)
+            if self._pool.closed:
+                self._pool.open(wait=False)
+            return self._pool
+
+
+def service_context() -> ServiceContext:
+    """The current app's :class:`ServiceContext` (inside a request or app context)."""
+    ctx: ServiceContext = current_app.extensions["arcana"]
+    return ctx
+
+
+@contextmanager
+def request_transaction() -> Iterator[psycopg.Connection[Any]]:
+    """A connection inside a transaction for this request's writes.
+
+    When an ``@idempotent`` view is running, this is the idempotency record's connection and the
+    block is a savepoint of its transaction, so the writes and the stored response commit
+    together. Otherwise a pooled connection in a new transaction. Exceptions roll the block back.
+    """
+    shared: psycopg.Connection[Any] | None = g.get("idempotency_conn")
+    if shared is not None:
+        with shared.transaction():
+            yield shared
+        return
+    with service_context().pool.connection() as conn, conn.transaction():
+        yield conn

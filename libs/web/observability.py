@@ -1,0 +1,116 @@
+"""Per-request plumbing: request ids, the body guard, access logs and Prometheus metrics."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import time
+import uuid
+
+from flask import Flask, Response, g, request
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+
+from libs.web.errors import ApiError
+
+access_log = logging.getLogger("arcana.web.access")
+
+REQUEST_ID_HEADER = "X-Request-Id"
+_REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+_BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+REQUESTS = Counter(
+    "arcana_http_requests_total",
+    "HTTP requests handled, by service, method, endpoint (URL rule) and status.",
+    ["service", "method", "endpoint", "status"],
+)
+LATENCY = Histogram(
+    "arcana_http_request_duration_seconds",
+    "HTTP request latency in seconds, by service, method, endpoint (URL rule) and status.",
+    ["service", "method", "endpoint", "status"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
+)
+
+
+def metrics_response() -> Response:
+    """The Prometheus exposition (all workers' when ``PROMETHEUS_MULTIPROC_DIR`` is set)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        data = generate_latest(registry)
+    else:
+        data = generate_latest(REGISTRY)
+    return Response(data, mimetype=CONTENT_TYPE_LATEST)
+
+
+def _guard_body() -> None:
+    """Reject oversize, non-JSON and malformed bodies before any view runs.
+
+    Raises ``ApiError`` 413 ``payload_too_large``, 415 ``unsupported_media_type`` or 400
+    ``malformed_json`` (also for invalid UTF-8 and pathologically deep nesting).
+    """
+    if request.method not in _BODY_METHODS:
+        return
+    limit = request.max_content_length
+    length = request.content_length
+    if limit is not None and length is not None and length > limit:
+        raise ApiError(413, "payload_too_large", f"The request body exceeds {limit} bytes.")
+    raw = request.get_data(cache=True)
+    if limit is not None and length is None and len(raw) >= limit:
+        # A streamed (chunked) body is cut at the limit by werkzeug, not refused: refuse it here.
+        raise ApiError(413, "payload_too_large", f"The request body must be under {limit} bytes.")
+    if not raw:
+        return
+    if not request.is_json:
+        raise ApiError(415, "unsupported_media_type", "The request body must be application/json.")
+    try:
+        json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ApiError(400, "malformed_json", "The request body is not valid JSON.") from None
+
+
+def install(app: Flask, service: str) -> None:
+    """Request ids in and out, the body guard, one access log line and metrics per request."""
+
+    @app.before_request
+    def _start() -> None:
+        g.started = time.perf_counter()
+        given = request.headers.get(REQUEST_ID_HEADER, "")
+        g.request_id = given if _REQUEST_ID_RE.match(given) else uuid.uuid4().hex
+        _guard_body()
+
+    @app.after_request
+    def _finish(response: Response) -> Response:
+        response.headers[REQUEST_ID_HEADER] = g.get("request_id") or uuid.uuid4().hex
+        duration = time.perf_counter() - g.get("started", time.perf_counter())
+        endpoint = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        status = str(response.status_code)
+        REQUESTS.labels(service, request.method, endpoint, status).inc()
+        LATENCY.labels(service, request.method, endpoint, status).observe(duration)
+        player = g.get("player_id")
+        access_log.info(
+            "%s %s %s",
+            request.method,
+            request.path,
+            response.status_code,
+            extra={
+                "service": service,
+                "method": request.method,
+                "path": request.path,
+                "status": response.status_code,
+                "duration_ms": round(duration * 1000, 2),
+                "request_id": g.get("request_id"),
+                "player": str(player) if player else None,
+                "remote_addr": request.remote_addr,
+            },
+        )
+        return response

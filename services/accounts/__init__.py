@@ -1,0 +1,1 @@
+"""The accounts service: player accounts, credentials and log-in tokens (publishes PlayerRegistered)."""

@@ -1,0 +1,131 @@
+"""HTTP of the accounts service: schemas in and out, one command per endpoint, named errors.
+
+- ``POST /v1/accounts`` → 201 player; 409 ``username_taken``; 422 ``validation_error``.
+- ``POST /v1/sessions`` → 201 token; 401 ``invalid_credentials``; 429 ``too_many_attempts``.
+- ``GET /v1/me`` → 200 player; 401 ``unauthorized``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import marshmallow as ma
+from flask import current_app, request
+from flask_smorest import Blueprint
+
+from libs.web import ApiError, StrictSchema, current_player, idempotent, require_player
+from services.accounts import handlers
+from services.accounts.domain import (
+    PASSWORD_MAX,
+    USERNAME_MAX,
+    InvalidCredentials,
+    InvalidInput,
+    LogIn,
+    RegisterPlayer,
+    TooManyAttempts,
+    UsernameTaken,
+    password_problem,
+    username_problem,
+)
+
+blp = Blueprint("accounts", __name__, description="Player accounts, log-in sessions (bearer tokens).")
+
+
+def _rule(problem: Callable[[str], str | None]) -> Callable[[str], None]:
+    def validate(value: str) -> None:
+        message = problem(value)
+        if message:
+            raise ma.ValidationError(message)
+
+    return validate
+
+
+class RegisterIn(StrictSchema):
+    username = ma.fields.String(required=True, validate=_rule(username_problem))
+    password = ma.fields.String(required=True, validate=_rule(password_problem), load_only=True)
+
+
+class PlayerOut(ma.Schema):
+    player_id = ma.fields.UUID(required=True)
+    username = ma.fields.String(required=True)
+
+
+class SessionIn(StrictSchema):
+    username = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=USERNAME_MAX))
+    password = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=PASSWORD_MAX * 4))
+
+
+class SessionOut(ma.Schema):
+    token = ma.fields.String(required=True)
+    token_type = ma.fields.String(required=True)
+    expires_at = ma.fields.AwareDateTime(required=True)
+    player_id = ma.fields.UUID(required=True)
+
+
+class MeOut(ma.Schema):
+    player_id = ma.fields.UUID(required=True)
+    username = ma.fields.String(required=True)
+    created_at = ma.fields.AwareDateTime(required=True)
+
+
+def _config() -> handlers.AccountsConfig:
+    config: handlers.AccountsConfig = current_app.extensions["accounts_config"]
+    return config
+
+
+@blp.route("/v1/accounts", methods=["POST"])
+@idempotent
+@blp.arguments(RegisterIn)
+@blp.response(201, PlayerOut)
+def register(args: dict[str, Any]) -> Any:
+    """Create a player account (``Idempotency-Key`` honoured)."""
+    try:
+        command = RegisterPlayer(args["username"], args["password"])
+        event = handlers.register_player(command, _config())
+    except InvalidInput as exc:
+        raise ApiError(
+            422,
+            "validation_error",
+            "The request did not pass validation.",
+            {"fields": {"json": {exc.field: [exc.message]}}},
+        ) from None
+    except UsernameTaken:
+        raise ApiError(409, "username_taken", "This username is already taken.") from None
+    return {"player_id": event.player_id, "username": event.username}
+
+
+@blp.route("/v1/sessions", methods=["POST"])
+@blp.arguments(SessionIn)
+@blp.response(201, SessionOut)
+def log_in(args: dict[str, Any]) -> Any:
+    """Exchange a username and password for a bearer token."""
+    command = LogIn(args["username"], args["password"], request.remote_addr or "unknown")
+    try:
+        issued = handlers.log_in(command, _config())
+    except TooManyAttempts as exc:
+        raise ApiError(
+            429,
+            "too_many_attempts",
+            "Too many log-in attempts; retry later.",
+            headers={"Retry-After": str(exc.retry_after)},
+        ) from None
+    except InvalidCredentials:
+        raise ApiError(401, "invalid_credentials", "The username or password is wrong.") from None
+    return {
+        "token": issued.token,
+        "token_type": "Bearer",
+        "expires_at": issued.expires_at,
+        "player_id": issued.player_id,
+    }
+
+
+@blp.route("/v1/me", methods=["GET"])
+@require_player
+@blp.response(200, MeOut)
+def me() -> Any:
+    """The authenticated player's account."""
+    row = handlers.get_player(current_player())
+    if row is None:
+        raise ApiError(401, "unauthorized", "The token's player does not exist.")
+    return {"player_id": row.player_id, "username": row.username, "created_at": row.created_at}

@@ -1,0 +1,127 @@
+"""The accounts domain, pure: commands, the PlayerRegistered event, username and password rules.
+
+Usernames are 3-24 characters of ``[a-z0-9_]``, compared case-insensitively: they are stored in
+lower case. Passwords are 8-128 characters (after Unicode NFKC normalisation).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+USERNAME_MIN, USERNAME_MAX = 3, 24
+PASSWORD_MIN, PASSWORD_MAX = 8, 128
+_USERNAME_RE = re.compile(r"^[a-z0-9_]+$")
+
+
+class AccountsError(Exception):
+    """Base of the domain's errors."""
+
+
+class InvalidInput(AccountsError):
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+class UsernameTaken(AccountsError):
+    """Another player already has this username (case-insensitively)."""
+
+
+class InvalidCredentials(AccountsError):
+    """Unknown username or wrong password: deliberately not saying which."""
+
+
+class TooManyAttempts(AccountsError):
+    """Too many log-in attempts for this username or client address; retry after ``retry_after`` s."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"retry after {retry_after} s")
+        self.retry_after = retry_after
+
+
+def normalize_username(username: str) -> str:
+    return username.lower()
+
+
+def normalize_password(password: str) -> str:
+    return unicodedata.normalize("NFKC", password)
+
+
+def username_problem(username: str) -> str | None:
+    """Why ``username`` is not acceptable, or None."""
+    if not USERNAME_MIN <= len(username) <= USERNAME_MAX:
+        return f"Must be {USERNAME_MIN} to {USERNAME_MAX} characters."
+    if not _USERNAME_RE.match(normalize_username(username)):
+        return "Only letters a-z, digits and underscores are allowed."
+    return None
+
+
+def password_problem(password: str) -> str | None:
+    """Why ``password`` is not acceptable, or None."""
+    if not PASSWORD_MIN <= len(normalize_password(password)) <= PASSWORD_MAX:
+        return f"Must be {PASSWORD_MIN} to {PASSWORD_MAX} characters."
+    return None
+
+
+@dataclass(frozen=True)
+class RegisterPlayer:
+    """Create an account. Raises ``InvalidInput`` when a rule is broken."""
+
+    username: str
+    password: str
+
+    def __post_init__(self) -> None:
+        for field, problem in (
+            ("username", username_problem(self.username)),
+            ("password", password_problem(self.password)),
+        ):
+            if problem:
+                raise InvalidInput(field, problem)
+        object.__setattr__(self, "username", normalize_username(self.username))
+        object.__setattr__(self, "password", normalize_password(self.password))
+
+
+@dataclass(frozen=True)
+class LogIn:
+    """Exchange a username and password for a token (no rules checked: a bad one just fails)."""
+
+    username: str
+    password: str
+    client_address: str
+
+    @property
+    def username_key(self) -> str:
+        return normalize_username(self.username)
+
+
+@dataclass(frozen=True)
+class PlayerRegistered:
+    """The event: a player account exists. Never carries the password or its hash."""
+
+    player_id: uuid.UUID
+    username: str
+    occurred_at: datetime
+
+    TYPE = "PlayerRegistered"
+
+    @property
+    def stream(self) -> str:
+        return player_stream(self.player_id)
+
+    def data(self) -> dict[str, Any]:
+        return {"player_id": str(self.player_id), "username": self.username}
+
+
+def player_stream(player_id: uuid.UUID) -> str:
+    return f"player-{player_id}"
+
+
+def register(command: RegisterPlayer, player_id: uuid.UUID, now: datetime) -> PlayerRegistered:
+    """Decide the outcome of ``RegisterPlayer`` (uniqueness is enforced by the store)."""
+    return PlayerRegistered(player_id, command.username, now)

@@ -1,0 +1,36 @@
+"""The accounts app: ``create_app()`` for the combined gateway (services/wsgi.py) and
+``gunicorn services.accounts.wsgi:app`` when the service runs alone (one Deployment)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from psycopg_pool import ConnectionPool
+
+from libs.config import Settings
+from libs.web import create_app as create_web_app
+
+SERVICE = "accounts"
+PREFIXES = ("/v1/accounts", "/v1/sessions", "/v1/me")
+
+
+def create_app(
+    settings: Settings | None = None,
+    pool: ConnectionPool | None = None,
+    *,
+    schema: str = SERVICE,
+    config: Any = None,
+) -> Flask:
+    """The accounts Flask app. ``config`` (an ``AccountsConfig``) defaults to the environment's."""
+    from services.accounts import api, handlers
+
+    app = create_web_app(SERVICE, [api.blp], schema=schema, settings=settings, pool=pool)
+    app.extensions["accounts_config"] = config or handlers.AccountsConfig.from_env()
+    return app
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":  # built on first access, so importing create_app needs no environment
+        return create_app()
+    raise AttributeError(name)

@@ -1,0 +1,95 @@
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from psycopg import sql
+from psycopg_pool import ConnectionPool
+
+from libs.config import Settings
+from libs.db import migrate
+from services.accounts.handlers import AccountsConfig, LoginPolicy
+from services.accounts.passwords import ScryptParams
+from services.accounts.wsgi import create_app
+
+SECRET = "accounts-test-secret-" + "a" * 60
+MIGRATIONS = Path(__file__).resolve().parents[3] / "services" / "accounts" / "migrations"
+FAST_SCRYPT = ScryptParams(n=2**10, r=8, p=1)
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def settings(postgres_url: str) -> Settings:
+    return Settings(
+        database_url=postgres_url,
+        kafka_bootstrap_servers="",
+        celery_broker_url="",
+        token_secret=SECRET,
+        token_ttl_seconds=900,
+        operator_token=None,
+        max_body_bytes=4096,
+    )
+
+
+@pytest.fixture
+def accounts_schema(postgres_url: str, schema_name: str) -> str:
+    migrate(postgres_url, schema_name, [MIGRATIONS])
+    return schema_name
+
+
+@pytest.fixture
+def policy() -> LoginPolicy:
+    return LoginPolicy(per_username=5, per_address=20, window_seconds=60)
+
+
+@pytest.fixture
+def app(settings: Settings, pool: ConnectionPool, accounts_schema: str, policy: LoginPolicy) -> Flask:
+    return create_app(settings, pool, schema=accounts_schema, config=AccountsConfig(FAST_SCRYPT, policy))
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def counts(pool: ConnectionPool, accounts_schema: str) -> Callable[[], dict[str, int]]:
+    """Rows of what registration writes: players, events, idempotency records."""
+
+    def count() -> dict[str, int]:
+        out = {}
+        with pool.connection() as conn:
+            for table in ("players", "events", "idempotency"):
+                row = conn.execute(
+                    sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(accounts_schema, table))
+                ).fetchone()
+                out[table] = int(row[0]) if row else 0
+        return out
+
+    return count
+
+
+@pytest.fixture
+def register(client: FlaskClient) -> Callable[..., Any]:
+    def do(username: str, password: str = PASSWORD, **kwargs: Any) -> Any:
+        resp = client.post("/v1/accounts", json={"username": username, "password": password}, **kwargs)
+        assert resp.status_code == 201, resp.get_json()
+        return resp.get_json()
+
+    return do
+
+
+@pytest.fixture
+def login(client: FlaskClient) -> Callable[..., Any]:
+    def do(username: str, password: str = PASSWORD, address: str = "10.0.0.1") -> Any:
+        return client.post(
+            "/v1/sessions",
+            json={"username": username, "password": password},
+            environ_base={"REMOTE_ADDR": address},
+        )
+
+    return do

@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from psycopg import sql
+from psycopg_pool import ConnectionPool
+
+from libs.config import Settings
+from libs.db import migrate
+from libs.web import create_app
+from tests.integration.web import sample_api
+
+SECRET = "test-secret-" + "s" * 60
+
+
+@pytest.fixture
+def settings(postgres_url: str) -> Settings:
+    return Settings(
+        database_url=postgres_url,
+        kafka_bootstrap_servers="",
+        celery_broker_url="",
+        token_secret=SECRET,
+        token_ttl_seconds=3600,
+        operator_token=None,
+        max_body_bytes=2048,
+    )
+
+
+@pytest.fixture
+def web_schema(postgres_url: str, pool: ConnectionPool, schema_name: str) -> str:
+    migrate(postgres_url, schema_name)
+    with pool.connection() as conn:
+        conn.execute(sql.SQL(sample_api.SETUP_SQL).format(sql.Identifier(schema_name)))
+    return schema_name
+
+
+@pytest.fixture
+def make_app(settings: Settings, pool: ConnectionPool, web_schema: str) -> Callable[..., Flask]:
+    def make(**overrides: Any) -> Flask:
+        return create_app(
+            "things", [sample_api.blp], schema=web_schema, settings=replace(settings, **overrides), pool=pool
+        )
+
+    return make
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask]) -> Flask:
+    return make_app()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def counts(pool: ConnectionPool, web_schema: str) -> Callable[[], dict[str, int]]:
+    """Rows in the tables a request may write: things, events, idempotency."""
+
+    def count() -> dict[str, int]:
+        out = {}
+        with pool.connection() as conn:
+            for table in ("things", "events", "idempotency"):
+                row = conn.execute(
+                    sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(web_schema, table))
+                ).fetchone()
+                out[table] = int(row[0]) if row else 0
+        return out
+
+    return count
