@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from libs.rules import CATALOG, decide, evolve, fold, legal_commands, start  # noqa: E402
+from libs.rules import CATALOG, decide, evolve, fold, legal_commands, start
 
 GAMES_TARGET = 200.0
 STEPS_TARGET = 20_000.0
@@ -24,10 +24,13 @@ def random_deck(rng: random.Random) -> list[str]:
 def setups(n: int) -> list[dict]:
     rng = random.Random(12345)
     return [
-        {"match_id": f"m{i}", "seed": i, "players": [{"id": "p1", "deck": random_deck(rng)},
-                                                     {"id": "p2", "deck": random_deck(rng)}]}
+        {
+            "match_id": f"m{i}",
+            "seed": i,
+            "players": [{"id": "p1", "deck": random_deck(rng)}, {"id": "p2", "deck": random_deck(rng)}],
+        }
         for i in range(n)
-    ]  # fmt: skip
+    ]
 
 
 def play(setup: dict, rng: random.Random) -> tuple[int, float]:
@@ -65,8 +68,12 @@ def main() -> None:
     games_per_s = n / elapsed
     steps_per_s = steps / step_time
     print(f"games: {n} in {elapsed:.2f} s, {steps} decide+evolve steps ({steps / n:.0f} per game)")
-    print(f"games/s: {games_per_s:,.0f}  (target {GAMES_TARGET:,.0f}, ratio {games_per_s / GAMES_TARGET:.2f})")
-    print(f"steps/s: {steps_per_s:,.0f}  (target {STEPS_TARGET:,.0f}, ratio {steps_per_s / STEPS_TARGET:.2f})")
+    print(
+        f"games/s: {games_per_s:,.0f}  (target {GAMES_TARGET:,.0f}, ratio {games_per_s / GAMES_TARGET:.2f})"
+    )
+    print(
+        f"steps/s: {steps_per_s:,.0f}  (target {STEPS_TARGET:,.0f}, ratio {steps_per_s / STEPS_TARGET:.2f})"
+    )
 
 
 if __name__ == "__main__":

@@ -6,13 +6,21 @@ The contract other code relies on: `CATALOG`, `ARCANA`, `daily_arcana`, `start`,
 """
 
 from .arcana import ARCANA, Arcana, daily_arcana, drain_amount, validate_arcana
-from .cards import CATALOG, STARTER_COLLECTION, STARTER_DECK, Card, deck_problems, validate_catalog, validate_deck
+from .cards import (
+    CATALOG,
+    STARTER_COLLECTION,
+    STARTER_DECK,
+    Card,
+    deck_problems,
+    validate_catalog,
+    validate_deck,
+)
 from .constants import LAST_ROUND, MAX_HEALTH, Cmd, EndReason, Ev, Phase
 from .engine import decide, evolve, fold, start
 from .errors import Code, RuleViolation
 from .legal import legal_commands
 from .state import State, state_hash
-from .view import summary_stats, view, visible_event
+from .views import summary_stats, view, visible_event
 
 __all__ = [
     "ARCANA",

@@ -24,7 +24,7 @@ class Arcana:
     """One major arcana. `phase` and `effect` are None for the 12 never dealt.
 
     Effects (a dict with `kind`):
-    - ``stat_bonus``: ``attack``, ``health``, ``tribe`` (None = every unit): written into units as they are played;
+    - ``stat_bonus``: ``attack``, ``health``, ``tribe`` (None = every unit): written into units as they land;
     - ``cost_change``: ``card_type`` ("unit" | "spell"), ``amount``, ``min_cost`` (printed cost at least):
       applies while the arcana holds, never below 0;
     - ``drain``: ``base``, ``step``: at the start of round r both heroes lose ``base + step * (r - 9)``.
@@ -37,8 +37,13 @@ class Arcana:
     effect: Mapping[str, Any] | None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "number": self.number, "name": self.name, "phase": self.phase,
-                "effect": None if self.effect is None else dict(self.effect)}  # fmt: skip
+        return {
+            "id": self.id,
+            "number": self.number,
+            "name": self.name,
+            "phase": self.phase,
+            "effect": None if self.effect is None else dict(self.effect),
+        }
 
 
 def drain_amount(arcana: Arcana, round_: int) -> int:
@@ -135,7 +140,7 @@ def draw_spread(rng: random.Random, ascendant: str | None = None) -> tuple[str, 
 
 
 def check_spread(spread: Any) -> tuple[str, ...]:
-    """A setup's explicit spread, checked: 6 distinct dealt ids, phases early, early, mid, mid, ending, ending."""
+    """A setup's explicit spread, checked: 6 distinct dealt ids, 2 early, 2 mid, 2 ending, in that order."""
     if not isinstance(spread, list | tuple) or len(spread) != len(SPREAD):
         raise RuleViolation(Code.INVALID_ARCANA, "arcana is a list of 6 arcana ids")
     for a, phase in zip(spread, SPREAD, strict=True):

@@ -18,7 +18,7 @@ def is_early(state: State) -> bool:
 
 
 def attacks(board: Sequence[Unit], early: bool) -> list[int]:
-    """The current attack of each unit of one side, left to right: its own attack plus every aura on that side.
+    """The current attack of each unit of one side, left to right: its own attack plus the auras of its side.
 
     Auras are read from the board as it stands: `beast_aura` (+1 to other Beasts), `adjacent_aura` (+1 to its
     neighbours), `early_arcana` (+1 to itself under an early arcana), `per_beast` (+1 per other Beast),
@@ -38,7 +38,9 @@ def attacks(board: Sequence[Unit], early: bool) -> list[int]:
             a += beast_auras - (c.ability == BEAST_AURA)
         left = cards[i - 1] if i > 0 else None
         right = cards[i + 1] if i < last else None
-        a += (left is not None and left.ability == ADJACENT_AURA) + (right is not None and right.ability == ADJACENT_AURA)
+        a += (left is not None and left.ability == ADJACENT_AURA) + (
+            right is not None and right.ability == ADJACENT_AURA
+        )
         ability = c.ability
         if ability == EARLY_ARCANA:
             a += early
@@ -51,7 +53,11 @@ def attacks(board: Sequence[Unit], early: bool) -> list[int]:
 
 
 def attack_of(board: Sequence[Unit], index: int, early: bool) -> int:
-    return attacks(board, early)[index] if board[index].card.ability or _has_auras(board) else board[index].attack
+    return (
+        attacks(board, early)[index]
+        if board[index].card.ability or _has_auras(board)
+        else board[index].attack
+    )
 
 
 def _has_auras(board: Sequence[Unit]) -> bool:

@@ -30,7 +30,11 @@ def greedy_bot(state: State, player_id: str, rng: random.Random) -> Command | No
         return None
     if state.phase == "mulligan":
         me = state.players[state.index(player_id)]
-        return {"type": "mulligan", "player": player_id, "cards": [c for c in me.hand if state.cards[c].cost > 3]}
+        return {
+            "type": "mulligan",
+            "player": player_id,
+            "cards": [c for c in me.hand if state.cards[c].cost > 3],
+        }
     best: list[Command] = []
     best_score = float("-inf")
     for command in commands:
@@ -58,10 +62,11 @@ def evaluate(state: State, player_id: str) -> float:
     me, foe = state.players[index], state.players[1 - index]
     early = is_early(state)
     return (
-        _board_value(me, early) - _board_value(foe, early)
+        _board_value(me, early)
+        - _board_value(foe, early)
         + 1.0 * (me.hero - foe.hero)
         + 0.7 * (len(me.hand) - len(foe.hand))
-    )  # fmt: skip
+    )
 
 
 def _board_value(p: PlayerState, early: bool) -> float:

@@ -39,8 +39,19 @@ SPELL_MIN_COST: Final = {
     "damage_all_units_1": 1,
 }
 FIELDS: Final = (
-    "id", "name", "rarity", "type", "cost", "attack", "health", "tribe", "keyword", "ability", "summon", "effect",
-)  # fmt: skip
+    "id",
+    "name",
+    "rarity",
+    "type",
+    "cost",
+    "attack",
+    "health",
+    "tribe",
+    "keyword",
+    "ability",
+    "summon",
+    "effect",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +80,9 @@ class Card:
 
 
 def stat_budget(cost: int, rarity: str, special: bool) -> int:
-    """Attack + health a unit may have: 2 per mana + 2, a rarity bonus, 1 less with a keyword/ability/Summon."""
+    """Attack + health a unit may have: 2 per mana + 2, plus a rarity bonus, 1 less with a keyword,
+    ability or Summon effect. A unit is within budget when its total is at most this and at least
+    `BUDGET_SLACK` below."""
     return 2 * cost + 2 + RARITY_BONUS[rarity] - (1 if special else 0)
 
 
@@ -91,7 +104,12 @@ def validate_catalog(rows: Any) -> list[str]:
         seen.add(row["id"])
     if problems:
         return problems
-    present = {v for row in rows for k in ("rarity", "keyword", "ability", "summon", "effect", "tribe") if (v := row[k])}
+    present = {
+        v
+        for row in rows
+        for k in ("rarity", "keyword", "ability", "summon", "effect", "tribe")
+        if (v := row[k])
+    }
     for enum in (Rarity, Keyword, Ability, Summon, Effect, Tribe):
         problems += [f"no card has {m.value!r}" for m in enum if m.value not in present]
     costs = {row["cost"] for row in rows}
@@ -108,11 +126,11 @@ def _card_problems(row: dict[str, Any]) -> list[str]:
         p.append(f"unknown rarity {row['rarity']!r}")
     cost = row["cost"]
     if type(cost) is not int or not 0 <= cost <= MAX_COST:
-        return p + [f"cost must be an int in 0..{MAX_COST}"]
+        return [*p, f"cost must be an int in 0..{MAX_COST}"]
     if row["type"] == CardType.UNIT:
         atk, hp = row["attack"], row["health"]
         if type(atk) is not int or type(hp) is not int or atk < 0 or hp < 1:
-            return p + ["a unit needs int attack >= 0 and health >= 1"]
+            return [*p, "a unit needs int attack >= 0 and health >= 1"]
         if row["effect"] is not None:
             p.append("a unit has no spell effect")
         if row["tribe"] is not None and row["tribe"] not in set(Tribe):
@@ -176,12 +194,27 @@ def validate_deck(deck: Any) -> None:
 
 
 STARTER_DECK: Final[tuple[str, ...]] = (
-    "wolf_pup", "wolf_pup", "squire", "shield_bearer", "ember_dart", "ember_dart",
-    "den_mother", "thornback_boar", "hedge_knight", "temple_acolyte",
-    "pack_howler", "banner_knight", "mercenary", "sabre_cat",
-    "ridge_bear", "frost_ogre", "mending_light",
-    "tusked_charger", "dune_nomad", "iron_juggernaut",
-)  # fmt: skip
+    "wolf_pup",
+    "wolf_pup",
+    "squire",
+    "shield_bearer",
+    "ember_dart",
+    "ember_dart",
+    "den_mother",
+    "thornback_boar",
+    "hedge_knight",
+    "temple_acolyte",
+    "pack_howler",
+    "banner_knight",
+    "mercenary",
+    "sabre_cat",
+    "ridge_bear",
+    "frost_ogre",
+    "mending_light",
+    "tusked_charger",
+    "dune_nomad",
+    "iron_juggernaut",
+)
 """A first deck: 20 commons, a curve from 1 to 6 mana, Beast and Order units, removal and a heal."""
 
 STARTER_COLLECTION: Final[Mapping[str, int]] = {

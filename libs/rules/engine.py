@@ -2,8 +2,8 @@
 
 `decide(state, command)` validates a command against the state and returns the events it causes (raising
 `RuleViolation` otherwise); it never changes the state. `evolve(state, event)` applies one event and returns a
-new state, leaving its input untouched. Every random outcome (turn order, instance ids, deck orders, the arcana
-spread) is written into the events, so `fold(events)` rebuilds the exact state without drawing again.
+new state, leaving its input untouched. Every random outcome (turn order, instance ids, deck orders, the
+arcana spread) is written into the events, so `fold(events)` rebuilds the exact state without drawing again.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from . import rng
-from .arcana import ARCANA, check_spread, daily_arcana, draw_spread, drain_amount, spread_index
+from .arcana import ARCANA, check_spread, daily_arcana, drain_amount, draw_spread, spread_index
 from .board import attacks, cost_of, is_early, summon_stats
 from .cards import CATALOG, validate_deck
 from .constants import (
@@ -37,9 +37,17 @@ Command = Mapping[str, Any]
 # Plain-str aliases of the event and command names (faster than enum lookups in the hot path).
 MATCH_STARTED, DECK_SHUFFLED, CARD_DRAWN = Ev.MATCH_STARTED.value, Ev.DECK_SHUFFLED.value, Ev.CARD_DRAWN.value
 ARCANA_REVEALED, MULLIGAN_COMPLETED = Ev.ARCANA_REVEALED.value, Ev.MULLIGAN_COMPLETED.value
-TURN_STARTED, HERO_DRAINED, MANA_REFILLED = Ev.TURN_STARTED.value, Ev.HERO_DRAINED.value, Ev.MANA_REFILLED.value
+TURN_STARTED, HERO_DRAINED, MANA_REFILLED = (
+    Ev.TURN_STARTED.value,
+    Ev.HERO_DRAINED.value,
+    Ev.MANA_REFILLED.value,
+)
 CARD_PLAYED, UNIT_SUMMONED, UNIT_BUFFED = Ev.CARD_PLAYED.value, Ev.UNIT_SUMMONED.value, Ev.UNIT_BUFFED.value
-SPELL_CAST, ATTACK_RESOLVED, DAMAGE_DEALT = Ev.SPELL_CAST.value, Ev.ATTACK_RESOLVED.value, Ev.DAMAGE_DEALT.value
+SPELL_CAST, ATTACK_RESOLVED, DAMAGE_DEALT = (
+    Ev.SPELL_CAST.value,
+    Ev.ATTACK_RESOLVED.value,
+    Ev.DAMAGE_DEALT.value,
+)
 WARD_BROKEN, HERO_HEALED, UNIT_DIED = Ev.WARD_BROKEN.value, Ev.HERO_HEALED.value, Ev.UNIT_DIED.value
 TURN_TIMED_OUT, TURN_ENDED, MATCH_ENDED = Ev.TURN_TIMED_OUT.value, Ev.TURN_ENDED.value, Ev.MATCH_ENDED.value
 HERO = "hero"
@@ -66,7 +74,11 @@ def start(setup: Mapping[str, Any]) -> list[Event]:
         raise RuleViolation(Code.INVALID_SETUP, "match_id is a non-empty string")
     if type(seed) is not int:
         raise RuleViolation(Code.INVALID_SETUP, "seed is an int")
-    if not isinstance(players, list | tuple) or len(players) != 2 or not all(isinstance(p, Mapping) for p in players):
+    if (
+        not isinstance(players, list | tuple)
+        or len(players) != 2
+        or not all(isinstance(p, Mapping) for p in players)
+    ):
         raise RuleViolation(Code.INVALID_SETUP, "players is a list of two {id, deck}")
     pids = [p.get("id") for p in players]
     if not all(isinstance(pid, str) and pid for pid in pids) or pids[0] == pids[1] or HERO in pids:
@@ -100,14 +112,20 @@ def start(setup: Mapping[str, Any]) -> list[Event]:
             rng.stream(seed, rng.deck_purpose(i)).shuffle(order)
     events: list[Event] = [
         {
-            "type": MATCH_STARTED, "match_id": match_id, "seed": seed,
-            "players": [{"id": pids[i], "deck": list(players[i]["deck"]), "instances": instances[i]} for i in (0, 1)],
-            "first": pids[first_index], "arcana": list(spread), "shuffle": shuffle,
+            "type": MATCH_STARTED,
+            "match_id": match_id,
+            "seed": seed,
+            "players": [
+                {"id": pids[i], "deck": list(players[i]["deck"]), "instances": instances[i]} for i in (0, 1)
+            ],
+            "first": pids[first_index],
+            "arcana": list(spread),
+            "shuffle": shuffle,
         },
         {"type": DECK_SHUFFLED, "player": pids[0], "order": orders[0]},
         {"type": DECK_SHUFFLED, "player": pids[1], "order": orders[1]},
         _reveal(spread, 0, 1),
-    ]  # fmt: skip
+    ]
     cards = {iid: c for i in (0, 1) for iid, c in zip(instances[i], players[i]["deck"], strict=True)}
     for i, n in ((first_index, FIRST_HAND), (1 - first_index, SECOND_HAND)):
         events += [_drawn(pids[i], iid, cards[iid]) for iid in orders[i][:n]]
@@ -116,7 +134,13 @@ def start(setup: Mapping[str, Any]) -> list[Event]:
 
 def _reveal(spread: tuple[str, ...], index: int, round_: int) -> Event:
     arcana = spread[index]
-    return {"type": ARCANA_REVEALED, "arcana": arcana, "phase": ARCANA[arcana].phase, "index": index, "round": round_}
+    return {
+        "type": ARCANA_REVEALED,
+        "arcana": arcana,
+        "phase": ARCANA[arcana].phase,
+        "index": index,
+        "round": round_,
+    }
 
 
 def _drawn(pid: str, iid: str, card_id: str) -> Event:
@@ -222,10 +246,24 @@ def _play_unit(state: State, index: int, iid: str, cost: int, position: int) -> 
     attack, health = summon_stats(state, card)
     pid = me.id
     events: list[Event] = [
-        {"type": CARD_PLAYED, "player": pid, "card": iid, "card_id": card.id, "cost": cost, "position": position},
-        {"type": UNIT_SUMMONED, "player": pid, "unit": iid, "card_id": card.id, "position": position,
-         "attack": attack, "health": health},
-    ]  # fmt: skip
+        {
+            "type": CARD_PLAYED,
+            "player": pid,
+            "card": iid,
+            "card_id": card.id,
+            "cost": cost,
+            "position": position,
+        },
+        {
+            "type": UNIT_SUMMONED,
+            "player": pid,
+            "unit": iid,
+            "card_id": card.id,
+            "position": position,
+            "attack": attack,
+            "health": health,
+        },
+    ]
     if card.summon == "per_wild":
         n = sum(u.card.tribe == "wild" for u in me.board)
         if n:
@@ -257,7 +295,14 @@ def _cast_spell(state: State, index: int, iid: str, cost: int, target: Any) -> l
         played["target"] = target
     events = [
         played,
-        {"type": SPELL_CAST, "player": pid, "card": iid, "card_id": card.id, "effect": effect, "target": target},
+        {
+            "type": SPELL_CAST,
+            "player": pid,
+            "card": iid,
+            "card_id": card.id,
+            "effect": effect,
+            "target": target,
+        },
     ]
     if effect == "damage_unit_2":
         owner = me if any(u.id == target for u in me.board) else foe
@@ -295,7 +340,9 @@ def _damage_units(state: State, hits: list[tuple[str, Unit, int]], source: str) 
         if unit.ward:
             events.append({"type": WARD_BROKEN, "player": owner, "unit": unit.id})
             continue
-        events.append({"type": DAMAGE_DEALT, "player": owner, "target": unit.id, "amount": amount, "source": source})
+        events.append(
+            {"type": DAMAGE_DEALT, "player": owner, "target": unit.id, "amount": amount, "source": source}
+        )
         if unit.health <= amount:
             dead.append({"type": UNIT_DIED, "player": owner, "unit": unit.id})
     return events + dead
@@ -310,32 +357,41 @@ def _decide_attack(state: State, index: int, command: Command) -> list[Event]:
     _require_turn(state, index)
     me, foe = state.players[index], state.players[1 - index]
     attacker_id, target = command.get("attacker"), command.get("target")
-    for i, attacker in enumerate(me.board):
-        if attacker.id == attacker_id:
-            break
-    else:
+    i = _find(me.board, attacker_id)
+    if i < 0:
         raise RuleViolation(Code.UNKNOWN_UNIT, f"{attacker_id!r} is not a unit on your board")
+    attacker = me.board[i]
     turn = state.turn
     if attacker.attacked_turn == turn:
         raise RuleViolation(Code.ALREADY_ATTACKED, "each unit attacks once per turn")
     if attacker.played_turn == turn and attacker.card.keyword != RUSH:
-        raise RuleViolation(Code.UNIT_CANNOT_ATTACK, "a unit played this turn cannot attack unless it has Rush")
+        raise RuleViolation(
+            Code.UNIT_CANNOT_ATTACK, "a unit played this turn cannot attack unless it has Rush"
+        )
     early = is_early(state)
     power = attacks(me.board, early)[i]
     if power <= 0:
         raise RuleViolation(Code.UNIT_CANNOT_ATTACK, "a unit without attack cannot attack")
     defender: Unit | None = None
+    j = -1
     if target != HERO:
-        for j, defender in enumerate(foe.board):  # noqa: B007
-            if defender.id == target:
-                break
-        else:
-            raise RuleViolation(Code.ILLEGAL_TARGET, f"{target!r} is neither the enemy hero nor an enemy unit")
-    if (defender is None or defender.card.keyword != TAUNT) and any(u.card.keyword == TAUNT for u in foe.board):
+        j = _find(foe.board, target)
+        if j < 0:
+            raise RuleViolation(
+                Code.ILLEGAL_TARGET, f"{target!r} is neither the enemy hero nor an enemy unit"
+            )
+        defender = foe.board[j]
+    if (defender is None or defender.card.keyword != TAUNT) and any(
+        u.card.keyword == TAUNT for u in foe.board
+    ):
         raise RuleViolation(Code.MUST_ATTACK_TAUNT, "the defender has a Taunt unit: attack it first")
-    events: list[Event] = [{"type": ATTACK_RESOLVED, "player": me.id, "attacker": attacker.id, "target": target}]
+    events: list[Event] = [
+        {"type": ATTACK_RESOLVED, "player": me.id, "attacker": attacker.id, "target": target}
+    ]
     if defender is None:
-        events.append({"type": DAMAGE_DEALT, "player": foe.id, "target": HERO, "amount": power, "source": attacker.id})
+        events.append(
+            {"type": DAMAGE_DEALT, "player": foe.id, "target": HERO, "amount": power, "source": attacker.id}
+        )
         if attacker.card.keyword == LIFESTEAL:
             events += _heal(me, power)
         if foe.hero <= power:
@@ -347,15 +403,29 @@ def _decide_attack(state: State, index: int, command: Command) -> list[Event]:
         events.append({"type": WARD_BROKEN, "player": foe.id, "unit": defender.id})
     else:
         dealt = power
-        events.append({"type": DAMAGE_DEALT, "player": foe.id, "target": defender.id, "amount": power,
-                       "source": attacker.id})  # fmt: skip
+        events.append(
+            {
+                "type": DAMAGE_DEALT,
+                "player": foe.id,
+                "target": defender.id,
+                "amount": power,
+                "source": attacker.id,
+            }
+        )
     if counter > 0:
         if attacker.ward:
             events.append({"type": WARD_BROKEN, "player": me.id, "unit": attacker.id})
         else:
             taken = counter
-            events.append({"type": DAMAGE_DEALT, "player": me.id, "target": attacker.id, "amount": counter,
-                           "source": defender.id})  # fmt: skip
+            events.append(
+                {
+                    "type": DAMAGE_DEALT,
+                    "player": me.id,
+                    "target": attacker.id,
+                    "amount": counter,
+                    "source": defender.id,
+                }
+            )
     if dealt and attacker.card.keyword == LIFESTEAL:
         events += _heal(me, dealt)
     if taken and defender.card.keyword == LIFESTEAL:
@@ -365,6 +435,14 @@ def _decide_attack(state: State, index: int, command: Command) -> list[Event]:
     if taken and attacker.health <= taken:
         events.append({"type": UNIT_DIED, "player": me.id, "unit": attacker.id})
     return events
+
+
+def _find(board: tuple[Unit, ...], iid: Any) -> int:
+    """The position of unit `iid` on `board`, or -1."""
+    for k, unit in enumerate(board):
+        if unit.id == iid:
+            return k
+    return -1
 
 
 def _decide_end_turn(state: State, index: int, command: Command) -> list[Event]:
@@ -476,9 +554,14 @@ def _match_started(e: Mapping[str, Any]) -> State:
         cards.update({iid: CATALOG[c] for iid, c in zip(p["instances"], p["deck"], strict=True)})
     pids = [p.id for p in players]
     return State(
-        e["match_id"], e["seed"], (players[0], players[1]), cards, pids.index(e["first"]), tuple(e["arcana"]),
+        e["match_id"],
+        e["seed"],
+        (players[0], players[1]),
+        cards,
+        pids.index(e["first"]),
+        tuple(e["arcana"]),
         e["shuffle"],
-    )  # fmt: skip
+    )
 
 
 def _side(state: State, pid: str) -> int:
@@ -504,10 +587,7 @@ def _card_drawn(s: State, e: Mapping[str, Any]) -> State:
     p = s.players[i]
     iid = e["card"]
     deck = p.deck
-    if deck and deck[0] == iid:
-        deck = deck[1:]
-    else:
-        deck = tuple(c for c in deck if c != iid)
+    deck = deck[1:] if deck and deck[0] == iid else tuple(c for c in deck if c != iid)
     return _put(s, i, p._with(deck=deck, hand=(*p.hand, iid), cards_drawn=p.cards_drawn + 1))
 
 
@@ -575,10 +655,13 @@ def _replace_unit(s: State, pid: str, iid: str, change: Callable[[Unit], Unit]) 
 def _unit_buffed(s: State, e: Mapping[str, Any]) -> State:
     a, h = e["attack"], e["health"]
     return _replace_unit(
-        s, e["player"], e["unit"],
-        lambda u: Unit(u.id, u.card, u.attack + a, u.health + h, u.max_health + h, u.ward, u.played_turn,
-                       u.attacked_turn),
-    )  # fmt: skip
+        s,
+        e["player"],
+        e["unit"],
+        lambda u: Unit(
+            u.id, u.card, u.attack + a, u.health + h, u.max_health + h, u.ward, u.played_turn, u.attacked_turn
+        ),
+    )
 
 
 def _spell_cast(s: State, e: Mapping[str, Any]) -> State:
@@ -590,9 +673,11 @@ def _spell_cast(s: State, e: Mapping[str, Any]) -> State:
 def _attack_resolved(s: State, e: Mapping[str, Any]) -> State:
     turn = s.turn
     return _replace_unit(
-        s, e["player"], e["attacker"],
+        s,
+        e["player"],
+        e["attacker"],
         lambda u: Unit(u.id, u.card, u.attack, u.health, u.max_health, u.ward, u.played_turn, turn),
-    )  # fmt: skip
+    )
 
 
 def _damage_dealt(s: State, e: Mapping[str, Any]) -> State:
@@ -604,16 +689,22 @@ def _damage_dealt(s: State, e: Mapping[str, Any]) -> State:
         other = foe._with(hero_damage=foe.hero_damage + n)
         return s._with(players=(hit, other) if i == 0 else (other, hit))
     return _replace_unit(
-        s, e["player"], e["target"],
-        lambda u: Unit(u.id, u.card, u.attack, u.health - n, u.max_health, u.ward, u.played_turn, u.attacked_turn),
-    )  # fmt: skip
+        s,
+        e["player"],
+        e["target"],
+        lambda u: Unit(
+            u.id, u.card, u.attack, u.health - n, u.max_health, u.ward, u.played_turn, u.attacked_turn
+        ),
+    )
 
 
 def _ward_broken(s: State, e: Mapping[str, Any]) -> State:
     return _replace_unit(
-        s, e["player"], e["unit"],
+        s,
+        e["player"],
+        e["unit"],
         lambda u: Unit(u.id, u.card, u.attack, u.health, u.max_health, False, u.played_turn, u.attacked_turn),
-    )  # fmt: skip
+    )
 
 
 def _hero_healed(s: State, e: Mapping[str, Any]) -> State:
@@ -669,4 +760,3 @@ _APPLIERS: dict[str, Callable[[State, Mapping[str, Any]], State]] = {
     TURN_ENDED: _turn_ended,
     MATCH_ENDED: _match_ended,
 }
-

@@ -25,7 +25,9 @@ class Code(StrEnum):
     ALREADY_ATTACKED = "already_attacked"  # each unit attacks once per turn
     MUST_ATTACK_TAUNT = "must_attack_taunt"  # the defender has a Taunt unit and the target is not one
     INVALID_DECK = "invalid_deck"  # not 20 cards, unknown card, too many copies
-    INVALID_ARCANA = "invalid_arcana"  # a setup arcana spread that is not 2 early + 2 mid + 2 ending, distinct
+    INVALID_ARCANA = (
+        "invalid_arcana"  # a setup arcana spread that is not 2 early + 2 mid + 2 ending, distinct
+    )
     INVALID_SETUP = "invalid_setup"  # anything else wrong with a match setup
 
 

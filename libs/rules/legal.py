@@ -44,10 +44,13 @@ def legal_commands(state: State, player_id: str) -> list[dict[str, Any]]:
             continue
         if card.type == "unit":
             if n < BOARD_SIZE:
-                commands += [{"type": "play", "player": player_id, "card": iid, "position": k} for k in range(n + 1)]
+                commands += [
+                    {"type": "play", "player": player_id, "card": iid, "position": k} for k in range(n + 1)
+                ]
         elif card.effect == "damage_unit_2":
             commands += [
-                {"type": "play", "player": player_id, "card": iid, "target": u.id} for u in (*me.board, *foe.board)
+                {"type": "play", "player": player_id, "card": iid, "target": u.id}
+                for u in (*me.board, *foe.board)
             ]
         elif card.effect == "buff_unit_2_1":
             commands += [{"type": "play", "player": player_id, "card": iid, "target": u.id} for u in me.board]
@@ -59,8 +62,14 @@ def legal_commands(state: State, player_id: str) -> list[dict[str, Any]]:
         taunts = [u.id for u in foe.board if u.card.keyword == "taunt"]
         targets = taunts or [u.id for u in foe.board] + ["hero"]
         for unit, power in zip(me.board, powers, strict=True):
-            if power <= 0 or unit.attacked_turn == turn or (unit.played_turn == turn and unit.card.keyword != "rush"):
+            if (
+                power <= 0
+                or unit.attacked_turn == turn
+                or (unit.played_turn == turn and unit.card.keyword != "rush")
+            ):
                 continue
-            commands += [{"type": "attack", "player": player_id, "attacker": unit.id, "target": t} for t in targets]
+            commands += [
+                {"type": "attack", "player": player_id, "attacker": unit.id, "target": t} for t in targets
+            ]
     commands.append({"type": "end_turn", "player": player_id})
     return commands

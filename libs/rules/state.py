@@ -24,9 +24,16 @@ class Unit:
     __slots__ = ("attack", "attacked_turn", "card", "health", "id", "max_health", "played_turn", "ward")
 
     def __init__(
-        self, id: str, card: Card, attack: int, health: int, max_health: int, ward: bool, played_turn: int,
+        self,
+        id: str,
+        card: Card,
+        attack: int,
+        health: int,
+        max_health: int,
+        ward: bool,
+        played_turn: int,
         attacked_turn: int = 0,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.id = id
         self.card = card
         self.attack = attack
@@ -37,8 +44,16 @@ class Unit:
         self.attacked_turn = attacked_turn
 
     def _key(self) -> tuple[Any, ...]:
-        return (self.id, self.card.id, self.attack, self.health, self.max_health, self.ward, self.played_turn,
-                self.attacked_turn)  # fmt: skip
+        return (
+            self.id,
+            self.card.id,
+            self.attack,
+            self.health,
+            self.max_health,
+            self.ward,
+            self.played_turn,
+            self.attacked_turn,
+        )
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Unit) and self._key() == other._key()
@@ -50,9 +65,16 @@ class Unit:
         return f"Unit{self._key()!r}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "card_id": self.card.id, "attack": self.attack, "health": self.health,
-                "max_health": self.max_health, "ward": self.ward, "played_turn": self.played_turn,
-                "attacked_turn": self.attacked_turn}  # fmt: skip
+        return {
+            "id": self.id,
+            "card_id": self.card.id,
+            "attack": self.attack,
+            "health": self.health,
+            "max_health": self.max_health,
+            "ward": self.ward,
+            "played_turn": self.played_turn,
+            "attacked_turn": self.attacked_turn,
+        }
 
 
 class _Record:
@@ -71,8 +93,8 @@ class _Record:
 
 
 class PlayerState(_Record):
-    """One side: hero, mana, zones (deck top first, hand in draw order, board left to right, graveyard) and the
-    counters `summary_stats` reports."""
+    """One side: hero, mana, zones (deck top first, hand in draw order, board left to right, graveyard)
+    and the counters `summary_stats` reports."""
 
     def __init__(self, id: str, deck: tuple[str, ...]) -> None:
         self.id = id
@@ -107,15 +129,22 @@ class PlayerState(_Record):
 class State(_Record):
     """A whole match. `cards` maps every instance id to its card and never changes after MatchStarted.
 
-    `phase` is "mulligan" | "playing" | "ended"; `turn`/`round` are 0 during the mulligan; `active` is the index
-    of the player whose turn it is (the first player during the mulligan); `revealed` counts the arcana of
-    `spread` turned over so far; `winner` is a player id, "draw" or None; `reason` the MatchEnded reason.
+    `phase` is "mulligan" | "playing" | "ended"; `turn`/`round` are 0 during the mulligan; `active` is the
+    index of the player whose turn it is (the first player during the mulligan); `revealed` counts the
+    arcana of `spread` turned over so far; `winner` is a player id, "draw" or None; `reason` the
+    MatchEnded reason.
     """
 
     def __init__(
-        self, match_id: str, seed: int, players: tuple[PlayerState, PlayerState], cards: Mapping[str, Card],
-        first: int, spread: tuple[str, ...], shuffle: bool,
-    ) -> None:  # fmt: skip
+        self,
+        match_id: str,
+        seed: int,
+        players: tuple[PlayerState, PlayerState],
+        cards: Mapping[str, Card],
+        first: int,
+        spread: tuple[str, ...],
+        shuffle: bool,
+    ) -> None:
         self.match_id = match_id
         self.seed = seed
         self.players = players
@@ -145,7 +174,7 @@ class State(_Record):
         return ARCANA[self.spread[self.revealed - 1]] if self.revealed else None
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything, canonical and JSON-able (includes the seed and the decks: never send it to a client)."""
+        """Everything, canonical and JSON-able (with the seed and the decks: never send it to a client)."""
         d = {k: v for k, v in self.__dict__.items() if k not in ("players", "cards")}
         d["spread"] = list(self.spread)
         d["pids"] = list(self.pids)

@@ -1,4 +1,4 @@
-"""Helpers for the rules tests: hand-built setups (fixed decks, no shuffle, fixed arcana) and a game driver."""
+"""Helpers for the rules tests: hand-built setups (fixed decks, no shuffle, fixed arcana), a game driver."""
 
 from __future__ import annotations
 
@@ -13,14 +13,31 @@ P1, P2 = "p1", "p2"
 # No stat bonus in rounds 1-2 (chariot only cheapens units of cost >= 4).
 SPREAD = ("chariot", "magician", "hermit", "strength", "death", "tower")
 FILLER = (
-    "hedge_knight", "hedge_knight", "mercenary", "mercenary", "wandering_minstrel", "wandering_minstrel",
-    "squire", "squire", "pebble_giantling", "pebble_giantling", "hill_brute", "hill_brute", "quarry_ogre",
-    "quarry_ogre", "dune_nomad", "dune_nomad", "frost_ogre", "frost_ogre", "iron_juggernaut", "iron_juggernaut",
-)  # fmt: skip
+    "hedge_knight",
+    "hedge_knight",
+    "mercenary",
+    "mercenary",
+    "wandering_minstrel",
+    "wandering_minstrel",
+    "squire",
+    "squire",
+    "pebble_giantling",
+    "pebble_giantling",
+    "hill_brute",
+    "hill_brute",
+    "quarry_ogre",
+    "quarry_ogre",
+    "dune_nomad",
+    "dune_nomad",
+    "frost_ogre",
+    "frost_ogre",
+    "iron_juggernaut",
+    "iron_juggernaut",
+)
 
 
 def deck(*top: str) -> list[str]:
-    """A legal 20-card deck whose first cards (the top, with shuffle off) are `top`, filled with vanilla units."""
+    """A legal 20-card deck whose first cards (the top, shuffle off) are `top`, filled with vanilla units."""
     cards = list(top)
     for filler in FILLER:
         if len(cards) == 20:
@@ -32,7 +49,11 @@ def deck(*top: str) -> list[str]:
 
 
 def setup(
-    d1: Sequence[str] = (), d2: Sequence[str] = (), first: str = P1, arcana: Sequence[str] = SPREAD, **extra: Any
+    d1: Sequence[str] = (),
+    d2: Sequence[str] = (),
+    first: str = P1,
+    arcana: Sequence[str] = SPREAD,
+    **extra: Any,
 ) -> dict[str, Any]:
     return {
         "match_id": "m1",

@@ -8,7 +8,15 @@ from collections import Counter
 
 import pytest
 
-from libs.rules import CATALOG, STARTER_COLLECTION, STARTER_DECK, RuleViolation, deck_problems, start, validate_catalog
+from libs.rules import (
+    CATALOG,
+    STARTER_COLLECTION,
+    STARTER_DECK,
+    RuleViolation,
+    deck_problems,
+    start,
+    validate_catalog,
+)
 from libs.rules.cards import CARDS_FILE, FIELDS, stat_budget
 
 from .support import deck, setup
@@ -28,10 +36,26 @@ def test_the_catalog_file_is_valid() -> None:
 def test_every_keyword_ability_summon_and_spell_effect_is_on_some_card() -> None:
     words = {w for c in CATALOG.values() for w in (c.keyword, c.ability, c.summon, c.effect) if w}
     assert words == {
-        "taunt", "rush", "ward", "lifesteal", "beast_aura", "adjacent_aura", "early_arcana", "per_beast", "rally",
-        "per_wild", "giant_buff", "damage_unit_2", "heal_hero_4", "draw_1", "buff_unit_2_1", "damage_enemy_hero_3",
-        "damage_enemy_units_2", "buff_order_1_1", "damage_all_units_1",
-    }  # fmt: skip
+        "taunt",
+        "rush",
+        "ward",
+        "lifesteal",
+        "beast_aura",
+        "adjacent_aura",
+        "early_arcana",
+        "per_beast",
+        "rally",
+        "per_wild",
+        "giant_buff",
+        "damage_unit_2",
+        "heal_hero_4",
+        "draw_1",
+        "buff_unit_2_1",
+        "damage_enemy_hero_3",
+        "damage_enemy_units_2",
+        "buff_order_1_1",
+        "damage_all_units_1",
+    }
 
 
 def test_units_have_one_special_at_most_and_stats_within_budget() -> None:
@@ -65,7 +89,10 @@ def broken(index: int, **changes: object) -> list[dict]:
         (broken(104, attack=3), "only an effect"),
         (broken(0, type="land"), "unknown type"),
         (broken(0, extra=1), "fields must be"),
-        ([r | {"effect": "heal_hero_4"} if r["effect"] == "draw_1" else r for r in ROWS], "no card has 'draw_1'"),
+        (
+            [r | {"effect": "heal_hero_4"} if r["effect"] == "draw_1" else r for r in ROWS],
+            "no card has 'draw_1'",
+        ),
     ],
 )
 def test_the_validator_catches_a_faulty_file(rows: list[dict], needle: str) -> None:

@@ -18,7 +18,7 @@ def board_attacks(g: Game, pid: str) -> list[int]:
     return [u["attack"] for u in view(g.state, pid)["you"]["board"]]
 
 
-# -- abilities (auras) ----------------------------------------------------------------------------------------
+# -- abilities (auras)
 
 
 def test_beast_aura_buffs_other_beasts_only_and_stacks() -> None:
@@ -93,7 +93,7 @@ def test_rally_counts_neighbours_of_its_tribe_and_shrinks_when_one_falls() -> No
     assert attacks(g, P1)["grey_hound"] == 3
 
 
-# -- Summon effects -------------------------------------------------------------------------------------------
+# -- Summon effects
 
 
 def test_per_wild_grows_the_unit_once_for_each_other_friendly_wild() -> None:
@@ -104,7 +104,13 @@ def test_per_wild_grows_the_unit_once_for_each_other_friendly_wild() -> None:
     g.end_turn()
     g.field(P1, "moss_creeper")
     events = g.play(P1, "thicket_druid", position=0)
-    assert events[-1] == {"type": "UnitBuffed", "player": P1, "unit": events[0]["card"], "attack": 2, "health": 2}
+    assert events[-1] == {
+        "type": "UnitBuffed",
+        "player": P1,
+        "unit": events[0]["card"],
+        "attack": 2,
+        "health": 2,
+    }
     druid = g.unit(P1, "thicket_druid")
     assert (druid.attack, druid.health, druid.max_health) == (4, 5, 5)
 
@@ -127,12 +133,16 @@ def test_giant_buff_grows_other_friendly_giants_not_itself_not_later_ones_not_th
     g.end_turn()
     g.field(P1, "boulder_hurler", "hill_brute")
     stats = {u.card.id: (u.attack, u.health, u.max_health) for u in g.player(P1).board}
-    assert stats == {"pebble_giantling": (2, 4, 4), "squire": (2, 2, 2), "boulder_hurler": (3, 4, 4),
-                     "hill_brute": (4, 2, 2)}  # fmt: skip
+    assert stats == {
+        "pebble_giantling": (2, 4, 4),
+        "squire": (2, 2, 2),
+        "boulder_hurler": (3, 4, 4),
+        "hill_brute": (4, 2, 2),
+    }
     assert (g.unit(P2, "stone_guard").attack, g.unit(P2, "stone_guard").health) == (1, 4)
 
 
-# -- spells ---------------------------------------------------------------------------------------------------
+# -- spells
 
 
 def test_damage_unit_2_hits_either_sides_unit() -> None:

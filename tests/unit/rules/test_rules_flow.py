@@ -197,7 +197,9 @@ def test_both_heroes_at_zero_at_once_is_a_draw() -> None:
 
 def test_concede_and_forfeit_give_the_win_to_the_other_player() -> None:
     g = Game(setup())
-    assert g.do({"type": "concede", "player": P2}) == [{"type": "MatchEnded", "winner": P1, "reason": "concede"}]
+    assert g.do({"type": "concede", "player": P2}) == [
+        {"type": "MatchEnded", "winner": P1, "reason": "concede"}
+    ]
     g = Game(setup(), keep=False)
     events = g.do({"type": "forfeit", "player": P1, "reason": "disconnect"})
     assert events == [{"type": "MatchEnded", "winner": P2, "reason": "disconnect"}]

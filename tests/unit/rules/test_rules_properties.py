@@ -28,7 +28,9 @@ seeds = st.integers(min_value=0, max_value=2**31)
 
 def key(command: dict[str, Any]) -> tuple:
     """A hashable form of a command; a None field counts as absent (as `decide` reads it)."""
-    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in command.items() if v is not None))
+    return tuple(
+        sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in command.items() if v is not None)
+    )
 
 
 def check_invariants(state: State) -> None:
@@ -58,10 +60,23 @@ def candidates(state: State, rng: random.Random) -> list[dict[str, Any]]:
             if rng.random() < 0.5:
                 out.append({"type": "play", "player": pid, "card": card, "position": rng.randrange(-1, 8)})
             else:
-                out.append({"type": "play", "player": pid, "card": card, "target": rng.choice([*units, "hero", None])})
+                out.append(
+                    {
+                        "type": "play",
+                        "player": pid,
+                        "card": card,
+                        "target": rng.choice([*units, "hero", None]),
+                    }
+                )
         for _ in range(8):
-            out.append({"type": "attack", "player": pid, "attacker": rng.choice([*units, "x"]),
-                        "target": rng.choice([*units, "hero"])})  # fmt: skip
+            out.append(
+                {
+                    "type": "attack",
+                    "player": pid,
+                    "attacker": rng.choice([*units, "x"]),
+                    "target": rng.choice([*units, "hero"]),
+                }
+            )
     return out
 
 

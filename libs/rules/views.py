@@ -22,7 +22,10 @@ def view(state: State, player_id: str) -> dict[str, Any]:
     playing = state.phase == "playing"
     arcana = state.arcana
     you = _side(state, me, playing and state.active == index)
-    you["hand"] = [{"id": iid, "card_id": state.cards[iid].id, "cost": cost_of(state, state.cards[iid])} for iid in me.hand]
+    you["hand"] = [
+        {"id": iid, "card_id": state.cards[iid].id, "cost": cost_of(state, state.cards[iid])}
+        for iid in me.hand
+    ]
     opponent = _side(state, foe, False)
     opponent["hand_count"] = len(foe.hand)
     return {
@@ -128,6 +131,3 @@ def summary_stats(state: State) -> dict[str, Any]:
             for p in state.players
         },
     }
-
-
-
