@@ -52,18 +52,6 @@ def attacks(board: Sequence[Unit], early: bool) -> list[int]:
     return result
 
 
-def attack_of(board: Sequence[Unit], index: int, early: bool) -> int:
-    return (
-        attacks(board, early)[index]
-        if board[index].card.ability or _has_auras(board)
-        else board[index].attack
-    )
-
-
-def _has_auras(board: Sequence[Unit]) -> bool:
-    return any(u.card.ability for u in board)
-
-
 def cost_of(state: State, card: Card) -> int:
     """What `card` costs now: its printed cost changed by a `cost_change` arcana that holds, never below 0."""
     arcana = state.arcana

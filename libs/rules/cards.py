@@ -171,8 +171,11 @@ def load_catalog(path: Path = CARDS_FILE) -> dict[str, Card]:
 CATALOG: Final[Mapping[str, Card]] = load_catalog()
 
 
-def deck_problems(deck: Iterable[Any], catalog: Mapping[str, Card] = CATALOG) -> list[str]:
-    """Why a deck is illegal: not exactly 20 cards, unknown ids, over 2 copies (1 of a legendary)."""
+def deck_problems(
+    deck: Iterable[Any], collection: Mapping[str, int] | None = None, catalog: Mapping[str, Card] = CATALOG
+) -> list[str]:
+    """Why a deck is illegal: not exactly 20 cards, unknown ids, over 2 copies (1 of a legendary), and, when
+    a `collection` (card id -> copies owned) is given, more copies than the player owns."""
     cards = list(deck)
     problems = [] if len(cards) == DECK_SIZE else [f"a deck has exactly {DECK_SIZE} cards, not {len(cards)}"]
     for card_id, n in Counter(c if isinstance(c, str) else repr(c) for c in cards).items():
@@ -181,6 +184,8 @@ def deck_problems(deck: Iterable[Any], catalog: Mapping[str, Card] = CATALOG) ->
             problems.append(f"unknown card {card_id!r}")
         elif n > (MAX_LEGENDARY_COPIES if card.rarity == Rarity.LEGENDARY else MAX_COPIES):
             problems.append(f"{n} copies of {card_id}")
+        elif collection is not None and n > collection.get(card_id, 0):
+            problems.append(f"{n} copies of {card_id}, {collection.get(card_id, 0)} owned")
     return problems
 
 

@@ -119,6 +119,12 @@ def test_illegal_decks_are_refused(cards: list[str], needle: str) -> None:
     assert err.value.code == "invalid_deck"
 
 
+def test_only_owned_cards_can_be_built_with() -> None:
+    assert deck_problems(STARTER_DECK, STARTER_COLLECTION) == []
+    owned = dict(STARTER_COLLECTION) | {"wolf_pup": 1}
+    assert deck_problems(STARTER_DECK, owned) == ["2 copies of wolf_pup, 1 owned"]
+
+
 def test_the_starter_deck_is_legal_and_owned() -> None:
     assert deck_problems(STARTER_DECK) == []
     assert all(CATALOG[c].rarity != "legendary" for c in STARTER_DECK)

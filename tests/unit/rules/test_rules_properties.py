@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -124,6 +125,7 @@ def test_random_legal_play_never_raises_and_fold_matches_evolve(seed: int, pick:
     events, state = play_out(random_setup(seed), pick, check_agreement=False)
     folded = fold(events)
     assert folded == state
+    assert fold(json.loads(json.dumps(events))) == state  # events survive a JSON round trip
     assert state_hash(folded) == state_hash(state)
     assert state.winner is not None and state.round <= LAST_ROUND
     assert events[-1]["type"] == "MatchEnded"
