@@ -10,7 +10,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from libs.rules import CATALOG, decide, evolve, fold, legal_commands, start
+from libs.rules import CATALOG, decide, evolve, fold, start
+from libs.rules.bots import random_bot
 
 GAMES_TARGET = 200.0
 STEPS_TARGET = 20_000.0
@@ -44,7 +45,8 @@ def play(setup: dict, rng: random.Random) -> tuple[int, float]:
             pid = state.pids[0] if not state.players[0].mulligan_done else state.pids[1]
         else:
             pid = state.pids[state.active]
-        command = rng.choice(legal_commands(state, pid))
+        command = random_bot(state, pid, rng)
+        assert command is not None
         t0 = clock()
         for event in decide(state, command):
             state = evolve(state, event)

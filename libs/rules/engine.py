@@ -63,7 +63,9 @@ def start(setup: Mapping[str, Any]) -> list[Event]:
     draws (4 for the first player, 5 for the second). The match is then in its mulligan phase.
 
     `setup`: `match_id`, `seed` (int), `players` (two `{"id", "deck": [20 card ids]}`), optional `first` (a
-    player id), `shuffle` (default True), `arcana` (6 ids in spread order), `date` (ISO date: the ascendant).
+    player id), `shuffle` (default True; False keeps the deck lists' order, top first, also for the mulligan,
+    which then puts returned cards at the bottom), `arcana` (6 ids in spread order), `date` (an ISO date
+    string or `datetime.date`: its ascendant replaces one draw of its phase; ignored when `arcana` is given).
     Raises `RuleViolation`: `invalid_deck` for an illegal deck, `invalid_arcana` for a bad spread,
     `invalid_setup` for anything else.
     """
@@ -100,7 +102,7 @@ def start(setup: Mapping[str, Any]) -> list[Event]:
     else:
         date = setup.get("date")
         try:
-            ascendant = daily_arcana(date) if date is not None else None
+            ascendant = None if date is None else daily_arcana(str(date))
         except (TypeError, ValueError):
             raise RuleViolation(Code.INVALID_SETUP, f"date {date!r} is not an ISO date") from None
         spread = draw_spread(rng.stream(seed, rng.ARCANA), ascendant)
