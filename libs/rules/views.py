@@ -27,7 +27,6 @@ def view(state: State, player_id: str) -> dict[str, Any]:
         for iid in me.hand
     ]
     opponent = _side(state, foe, False)
-    opponent["hand_count"] = len(foe.hand)
     return {
         "match_id": state.match_id,
         "phase": state.phase,
