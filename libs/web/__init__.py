@@ -17,11 +17,13 @@ from libs.web.auth import (
 from libs.web.context import ServiceContext, request_transaction, service_context
 from libs.web.dispatch import PrefixDispatcher
 from libs.web.errors import ApiError, abort_with, error_response
-from libs.web.idempotency import idempotent
-from libs.web.schemas import StrictInteger, StrictSchema
+from libs.web.idempotency import idempotent, purge_idempotency_keys
+from libs.web.schemas import Blueprint, ErrorSchema, StrictInteger, StrictSchema
 
 __all__ = [
     "ApiError",
+    "Blueprint",
+    "ErrorSchema",
     "IssuedToken",
     "PrefixDispatcher",
     "ServiceContext",
@@ -34,11 +36,10 @@ __all__ = [
     "error_response",
     "idempotent",
     "issue_token",
+    "purge_idempotency_keys",
     "request_transaction",
     "require_operator",
     "require_player",
     "service_context",
     "verify_token",
 ]
-
-WEB_MIGRATIONS_FOLDER = __import__("pathlib").Path(__file__).resolve().parent / "migrations"

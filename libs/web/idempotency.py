@@ -38,6 +38,7 @@ from flask import Response, current_app, g, make_response, request
 from flask_smorest import Blueprint
 from psycopg import errors as pg_errors
 from psycopg import sql
+from psycopg_pool import ConnectionPool
 
 from libs.web.context import service_context
 from libs.web.errors import ApiError
@@ -180,3 +181,13 @@ def _replay(row: Any, fingerprint: str) -> Response:
     response = Response(bytes(body), status=int(status), content_type=content_type)
     response.headers["Idempotent-Replayed"] = "true"
     return response
+
+
+def purge_idempotency_keys(pool: ConnectionPool, schema: str, older_than_seconds: int = 86_400) -> int:
+    """Delete the records of ``schema`` older than ``older_than_seconds`` (for a periodic sweep);
+    a key is honoured at least that long. Returns how many were deleted."""
+    query = sql.SQL("DELETE FROM {} WHERE created_at < now() - make_interval(secs => %s)").format(
+        sql.Identifier(schema, "idempotency")
+    )
+    with pool.connection() as conn:
+        return conn.execute(query, (older_than_seconds,)).rowcount

@@ -52,11 +52,35 @@ def metrics_response() -> Response:
     return Response(data, mimetype=CONTENT_TYPE_LATEST)
 
 
+def _has_nul(value: object) -> bool:
+    """Whether a parsed JSON value holds a NUL character in any string (PostgreSQL text cannot)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def _guard_text() -> None:
+    """Raises ``ApiError(400, "invalid_text")`` for a NUL character in the path or query string."""
+    args = request.args.items(multi=True)
+    if "\x00" in request.path or any("\x00" in k or "\x00" in v for k, v in args):
+        raise ApiError(400, "invalid_text", "The URL must not contain NUL characters.")
+
+
 def _guard_body() -> None:
     """Reject oversize, non-JSON and malformed bodies before any view runs.
 
     Raises ``ApiError`` 413 ``payload_too_large``, 415 ``unsupported_media_type`` or 400
-    ``malformed_json`` (also for invalid UTF-8 and pathologically deep nesting).
+    ``malformed_json`` (also for invalid UTF-8 and pathologically deep nesting), or 400
+    ``invalid_text`` for a NUL character in a string (PostgreSQL text cannot hold one).
     """
     if request.method not in _BODY_METHODS:
         return
@@ -73,9 +97,11 @@ def _guard_body() -> None:
     if not request.is_json:
         raise ApiError(415, "unsupported_media_type", "The request body must be application/json.")
     try:
-        json.loads(raw)
+        parsed = json.loads(raw)
     except (ValueError, RecursionError):
         raise ApiError(400, "malformed_json", "The request body is not valid JSON.") from None
+    if _has_nul(parsed):
+        raise ApiError(400, "invalid_text", "Strings in the request body must not contain NUL characters.")
 
 
 def install(app: Flask, service: str) -> None:
@@ -85,7 +111,8 @@ def install(app: Flask, service: str) -> None:
     def _start() -> None:
         g.started = time.perf_counter()
         given = request.headers.get(REQUEST_ID_HEADER, "")
-        g.request_id = given if _REQUEST_ID_RE.match(given) else uuid.uuid4().hex
+        g.request_id = given if _REQUEST_ID_RE.fullmatch(given) else uuid.uuid4().hex
+        _guard_text()
         _guard_body()
 
     @app.after_request

@@ -1,14 +1,19 @@
 """Schema building blocks that reject rather than coerce.
 
 ``StrictSchema`` rejects unknown fields (422) whatever marshmallow's default; ``StrictInteger``
-rejects ``1.5`` and ``"5"`` (marshmallow's plain ``Integer`` truncates and parses them).
+rejects ``1.5`` and ``"5"`` in JSON bodies (plain ``Integer`` truncates and parses them; keep it for
+query strings, whose values are always strings);
+``Blueprint`` is flask-smorest's with a parser that lets the schema decide about unknown fields
+in the query string too (webargs' default silently drops unknown query parameters).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import flask_smorest
 import marshmallow as ma
+from webargs.flaskparser import FlaskParser
 
 
 class StrictSchema(ma.Schema):
@@ -37,3 +42,20 @@ class ErrorSchema(ma.Schema):
     """The one error shape (documentation only): ``{"error": {"code", "message", "details"?}}``."""
 
     error = ma.fields.Nested(ErrorBodySchema, required=True)
+
+
+class StrictParser(FlaskParser):
+    """Unknown fields in JSON, forms and query strings follow the schema (``StrictSchema``: 422);
+    headers, cookies and files still ignore what the schema does not name."""
+
+    DEFAULT_UNKNOWN_BY_LOCATION = {
+        **FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION,
+        "query": None,
+        "querystring": None,
+    }
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """Use this instead of ``flask_smorest.Blueprint`` in services."""
+
+    ARGUMENTS_PARSER = StrictParser()

@@ -12,9 +12,16 @@ from typing import Any
 
 import marshmallow as ma
 from flask import current_app, request
-from flask_smorest import Blueprint
 
-from libs.web import ApiError, StrictSchema, current_player, idempotent, require_player
+from libs.web import (
+    ApiError,
+    Blueprint,
+    ErrorSchema,
+    StrictSchema,
+    current_player,
+    idempotent,
+    require_player,
+)
 from services.accounts import handlers
 from services.accounts.domain import (
     PASSWORD_MAX,
@@ -78,6 +85,7 @@ def _config() -> handlers.AccountsConfig:
 @idempotent
 @blp.arguments(RegisterIn)
 @blp.response(201, PlayerOut)
+@blp.alt_response(409, schema=ErrorSchema, description="username_taken")
 def register(args: dict[str, Any]) -> Any:
     """Create a player account (``Idempotency-Key`` honoured)."""
     try:
@@ -98,6 +106,8 @@ def register(args: dict[str, Any]) -> Any:
 @blp.route("/v1/sessions", methods=["POST"])
 @blp.arguments(SessionIn)
 @blp.response(201, SessionOut)
+@blp.alt_response(401, schema=ErrorSchema, description="invalid_credentials")
+@blp.alt_response(429, schema=ErrorSchema, description="too_many_attempts (see Retry-After)")
 def log_in(args: dict[str, Any]) -> Any:
     """Exchange a username and password for a bearer token."""
     command = LogIn(args["username"], args["password"], request.remote_addr or "unknown")
@@ -123,6 +133,7 @@ def log_in(args: dict[str, Any]) -> Any:
 @blp.route("/v1/me", methods=["GET"])
 @require_player
 @blp.response(200, MeOut)
+@blp.alt_response(401, schema=ErrorSchema, description="unauthorized")
 def me() -> Any:
     """The authenticated player's account."""
     row = handlers.get_player(current_player())

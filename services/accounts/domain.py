@@ -15,7 +15,7 @@ from typing import Any
 
 USERNAME_MIN, USERNAME_MAX = 3, 24
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
-_USERNAME_RE = re.compile(r"^[a-z0-9_]+$")
+_USERNAME_RE = re.compile(r"[a-z0-9_]+")  # fullmatch: "$" would accept a trailing newline
 
 
 class AccountsError(Exception):
@@ -57,7 +57,7 @@ def username_problem(username: str) -> str | None:
     """Why ``username`` is not acceptable, or None."""
     if not USERNAME_MIN <= len(username) <= USERNAME_MAX:
         return f"Must be {USERNAME_MIN} to {USERNAME_MAX} characters."
-    if not _USERNAME_RE.match(normalize_username(username)):
+    if not _USERNAME_RE.fullmatch(normalize_username(username)):
         return "Only letters a-z, digits and underscores are allowed."
     return None
 

@@ -3,6 +3,8 @@
 Encoded form: ``scrypt$<N>$<r>$<p>$<salt b64>$<hash b64>``. Production parameters follow OWASP's
 scrypt guidance (N=2^15, r=8, p=3: 32 MiB); ``ARCANA_SCRYPT_N`` / ``_R`` / ``_P`` may lower them
 for tests. Verification uses the parameters stored with each hash and a constant-time compare.
+At most ``ARCANA_KDF_CONCURRENCY`` (default 4) derivations run at once per process, so a burst of
+log-ins on a 16-thread worker cannot claim 16 x 32 MiB.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ import hashlib
 import hmac
 import os
 import secrets
+import threading
 from dataclasses import dataclass
 
 SALT_BYTES = 16
 KEY_BYTES = 32
+_KDF_SLOTS = threading.BoundedSemaphore(int(os.environ.get("ARCANA_KDF_CONCURRENCY", "4")))
 
 
 @dataclass(frozen=True)
@@ -49,7 +53,8 @@ def _unb64(text: str) -> bytes:
 
 def _derive(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
     maxmem = 128 * r * (n + p + 2) + 2**20
-    return hashlib.scrypt(password.encode(), salt=salt, n=n, r=r, p=p, maxmem=maxmem, dklen=KEY_BYTES)
+    with _KDF_SLOTS:  # hashlib.scrypt releases the GIL; this bounds memory, not CPU fairness
+        return hashlib.scrypt(password.encode(), salt=salt, n=n, r=r, p=p, maxmem=maxmem, dklen=KEY_BYTES)
 
 
 def hash_password(password: str, params: ScryptParams) -> str:

@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 from psycopg_pool import ConnectionPool
 
 from libs.config import Settings
 from libs.web import create_app as create_web_app
+
+if TYPE_CHECKING:
+    from services.accounts.handlers import AccountsConfig
 
 SERVICE = "accounts"
 PREFIXES = ("/v1/accounts", "/v1/sessions", "/v1/me")
@@ -20,7 +23,7 @@ def create_app(
     pool: ConnectionPool | None = None,
     *,
     schema: str = SERVICE,
-    config: Any = None,
+    config: AccountsConfig | None = None,
 ) -> Flask:
     """The accounts Flask app. ``config`` (an ``AccountsConfig``) defaults to the environment's."""
     from services.accounts import api, handlers

@@ -65,6 +65,7 @@ BAD_BODIES: dict[str, Any] = {
     "long-username": {"username": "a" * 25, "password": PASSWORD},
     "dash-in-username": {"username": "a-b-c", "password": PASSWORD},
     "space-in-username": {"username": "a b c", "password": PASSWORD},
+    "newline-after-username": {"username": "carol\n", "password": PASSWORD},
     "unicode-username": {"username": "ålice", "password": PASSWORD},
     "short-password": {"username": "carol", "password": "1234567"},
     "long-password": {"username": "carol", "password": "p" * 129},
@@ -113,6 +114,21 @@ def test_unparseable_registrations_are_4xx_and_write_nothing(
 ) -> None:
     before = counts()
     assert_error(client.post("/v1/accounts", data=data, content_type=content_type), status, code)
+    assert counts() == before
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"username": "car\u0000ol", "password": PASSWORD},
+        {"username": "carol", "password": "pass\u0000word"},
+        {"username": "carol", "password": PASSWORD, "x\u0000": 1},
+    ],
+    ids=["username", "password", "key"],
+)
+def test_nul_characters_are_400_and_write_nothing(client: FlaskClient, counts: Counts, body: Any) -> None:
+    before = counts()
+    assert_error(client.post("/v1/accounts", json=body), 400, "invalid_text")
     assert counts() == before
 
 

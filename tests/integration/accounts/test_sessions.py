@@ -63,6 +63,11 @@ def test_bad_log_in_bodies_are_422(client: FlaskClient, body: Any) -> None:
     assert_error(client.post("/v1/sessions", json=body), 422, "validation_error")
 
 
+def test_nul_characters_in_log_in_are_400(client: FlaskClient) -> None:
+    for body in ({"username": "a\u0000b", "password": PASSWORD}, {"username": "abc", "password": "x\u0000y"}):
+        assert_error(client.post("/v1/sessions", json=body), 400, "invalid_text")
+
+
 def _attempt_rows(pool: ConnectionPool, schema: str) -> int:
     with pool.connection() as conn:
         row = conn.execute(

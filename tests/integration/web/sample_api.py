@@ -7,11 +7,11 @@ import uuid
 from typing import Any
 
 import marshmallow as ma
-from flask_smorest import Blueprint
 from psycopg import sql
 
 from libs.eventstore import EventStore, Expect, NewEvent
 from libs.web import (
+    Blueprint,
     StrictInteger,
     StrictSchema,
     abort_with,
@@ -84,6 +84,18 @@ def create_my_thing(args: dict[str, Any]) -> Any:
 @blp.response(200)
 def whoami() -> Any:
     return {"player_id": str(current_player())}
+
+
+class SearchArgs(StrictSchema):
+    q = ma.fields.String(required=True)
+    limit = ma.fields.Integer(load_default=10)  # query values are strings: not StrictInteger
+
+
+@blp.route("/v1/search", methods=["GET"])
+@blp.arguments(SearchArgs, location="query")
+@blp.response(200)
+def search(args: dict[str, Any]) -> Any:
+    return {"q": args["q"], "limit": args["limit"]}
 
 
 @blp.route("/v1/conflict", methods=["POST"])

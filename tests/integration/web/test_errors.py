@@ -144,3 +144,17 @@ def test_request_id_is_echoed_or_made(client: FlaskClient) -> None:
     made = client.get("/healthz", headers={"X-Request-Id": "bad id with spaces"}).headers["X-Request-Id"]
     assert made and made != "bad id with spaces"
     assert client.get("/v1/nowhere").headers["X-Request-Id"]
+
+
+def test_query_strings_are_validated_and_unknown_parameters_rejected(client: FlaskClient) -> None:
+    assert client.get("/v1/search?q=lamp&limit=3").get_json() == {"q": "lamp", "limit": 3}
+    error = assert_error(client.get("/v1/search?q=lamp&colour=red"), 422, "validation_error")
+    assert error["details"]["fields"]["query"]["colour"] == ["Unknown field."]
+    assert_error(client.get("/v1/search?q=lamp&limit=many"), 422, "validation_error")
+    assert_error(client.get("/v1/search"), 422, "validation_error")
+
+
+def test_nul_characters_in_the_url_are_400(client: FlaskClient) -> None:
+    assert_error(client.get("/v1/search?q=a%00b"), 400, "invalid_text")
+    assert_error(client.get("/v1/search?q%00=ab"), 400, "invalid_text")
+    assert_error(client.get("/v1/what%00ever"), 400, "invalid_text")

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from flask import Flask
 from flask.testing import FlaskClient
 
-from libs.web import issue_token
+from libs.web import issue_token, purge_idempotency_keys
 from tests.integration.web.conftest import SECRET
 from tests.integration.web.shape import assert_error
 
@@ -125,3 +125,10 @@ def test_requests_without_a_key_are_not_deduplicated(
     client.post("/v1/things", json={"name": "lamp"})
     client.post("/v1/things", json={"name": "lamp"})
     assert counts()["things"] == before["things"] + 2
+
+
+def test_old_records_can_be_purged(client: FlaskClient, pool, web_schema: str, counts) -> None:  # type: ignore[no-untyped-def]
+    client.post("/v1/things", json={"name": "lamp"}, headers=key_header("old-key"))
+    assert purge_idempotency_keys(pool, web_schema, older_than_seconds=3600) == 0
+    assert purge_idempotency_keys(pool, web_schema, older_than_seconds=0) >= 1
+    assert counts()["idempotency"] == 0
