@@ -1,0 +1,1 @@
+"""The match service: Arcana played over REST, one event stream per match (``match-<id>``)."""

@@ -1,0 +1,242 @@
+"""HTTP of the match service. Each endpoint: validate, build the command, dispatch, one success code.
+
+- ``GET  /v1/matches`` → 200 the caller's matches (``?active=true``: running ones only)
+- ``GET  /v1/matches/{id}`` → 200 the caller's view + ``version``; 404 ``match_not_found``
+- ``GET  /v1/matches/{id}/events?after=N&wait=S`` → 200 visible events after N (long-poll, S ≤ 25)
+- ``GET  /v1/matches/{id}/legal-commands`` → 200
+- ``POST /v1/matches/{id}/commands`` → 200 the caller's view of the new events; 409
+  ``version_conflict`` (details.current_version); 422 the engine's code or ``validation_error``
+- ``POST /v1/practice`` → 201 a match against the greedy bot; 422 ``invalid_deck``
+- ``GET  /v1/catalog`` → 200 (ETag, Cache-Control; 304 on If-None-Match)
+- ``POST /v1/admin/matches`` → 201 (operator token; 404 when none is configured, 403 when wrong)
+Only the match's two players see a match; anyone else gets 404. Every player request to a match
+counts as presence. All POSTs honour ``Idempotency-Key``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import uuid
+from typing import Any
+
+from flask import Response, after_this_request, current_app, request
+
+from libs.rules import ARCANA, CATALOG, STARTER_DECK, RuleViolation
+from libs.web import (
+    ApiError,
+    Blueprint,
+    current_player,
+    idempotent,
+    request_transaction,
+    require_operator,
+    require_player,
+    service_context,
+)
+from services.match import domain, schemas
+from services.match.notify import MatchNotifier
+from services.match.service import MatchExists, MatchNotFound, MatchService, Outcome, VersionConflict
+from services.match.store import channel
+
+blp = Blueprint("match", __name__, description="Arcana matches: play, watch events, practice against a bot.")
+
+_lock = threading.Lock()
+
+
+def _service() -> MatchService:
+    app = current_app
+    svc: MatchService | None = app.extensions.get("match_service")
+    if svc is None:
+        with _lock:
+            svc = app.extensions.get("match_service")
+            if svc is None:
+                ctx = service_context()
+                assert ctx.schema is not None
+                notifier = MatchNotifier(ctx.settings.database_url, channel(ctx.schema))
+                svc = MatchService(ctx.pool, ctx.schema, app.extensions["match_scheduler"], notifier)
+                app.extensions["match_service"] = svc
+    return svc
+
+
+def _match_id(raw: str) -> str:
+    try:
+        return str(uuid.UUID(raw))
+    except ValueError:
+        raise _not_found() from None
+
+
+def _not_found() -> ApiError:
+    return ApiError(404, "match_not_found", "No such match among yours.")
+
+
+def _me() -> str:
+    return str(current_player())
+
+
+def _rule_error(exc: RuleViolation) -> ApiError:
+    return ApiError(422, str(exc.code.value), exc.message)
+
+
+def _events_out(recorded: list[Any], player: str) -> list[dict[str, Any]]:
+    out = []
+    for e in recorded:
+        seen = domain.client_event(e.type, e.data, player)
+        if seen is not None:
+            seen.pop("type", None)
+            out.append(
+                {"version": e.version, "type": e.type, "occurred_at": e.occurred_at.isoformat(), "data": seen}
+            )
+    return out
+
+
+def _dispatch_after_commit(outcome: Outcome) -> None:
+    svc = _service()
+
+    @after_this_request
+    def _schedule(response: Response) -> Response:
+        if response.status_code < 400:
+            svc.dispatch(outcome)
+        return response
+
+
+@blp.route("/v1/matches", methods=["GET"])
+@require_player
+@blp.arguments(schemas.ListQuery, location="query")
+@blp.response(200)
+def list_matches(query: dict[str, Any]) -> Any:
+    """The caller's matches, newest first (at most 50)."""
+    rows = _service().matches_of(_me(), query["active"])
+    for row in rows:
+        for key in ("deadline", "created_at"):
+            row[key] = row[key].isoformat() if row[key] else None
+    return {"matches": rows}
+
+
+@blp.route("/v1/matches/<match_id>", methods=["GET"])
+@require_player
+@blp.response(200)
+def get_match(match_id: str) -> Any:
+    """The match as the caller sees it, with its version."""
+    player = _me()
+    try:
+        m = _service().touch(_match_id(match_id), player)
+    except MatchNotFound:
+        raise _not_found() from None
+    return domain.player_view(m, player)
+
+
+@blp.route("/v1/matches/<match_id>/events", methods=["GET"])
+@require_player
+@blp.arguments(schemas.EventsQuery, location="query")
+@blp.response(200, schemas.EventsOut)
+def get_events(query: dict[str, Any], match_id: str) -> Any:
+    """Events after version ``after`` as the caller may see them; waits up to ``wait`` s for one."""
+    player = _me()
+    try:
+        version, recorded = _service().wait_for_events(
+            _match_id(match_id), player, query["after"], query["wait"]
+        )
+    except MatchNotFound:
+        raise _not_found() from None
+    return {"version": version, "events": _events_out(recorded, player)}
+
+
+@blp.route("/v1/matches/<match_id>/legal-commands", methods=["GET"])
+@require_player
+@blp.response(200, schemas.LegalOut)
+def get_legal_commands(match_id: str) -> Any:
+    """Every command the caller may post now (empty when it is not their move)."""
+    player = _me()
+    try:
+        m = _service().touch(_match_id(match_id), player)
+    except MatchNotFound:
+        raise _not_found() from None
+    return {"version": m.version, "commands": domain.player_commands(m, player)}
+
+
+@blp.route("/v1/matches/<match_id>/commands", methods=["POST"])
+@require_player
+@idempotent
+@blp.arguments(schemas.CommandIn)
+@blp.response(200, schemas.CommandOut)
+def post_command(args: dict[str, Any], match_id: str) -> Any:
+    """Mulligan, play, attack, end_turn or concede; ``expected_version`` optional."""
+    player = _me()
+    expected = args.pop("expected_version", None)
+    try:
+        with request_transaction() as conn:
+            outcome = _service().player_command(_match_id(match_id), player, args, expected, conn)
+    except MatchNotFound:
+        raise _not_found() from None
+    except VersionConflict as exc:
+        raise ApiError(
+            409,
+            "version_conflict",
+            f"The match is at version {exc.current}; read it again.",
+            {"current_version": exc.current},
+        ) from None
+    except RuleViolation as exc:
+        raise _rule_error(exc) from None
+    _dispatch_after_commit(outcome)
+    return {"version": outcome.after.version, "events": _events_out(list(outcome.recorded), player)}
+
+
+@blp.route("/v1/practice", methods=["POST"])
+@require_player
+@idempotent
+@blp.arguments(schemas.PracticeIn)
+@blp.response(201, schemas.CreatedOut)
+def start_practice(args: dict[str, Any]) -> Any:
+    """A match against the greedy bot, at once (deck: 20 card ids, default the starter deck)."""
+    player = _me()
+    bot = f"bot-{uuid.uuid4()}"
+    players = [
+        {"id": player, "deck": args.get("deck") or list(STARTER_DECK)},
+        {"id": bot, "deck": list(STARTER_DECK)},
+    ]
+    try:
+        with request_transaction() as conn:
+            outcome = _service().create_match("practice", players, bot=bot, conn=conn)
+    except RuleViolation as exc:
+        raise _rule_error(exc) from None
+    _dispatch_after_commit(outcome)
+    return {"match_id": outcome.after.match_id, "version": outcome.after.version, "bot": bot}
+
+
+@blp.route("/v1/admin/matches", methods=["POST"])
+@require_operator
+@idempotent
+@blp.arguments(schemas.AdminMatchIn)
+@blp.response(201, schemas.CreatedOut)
+def admin_create_match(args: dict[str, Any]) -> Any:
+    """Operators: a match from a full setup (decks, ``shuffle``, ``first``, ``arcana``, ``seed``)."""
+    setup = dict(args["setup"])
+    players = setup.pop("players")
+    seed = setup.pop("seed", None)
+    try:
+        with request_transaction() as conn:
+            outcome = _service().create_match(args["mode"], players, options=setup, seed=seed, conn=conn)
+    except RuleViolation as exc:
+        raise _rule_error(exc) from None
+    except MatchExists:  # pragma: no cover - ids are random
+        raise ApiError(409, "match_exists", "Retry.") from None
+    _dispatch_after_commit(outcome)
+    return {"match_id": outcome.after.match_id, "version": outcome.after.version, "bot": None}
+
+
+_CATALOG_BODY = json.dumps(
+    {"cards": [c.to_dict() for c in CATALOG.values()], "arcana": [a.to_dict() for a in ARCANA.values()]},
+    separators=(",", ":"),
+).encode()
+_CATALOG_TAG = hashlib.sha256(_CATALOG_BODY).hexdigest()[:32]
+
+
+@blp.route("/v1/catalog", methods=["GET"])
+@blp.response(200)
+def catalog() -> Any:
+    """Every card and arcana as the rules engine defines them (cacheable; ETag)."""
+    headers = {"ETag": f'"{_CATALOG_TAG}"', "Cache-Control": "public, max-age=3600"}
+    if request.if_none_match.contains(_CATALOG_TAG):
+        return Response(status=304, headers=headers)
+    return Response(_CATALOG_BODY, status=200, headers=headers, content_type="application/json")

@@ -1,0 +1,346 @@
+"""Command handling: load a match (cached fold + the events since), decide, append at the version it
+was decided on, keep ``match_index`` and presence up to date, announce, and schedule timers/bot.
+
+Player commands are never retried: a concurrent append means the player decided on a stale state
+(409 with the current version). System commands (timeouts, forfeits, presence, the bot's moves) are
+decided again from a fresh read, a few times, when they lose a race.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from libs import clock
+from libs.eventstore import ConcurrencyError, EventStore, Expect, NewEvent, RecordedEvent
+from libs.rules import RuleViolation
+from services.match import domain, projections, store
+from services.match.domain import Match
+from services.match.notify import MatchNotifier
+from services.match.scheduling import Scheduler
+
+log = logging.getLogger(__name__)
+
+CACHE_SIZE = 5000
+SYSTEM_ATTEMPTS = 5
+MAX_TICK_STEPS = 8
+MAX_BOT_MOVES = 100
+TOUCH_EVERY_SECONDS = 5.0
+
+
+class MatchNotFound(Exception):
+    """No such match, or the requester is not one of its players."""
+
+
+class VersionConflict(Exception):
+    def __init__(self, current: int) -> None:
+        super().__init__(f"the match is at version {current}")
+        self.current = current
+
+
+class MatchExists(Exception):
+    """The match id (from a request id) already has a stream."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    before: Match | None
+    after: Match
+    recorded: Sequence[RecordedEvent]
+
+
+def stream_of(match_id: str) -> str:
+    return f"match-{match_id}"
+
+
+def as_rows(events: Sequence[RecordedEvent]) -> list[tuple[str, Mapping[str, Any], Any, int]]:
+    return [(e.type, e.data, e.occurred_at, e.version) for e in events]
+
+
+class MatchService:
+    def __init__(
+        self,
+        pool: ConnectionPool,
+        schema: str,
+        scheduler: Scheduler | None = None,
+        notifier: MatchNotifier | None = None,
+    ) -> None:
+        self.pool = pool
+        self.schema = schema
+        self.events = EventStore(pool, schema)
+        self.scheduler = scheduler
+        self.notifier = notifier
+        self._cache: OrderedDict[str, Match] = OrderedDict()
+        self._cache_lock = threading.Lock()
+
+    # -- reading -------------------------------------------------------------------------------
+
+    @contextmanager
+    def _conn(self, conn: psycopg.Connection[Any] | None):  # type: ignore[no-untyped-def]
+        if conn is not None:
+            yield conn
+        else:
+            with self.pool.connection() as own:
+                yield own
+
+    def load(self, match_id: str, conn: psycopg.Connection[Any] | None = None) -> Match | None:
+        """The match as stored now (None when there is no such stream)."""
+        with self._cache_lock:
+            cached = self._cache.get(match_id)
+        start = cached.version + 1 if cached else 1
+        tail = self.events.read(stream_of(match_id), start, conn=conn)
+        if not tail:
+            return cached
+        m = domain.fold_match(as_rows(tail), cached)
+        self._remember(m)
+        return m
+
+    def _remember(self, m: Match) -> None:
+        with self._cache_lock:
+            known = self._cache.get(m.match_id)
+            if known is None or known.version < m.version:
+                self._cache[m.match_id] = m
+            self._cache.move_to_end(m.match_id)
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+
+    def load_for(self, match_id: str, player: str, conn: psycopg.Connection[Any] | None = None) -> Match:
+        """The match if ``player`` is one of its players; ``MatchNotFound`` otherwise."""
+        m = self.load(match_id, conn)
+        if m is None or m.rejected or player not in m.players:
+            raise MatchNotFound(match_id)
+        return m
+
+    def read_events(self, match_id: str, after: int) -> list[RecordedEvent]:
+        return self.events.read(stream_of(match_id), after + 1)
+
+    def verify_replay(self, match_id: str) -> list[str]:
+        """Problems found replaying the whole stream against its stored state hashes (empty: none)."""
+        return domain.replay_problems(as_rows(self.events.read(stream_of(match_id))))
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def _append(
+        self,
+        before: Match | None,
+        match_id: str,
+        events: list[domain.Event],
+        conn: psycopg.Connection[Any] | None,
+    ) -> Outcome:
+        now = clock.now()
+        new = [NewEvent(kind, data, occurred_at=now) for kind, data in events]
+        expected = before.version if before is not None else Expect.NO_STREAM
+
+        def write(c: psycopg.Connection[Any]) -> list[RecordedEvent]:
+            recorded = self.events.append(stream_of(match_id), expected, new, conn=c)
+            projections.apply(c, self.schema, recorded)
+            store.notify(c, self.schema, match_id, recorded[-1].version)
+            return recorded
+
+        if conn is not None:
+            recorded = write(conn)
+        else:
+            with self.pool.connection() as own, own.transaction():
+                recorded = write(own)
+        after = domain.fold_match(as_rows(recorded), before)
+        if conn is None:
+            self._remember(after)
+        return Outcome(before, after, recorded)
+
+    def dispatch(self, outcome: Outcome, *, bot: bool = True) -> None:
+        """After the commit: schedule the new deadline, and the bot when the match waits for it."""
+        if self.scheduler is None:
+            return
+        after, before = outcome.after, outcome.before
+        due = domain.deadline(after)
+        if due is not None and (before is None or domain.deadline(before) != due):
+            self.scheduler.deadline(after.match_id, due)
+        if bot and after.bot is not None and after.bot in domain.awaiting(after):
+            self.scheduler.bot(after.match_id)
+
+    def create_match(
+        self,
+        mode: str,
+        players: Sequence[Mapping[str, Any]],
+        *,
+        bot: str | None = None,
+        request_id: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        match_id: str | None = None,
+        conn: psycopg.Connection[Any] | None = None,
+    ) -> Outcome:
+        """Start a match (``RuleViolation`` for an illegal setup; ``MatchExists`` for a taken id).
+        With ``conn`` the caller commits and then calls ``dispatch``."""
+        match_id = match_id or str(uuid.uuid4())
+        seed = seed if seed is not None else secrets.randbits(63)
+        today = clock.now().date().isoformat()
+        events = domain.new_match_events(
+            match_id, mode, players, seed, today, bot=bot, request_id=request_id, options=options
+        )
+        try:
+            outcome = self._append(None, match_id, events, conn)
+        except ConcurrencyError:
+            raise MatchExists(match_id) from None
+        if conn is None:
+            self.dispatch(outcome)
+        return outcome
+
+    def reject_request(
+        self, match_id: str, events: list[domain.Event], conn: psycopg.Connection[Any]
+    ) -> bool:
+        """Store a MatchRequestRejected stream; False when the request was already handled."""
+        try:
+            self._append(None, match_id, events, conn)
+        except ConcurrencyError:
+            return False
+        return True
+
+    def player_command(
+        self,
+        match_id: str,
+        player: str,
+        command: Mapping[str, Any],
+        expected_version: int | None,
+        conn: psycopg.Connection[Any],
+    ) -> Outcome:
+        """Apply a player's command in the caller's transaction (the caller commits, then ``dispatch``).
+
+        Raises ``MatchNotFound``, ``VersionConflict`` (stale ``expected_version`` or a lost race) and
+        ``RuleViolation``; nothing is written then.
+        """
+        m = self.load_for(match_id, player, conn)
+        if expected_version is not None and expected_version != m.version:
+            raise VersionConflict(m.version)
+        events = domain.with_reconnect(m, player, domain.decide_command(m, {**command, "player": player}))
+        try:
+            outcome = self._append(m, match_id, events, conn)
+        except ConcurrencyError as exc:
+            raise VersionConflict(int(exc.actual)) from None
+        store.touch(conn, self.schema, match_id, player, clock.now())
+        return outcome
+
+    def _system(
+        self, match_id: str, choose: Callable[[Match], dict[str, Any] | None], *, bot: bool = True
+    ) -> Outcome | None:
+        """Apply the system command ``choose`` picks on a fresh read; retried on a lost race."""
+        for _ in range(SYSTEM_ATTEMPTS):
+            m = self.load(match_id)
+            if m is None or m.ended:
+                return None
+            command = choose(m)
+            if command is None:
+                return None
+            try:
+                events = domain.decide_command(m, command)
+            except RuleViolation as exc:
+                log.error("match %s: system command %s refused: %s", match_id, command, exc)
+                return None
+            try:
+                outcome = self._append(m, match_id, events, None)
+            except ConcurrencyError:
+                continue
+            self.dispatch(outcome, bot=bot)
+            return outcome
+        log.warning("match %s: gave up a system command after %d races", match_id, SYSTEM_ATTEMPTS)
+        return None
+
+    # -- presence, timers, bot -----------------------------------------------------------------
+
+    def touch(self, match_id: str, player: str) -> Match:
+        """A request of ``player`` to the match: record it, reconnect them if marked disconnected."""
+        m = self.load_for(match_id, player)
+        with self.pool.connection() as conn:
+            store.touch(conn, self.schema, match_id, player, clock.now())
+        if player in m.disconnected and not m.ended:
+            self._system(
+                match_id,
+                lambda x: {"type": "reconnect", "player": player} if player in x.disconnected else None,
+            )
+            m = self.load_for(match_id, player)
+        return m
+
+    def tick(self, match_id: str) -> int:
+        """Apply every system command due now (presence, forfeits, timeouts); returns how many."""
+        applied = 0
+        for _ in range(MAX_TICK_STEPS):
+            now = clock.now()
+
+            def due(m: Match, now: Any = now) -> dict[str, Any] | None:
+                with self.pool.connection() as conn:
+                    seen = store.last_seen(conn, self.schema, m.match_id)
+                return domain.next_due(m, now, seen)
+
+            if self._system(match_id, due) is None:
+                break
+            applied += 1
+        return applied
+
+    def bot_turn(self, match_id: str) -> int:
+        """Play the bot's moves while the match waits for it; returns how many."""
+        moves = 0
+        for _ in range(MAX_BOT_MOVES):
+            outcome = self._system(
+                match_id,
+                lambda m: domain.bot_command(m, random.Random(f"{m.match_id}:{m.version}")),
+                bot=False,
+            )
+            if outcome is None:
+                break
+            moves += 1
+        return moves
+
+    def sweep(self, limit: int = 500) -> int:
+        """Enforce whatever is due in every running match (the beat task); returns matches visited."""
+        with self.pool.connection() as conn:
+            ids = store.due_matches(conn, self.schema, clock.now(), limit)
+        for match_id in ids:
+            try:
+                self.tick(match_id)
+                self.bot_turn(match_id)
+            except Exception:
+                log.exception("sweep: match %s failed", match_id)
+        return len(ids)
+
+    # -- long poll -----------------------------------------------------------------------------
+
+    def wait_for_events(
+        self, match_id: str, player: str, after: int, wait: float
+    ) -> tuple[int, list[RecordedEvent]]:
+        """Events after version ``after`` (waiting up to ``wait`` seconds for one); and the version."""
+        m = self.touch(match_id, player)
+        end = time.monotonic() + wait
+        touched = time.monotonic()
+        while True:
+            recorded = self.read_events(match_id, after)
+            left = end - time.monotonic()
+            if recorded or left <= 0 or m.ended:
+                break
+            if self.notifier is not None:
+                self.notifier.wait(match_id, after, left)
+            else:
+                time.sleep(min(left, 0.2))
+            if time.monotonic() - touched >= TOUCH_EVERY_SECONDS:
+                m = self.touch(match_id, player)
+                touched = time.monotonic()
+        if wait > 1.0:
+            with self.pool.connection() as conn:
+                store.touch(conn, self.schema, match_id, player, clock.now())
+        version = recorded[-1].version if recorded else max(m.version, 0)
+        return version, recorded
+
+    def matches_of(self, player: str, active_only: bool) -> list[dict[str, Any]]:
+        with self.pool.connection() as conn:
+            return store.matches_of(conn, self.schema, player, active_only)

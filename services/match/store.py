@@ -1,0 +1,94 @@
+"""SQL of the match service besides the event store: presence, the sweep's query, listings, NOTIFY."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg import sql
+
+from services.match import domain
+
+
+def channel(schema: str) -> str:
+    """The LISTEN/NOTIFY channel that announces new events of this schema's matches."""
+    return f"{schema}_match_events"
+
+
+def notify(conn: psycopg.Connection[Any], schema: str, match_id: str, version: int) -> None:
+    """Announce (on commit) that ``match_id`` reached ``version``."""
+    conn.execute("SELECT pg_notify(%s, %s)", (channel(schema), f"{match_id}:{version}"))
+
+
+def touch(conn: psycopg.Connection[Any], schema: str, match_id: str, player: str, at: datetime) -> None:
+    """Record a request of ``player`` to the match at ``at`` (never moves backwards)."""
+    table = sql.Identifier(schema, "match_presence")
+    conn.execute(
+        sql.SQL(
+            "INSERT INTO {t} (match_id, player_id, last_seen) VALUES (%s, %s, %s) "
+            "ON CONFLICT (match_id, player_id) "
+            "DO UPDATE SET last_seen = greatest({t}.last_seen, EXCLUDED.last_seen)"
+        ).format(t=table),
+        (match_id, player, at),
+    )
+
+
+def last_seen(conn: psycopg.Connection[Any], schema: str, match_id: str) -> dict[str, datetime]:
+    rows = conn.execute(
+        sql.SQL("SELECT player_id, last_seen FROM {} WHERE match_id = %s").format(
+            sql.Identifier(schema, "match_presence")
+        ),
+        (match_id,),
+    ).fetchall()
+    return {r[0]: r[1] for r in rows}
+
+
+def due_matches(conn: psycopg.Connection[Any], schema: str, now: datetime, limit: int = 500) -> list[str]:
+    """Running matches where something may be due at ``now``: an expired deadline, a bot to move, a
+    player silent for 20 s, disconnected for 120 s, or back since being marked disconnected."""
+    query = sql.SQL(
+        """
+        SELECT i.match_id::text FROM {index} i
+        WHERE i.status IN ('created', 'mulligan', 'playing') AND (
+            i.deadline <= %(now)s
+            OR (i.bot IS NOT NULL AND i.bot = ANY(i.awaiting))
+            OR EXISTS (
+                SELECT 1 FROM unnest(i.players) AS p(id)
+                LEFT JOIN {presence} s ON s.match_id = i.match_id AND s.player_id = p.id
+                WHERE p.id IS DISTINCT FROM i.bot AND CASE
+                    WHEN i.disconnected ? p.id THEN
+                        (i.disconnected ->> p.id)::timestamptz <= %(now)s - make_interval(secs => %(forfeit)s)
+                        OR s.last_seen > (i.disconnected ->> p.id)::timestamptz
+                    ELSE greatest(i.created_at, s.last_seen) <= %(now)s - make_interval(secs => %(idle)s)
+                END
+            )
+        )
+        ORDER BY i.deadline NULLS LAST
+        LIMIT %(limit)s
+        """
+    ).format(index=sql.Identifier(schema, "match_index"), presence=sql.Identifier(schema, "match_presence"))
+    params = {
+        "now": now,
+        "forfeit": domain.DISCONNECT_FORFEIT_SECONDS,
+        "idle": domain.IDLE_SECONDS,
+        "limit": limit,
+    }
+    return [r[0] for r in conn.execute(query, params).fetchall()]
+
+
+def matches_of(
+    conn: psycopg.Connection[Any], schema: str, player: str, active_only: bool
+) -> list[dict[str, Any]]:
+    """The player's matches, newest first (at most 50)."""
+    where = sql.SQL("AND status IN ('created', 'mulligan', 'playing')") if active_only else sql.SQL("")
+    rows = conn.execute(
+        sql.SQL(
+            "SELECT match_id::text, mode, players, status, version, turn, active_player, deadline, winner, "
+            "reason, created_at FROM {} WHERE players @> ARRAY[%s]::text[] AND status <> 'rejected' {} "
+            "ORDER BY created_at DESC LIMIT 50"
+        ).format(sql.Identifier(schema, "match_index"), where),
+        (player,),
+    ).fetchall()
+    keys = ("match_id", "mode", "players", "status", "version", "turn", "active_player", "deadline", "winner")
+    return [dict(zip((*keys, "reason", "created_at"), r, strict=True)) for r in rows]

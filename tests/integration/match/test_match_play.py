@@ -1,0 +1,51 @@
+"""Complete matches through the Flask test client, two players, against the real PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from libs.rules import STARTER_DECK
+from services.match.service import MatchService
+from tests.integration.match.play import decks_without_common_cards, play_to_end
+
+
+def test_two_players_play_a_complete_match(make_player: Any, admin: Any, svc: MatchService) -> None:
+    alice, bob = make_player(), make_player()
+    a, b = decks_without_common_cards()
+    match_id = admin([alice, bob], [a, b])
+    view = alice.view(match_id)
+    assert view["phase"] == "mulligan" and view["version"] > 1 and view["mode"] == "admin"
+    play_to_end({alice.id: alice, bob.id: bob}, svc, match_id)
+    final_a, final_b = alice.view(match_id), bob.view(match_id)
+    assert final_a["phase"] == "ended" and final_a["winner"] in (alice.id, bob.id, "draw")
+    assert final_a["version"] == final_b["version"]
+    assert svc.verify_replay(match_id) == []
+    events = svc.read_events(match_id, 0)
+    assert [e.version for e in events] == list(range(1, len(events) + 1))
+    ended = events[-1]
+    assert ended.type == "MatchEnded" and ended.data["mode"] == "admin"
+    assert set(ended.data["stats"]) == {alice.id, bob.id} and ended.data["turns"] >= 1
+    if ended.data["draw"]:
+        assert ended.data["loser"] is None
+    else:
+        assert {ended.data["winner"], ended.data["loser"]} == {alice.id, bob.id}
+
+
+def test_events_long_poll_and_legal_commands(make_player: Any, admin: Any) -> None:
+    alice, bob = make_player(), make_player()
+    match_id = admin([alice, bob], [list(STARTER_DECK), list(STARTER_DECK)], first=alice.id)
+    r = alice.get(f"/v1/matches/{match_id}/events?after=0")
+    body = r.get_json()
+    assert r.status_code == 200 and body["events"][0]["type"] == "MatchCreated"
+    version = body["version"]
+    legal = alice.get(f"/v1/matches/{match_id}/legal-commands").get_json()
+    assert legal["version"] == version and all(c["type"] == "mulligan" for c in legal["commands"])
+    r = alice.get(f"/v1/matches/{match_id}/events?after={version}&wait=0.3")
+    assert r.status_code == 200 and r.get_json() == {"version": version, "events": []}
+    alice.command(match_id, {"type": "mulligan", "cards": []})
+    bob.command(match_id, {"type": "mulligan", "cards": [], "expected_version": version + 1})
+    r = bob.get(f"/v1/matches/{match_id}/events?after={version}&wait=5").get_json()
+    types = [e["type"] for e in r["events"]]
+    assert types[:2] == ["MulliganCompleted", "MulliganCompleted"] and "TurnStarted" in types
+    assert bob.get(f"/v1/matches/{match_id}/legal-commands").get_json()["commands"] == []
+    assert {"type": "end_turn"} in alice.get(f"/v1/matches/{match_id}/legal-commands").get_json()["commands"]
