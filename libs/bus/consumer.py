@@ -11,11 +11,17 @@ A handler that raises rolls its transaction back; the runner seeks back to that 
 retries it with bounded exponential backoff (the partition waits; nothing is skipped). A value
 that is not an event envelope is logged and skipped.
 
-New broker. The offsets a group committed mean nothing on a different cluster. Offsets are
-committed with the cluster id as their metadata; on assignment an offset committed under another
-cluster id is ignored (the partition is read from the beginning), and a cluster id that changes
-while running (checked every ``probe_interval`` seconds) seeks every assigned partition back to
-the beginning. Reading a partition again only costs inbox look-ups.
+New broker. The offsets a group committed mean nothing on a different cluster, and positions
+kept in memory from the old broker would skip messages on the new one. So the runner asks the
+cluster id (``libs/bus/cluster.py``) every ``probe_interval`` seconds, on every assignment and
+before every offset commit: on a new id it seeks every assigned partition back to the beginning,
+and it never commits offsets read before the change (a brand-new cluster also rejects them, as
+it does not know the group member). Offsets are committed with the cluster id as metadata; where
+the broker keeps it (Kafka does, the dev broker does not), an offset committed on another cluster
+is ignored on assignment. Reading a partition again only costs inbox look-ups.
+
+Topics are never auto-created by a consumer (the relay creates its own topic; see relay.py); a
+topic that does not exist yet is picked up by a metadata refresh within seconds of its creation.
 
 Broker restarts and rebalances: kafka-python reconnects and rejoins by itself; any error that
 escapes ``poll`` closes the consumer and a new one is made after a backoff.
@@ -55,7 +61,8 @@ DEFAULT_CONSUMER_CONFIG: dict[str, Any] = {
     "enable_auto_commit": False,
     "session_timeout_ms": 10000,
     "heartbeat_interval_ms": 1000,
-    "metadata_max_age_ms": 10000,
+    "metadata_max_age_ms": 3000,  # notice a topic the relay has just (re)created
+    "allow_auto_create_topics": False,  # the relay creates topics (see relay.py)
     "request_timeout_ms": 30000,
     "reconnect_backoff_max_ms": 1000,
 }
@@ -75,7 +82,7 @@ class _OnRebalance(ConsumerRebalanceListener):
 
     def on_partitions_assigned(self, assigned: Any) -> None:
         log.info("%s: partitions assigned: %s", self.runner.name, sorted(assigned))
-        self.runner._distrust_foreign_offsets(self.consumer, list(assigned))
+        self.runner._on_assigned(self.consumer, list(assigned))
 
 
 class ConsumerRunner:
@@ -175,20 +182,35 @@ class ConsumerRunner:
         consumer.subscribe(self.topics, listener=_OnRebalance(self, consumer))
         return consumer
 
-    def _distrust_foreign_offsets(self, consumer: KafkaConsumer, partitions: list[TopicPartition]) -> None:
-        """Read from the beginning any partition whose committed offset was made on another cluster."""
-        current: str | None
+    def _ask_cluster(self) -> str | None:
+        """The cluster id now, or None when the broker cannot be asked (the consumer reconnects)."""
+        self._probed_at = time.monotonic()
         try:
-            current = self.probe.cluster_id()
-        except Exception:
-            log.warning("%s: cannot ask the cluster id on assignment", self.name, exc_info=True)
-            current = self.cluster_id
-        if current != self.cluster_id:
-            log.warning("%s: new broker (cluster %s, was %s)", self.name, current, self.cluster_id)
-            self.cluster_id = current
+            return self.probe.cluster_id()
+        except Exception as exc:
+            log.info("%s: cannot ask the cluster id (%r)", self.name, exc)
+            return None
+
+    def _new_cluster(
+        self, consumer: KafkaConsumer, current: str, partitions: list[TopicPartition] | None = None
+    ) -> None:
+        """A new broker: read every assigned partition again from its beginning."""
+        log.warning("%s: new broker (cluster %s, was %s): reading again", self.name, current, self.cluster_id)
+        self.cluster_id = current
+        assigned = list(consumer.assignment()) if partitions is None else partitions
+        if assigned:
+            consumer.seek_to_beginning(*assigned)
+
+    def _on_assigned(self, consumer: KafkaConsumer, partitions: list[TopicPartition]) -> None:
+        """On assignment: distrust offsets committed on another cluster, as far as we can tell."""
+        current = self._ask_cluster()
+        if current is not None and current != self.cluster_id:
+            self._new_cluster(consumer, current, partitions)
+            return
         for tp in partitions:
             committed = consumer.committed(tp, metadata=True)
-            if committed is not None and committed.metadata != self.cluster_id:
+            # Kafka keeps the metadata we commit (our cluster id); the dev broker drops it ("").
+            if committed is not None and committed.metadata and committed.metadata != self.cluster_id:
                 log.warning(
                     "%s: offset %s of %s was committed on cluster %r, not %r: reading it from the start",
                     self.name,
@@ -201,29 +223,23 @@ class ConsumerRunner:
 
     def _check_cluster(self, consumer: KafkaConsumer) -> None:
         """Every ``probe_interval``: on a new cluster, read every assigned partition again."""
-        now = time.monotonic()
-        if now - self._probed_at < self.probe_interval:
+        if time.monotonic() - self._probed_at < self.probe_interval:
             return
-        self._probed_at = now
-        try:
-            current = self.probe.cluster_id()
-        except Exception as exc:  # the consumer reconnects by itself; ask again next time
-            log.info("%s: cannot ask the cluster id (%r)", self.name, exc)
-            return
-        if current == self.cluster_id:
-            return
-        log.warning("%s: new broker (cluster %s, was %s): reading again", self.name, current, self.cluster_id)
-        self.cluster_id = current
-        assigned = consumer.assignment()
-        if assigned:
-            consumer.seek_to_beginning(*assigned)
+        current = self._ask_cluster()
+        if current is not None and current != self.cluster_id:
+            self._new_cluster(consumer, current)
 
     def poll_once(self, consumer: KafkaConsumer) -> int:
-        """Poll one batch, apply it, commit its offsets; return how many messages were seen."""
+        """Poll one batch, apply it, commit its offsets; return how many messages were seen.
+
+        Offsets are committed only if the cluster is still the one asked before the poll: offsets
+        read from a previous broker must never be committed on a new one (on a new cluster the
+        group is also unknown, so such a commit is rejected by the broker as well).
+        """
         self._check_cluster(consumer)
         cluster_at_poll = self.cluster_id
         batch = consumer.poll(timeout_ms=self.poll_timeout_ms, max_records=self.max_records)
-        done: dict[TopicPartition, OffsetAndMetadata] = {}
+        done: dict[TopicPartition, int] = {}
         failed = False
         seen = 0
         for tp, records in batch.items():
@@ -235,17 +251,27 @@ class ConsumerRunner:
                     failed = True
                     break
                 seen += 1
-                done[tp] = OffsetAndMetadata(record.offset + 1, cluster_at_poll or "", -1)
-        if done and self.cluster_id == cluster_at_poll:
-            try:
-                consumer.commit(done)
-            except KafkaError as exc:  # e.g. rebalanced meanwhile: those messages come again
-                log.warning("%s: offset commit failed (%r); messages will be redelivered", self.name, exc)
+                done[tp] = record.offset + 1
+        if done:
+            self._commit(consumer, done, cluster_at_poll)
         if failed:
             self.backoff.wait(self._stop)
         elif seen:
             self.backoff.reset()
         return seen
+
+    def _commit(self, consumer: KafkaConsumer, done: dict[TopicPartition, int], cluster: str | None) -> None:
+        current = self._ask_cluster()
+        if current is None or current != cluster:
+            if current is not None and current != self.cluster_id:
+                self._new_cluster(consumer, current)
+            log.info("%s: offsets not committed (cluster changed or unreachable)", self.name)
+            return
+        offsets = {tp: OffsetAndMetadata(offset, current, -1) for tp, offset in done.items()}
+        try:
+            consumer.commit(offsets)
+        except KafkaError as exc:  # e.g. rebalanced meanwhile: those messages come again
+            log.warning("%s: offset commit failed (%r); messages will be redelivered", self.name, exc)
 
     # -- running -------------------------------------------------------------------------------
 

@@ -18,6 +18,10 @@ publishing a batch the id is checked again, so a batch that may have gone to the
 is never recorded as published to the new one. As a fallback for a broker that reuses a cluster
 id, a topic that no longer exists while progress is above 0 also resets progress to 0.
 
+The relay creates its topic when it is missing (``partitions``, ``replication_factor``; -1 means
+the broker's default) and its producer never auto-creates topics (nor do the consumers), so "the
+topic is missing" really means the broker lost it. Production may pre-create the topic instead.
+
 Run one relay per service (``python -m libs.bus.relay --service NAME --schema SCHEMA`` with
 ``DATABASE_URL`` and ``KAFKA_BOOTSTRAP_SERVERS`` set; SIGTERM/SIGINT stop it cleanly). Two at
 once are safe but publish duplicates. For tests, ``ARCANA_FAULT=kill_after_publish`` makes the
@@ -31,8 +35,9 @@ import logging
 import threading
 from typing import Any
 
-from kafka import KafkaProducer
-from kafka.errors import KafkaError
+from kafka import KafkaAdminClient, KafkaProducer
+from kafka.admin import NewTopic
+from kafka.errors import KafkaError, TopicAlreadyExistsError
 from psycopg import sql
 
 from libs.bus import faults
@@ -51,6 +56,7 @@ DEFAULT_PRODUCER_CONFIG: dict[str, Any] = {
     "delivery_timeout_ms": 15000,
     "max_block_ms": 5000,
     "reconnect_backoff_max_ms": 1000,
+    "allow_auto_create_topics": False,
 }
 
 
@@ -72,6 +78,8 @@ class OutboxRelay:
         backoff_initial: float = 0.1,
         backoff_max: float = 5.0,
         flush_timeout: float = 20.0,
+        partitions: int = 4,
+        replication_factor: int = -1,
         producer_config: dict[str, Any] | None = None,
     ) -> None:
         self.store = store
@@ -82,6 +90,8 @@ class OutboxRelay:
         self.poll_interval = poll_interval
         self.backoff = Backoff(backoff_initial, backoff_max)
         self.flush_timeout = flush_timeout
+        self.partitions = partitions
+        self.replication_factor = replication_factor
         self.producer_config = {**DEFAULT_PRODUCER_CONFIG, **(producer_config or {})}
         self.probe = ClusterProbe(bootstrap)
         self._producer: KafkaProducer | None = None
@@ -129,10 +139,12 @@ class OutboxRelay:
                 )
             position = 0
             self._record(0, view.cluster_id)
-        elif position > 0 and self.topic in view.missing_topics:
-            log.warning("%s: the topic is gone: publishing again from the start", self.topic)
-            position = 0
-            self._record(0, view.cluster_id)
+        if self.topic in view.missing_topics:
+            if position > 0:
+                log.warning("%s: the topic is gone: publishing again from the start", self.topic)
+                position = 0
+                self._record(0, view.cluster_id)
+            self._create_topic()
         events = self.store.read_all(position, self.batch_size)
         if not events:
             return 0
@@ -158,6 +170,21 @@ class OutboxRelay:
         producer.flush(timeout=self.flush_timeout)
         for future in futures:
             future.get(timeout=0)  # raises the send's error, if any
+
+    def _create_topic(self) -> None:
+        admin = KafkaAdminClient(
+            bootstrap_servers=self.bootstrap,
+            client_id="arcana-relay-admin",
+            request_timeout_ms=10000,
+            api_version_auto_timeout_ms=5000,
+        )
+        try:
+            admin.create_topics([NewTopic(self.topic, self.partitions, self.replication_factor)])
+            log.info("%s: topic created (%d partitions)", self.topic, self.partitions)
+        except TopicAlreadyExistsError:
+            pass
+        finally:
+            admin.close()
 
     def _producer_for(self, cluster_id: str) -> KafkaProducer:
         if self._producer is not None and self._producer_cluster != cluster_id:
@@ -229,6 +256,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--batch-size", type=int, default=500)
     parser.add_argument("--poll-interval", type=float, default=0.2, help="seconds between idle polls")
     parser.add_argument("--backoff-max", type=float, default=5.0, help="longest retry delay, seconds")
+    parser.add_argument("--partitions", type=int, default=4, help="when the relay creates its topic")
+    parser.add_argument(
+        "--replication-factor", type=int, default=-1, help="when it creates its topic; -1: broker default"
+    )
     args = parser.parse_args(argv)
     setup_logging()
     database_url = require_env("DATABASE_URL")
@@ -242,6 +273,8 @@ def main(argv: list[str] | None = None) -> None:
             batch_size=args.batch_size,
             poll_interval=args.poll_interval,
             backoff_max=args.backoff_max,
+            partitions=args.partitions,
+            replication_factor=args.replication_factor,
         )
         stop = threading.Event()
         stop_on_signals(stop)

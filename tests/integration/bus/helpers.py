@@ -87,6 +87,7 @@ class RawReader:
             enable_auto_commit=False,
             auto_offset_reset="earliest",
             consumer_timeout_ms=200,
+            allow_auto_create_topics=False,
         )
         self.messages: list[Message] = []
         self._assigned = False

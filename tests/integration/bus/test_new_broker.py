@@ -33,7 +33,7 @@ def test_new_empty_broker_gets_everything_again_and_consumer_applies_once(
                 sql.SQL("UPDATE {} SET position = 0").format(sql.Identifier(store.schema, "relay_progress"))
             )
         relay.start()
-        wait_until(lambda: runner.skipped == 20, 30, "the 20 duplicates consumed")
+        wait_until(lambda: runner.skipped >= 20, 30, "the 20 duplicates consumed")
 
         broker.stop()
         after = append_events(store, 500, streams=10, prefix="after")
