@@ -9,6 +9,7 @@ All apps of a process share one lazily opened database pool.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 from typing import Any
@@ -40,7 +41,12 @@ def build_app(settings: Settings | None = None, pool: ConnectionPool | None = No
     return PrefixDispatcher(gateway, mounts)
 
 
+@functools.cache
+def _default_app() -> Any:
+    return build_app()
+
+
 def __getattr__(name: str) -> Any:
     if name == "app":  # built on first access (by gunicorn), not on import
-        return build_app()
+        return _default_app()
     raise AttributeError(name)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,7 +16,7 @@ from psycopg_pool import ConnectionPool
 
 from libs.config import Settings
 
-POOL_TIMEOUT_SECONDS = 5.0
+POOL_TIMEOUT_SECONDS = float(os.environ.get("ARCANA_DB_POOL_TIMEOUT", "5"))  # then 503, not a hang
 
 
 def lazy_pool(url: str, *, max_size: int = 10, name: str = "arcana-web") -> ConnectionPool:

@@ -10,6 +10,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,17 @@ def test_health_readiness_metrics_and_openapi(base_url: str) -> None:
     assert "arcana_http_requests_total" in requests.get(f"{base_url}/metrics", timeout=5).text
     doc = requests.get(f"{base_url}/v1/openapi/accounts.json", timeout=5).json()
     assert "/v1/me" in doc["paths"]
+
+
+def test_concurrent_retries_through_gunicorn_register_once(base_url: str) -> None:
+    username = f"idem_{uuid.uuid4().hex[:10]}"
+    body = {"username": username, "password": "a long enough password"}
+    headers = {"Idempotency-Key": f"key-{uuid.uuid4()}"}
+
+    def post(_: int) -> requests.Response:
+        return requests.post(f"{base_url}/v1/accounts", json=body, headers=headers, timeout=30)
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        responses = list(pool.map(post, range(20)))
+    assert {r.status_code for r in responses} == {201}, [r.text for r in responses]
+    assert len({r.json()["player_id"] for r in responses}) == 1

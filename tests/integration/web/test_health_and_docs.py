@@ -91,3 +91,20 @@ def test_one_json_access_log_line_per_request(client: FlaskClient) -> None:
     line = lines[0]
     assert line["method"] == "GET" and line["path"] == "/v1/nowhere" and line["status"] == 404
     assert line["request_id"] == "req-42" and line["duration_ms"] >= 0 and "player" in line
+
+
+def test_a_database_outage_is_503_not_500(make_app, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from libs.web import context
+
+    monkeypatch.setattr(context, "POOL_TIMEOUT_SECONDS", 0.5)
+    dead_url = f"postgresql://postgres@127.0.0.1:{free_port()}/arcana"
+    app: Flask = make_app(database_url=dead_url)
+    app.extensions["arcana"]._pool = None  # let the app open its own pool, on the dead URL
+    try:
+        resp = app.test_client().post("/v1/things", json={"name": "lamp"}, headers={"Idempotency-Key": "k"})
+        assert_error(resp, 503, "service_unavailable")
+        assert resp.headers["Retry-After"]
+    finally:
+        pool = app.extensions["arcana"]._pool
+        if pool is not None:
+            pool.close()
