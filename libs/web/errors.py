@@ -32,6 +32,7 @@ HTTP_CODES: dict[int, str] = {
     422: "validation_error",
     429: "too_many_requests",
     431: "headers_too_large",
+    500: "internal_error",
     503: "service_unavailable",
 }
 

@@ -45,7 +45,7 @@ from libs.web.errors import ApiError
 
 HEADER = "Idempotency-Key"
 LOCK_TIMEOUT = "10s"
-_KEY_RE = re.compile(r"^[\x21-\x7e]{1,255}$")  # printable ASCII, no spaces
+_KEY_RE = re.compile(r"[\x21-\x7e]{1,255}")  # printable ASCII, no spaces (fullmatch)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -83,7 +83,7 @@ def idempotent(func: F) -> F:
         key = request.headers.get(HEADER)
         if key is None:
             return func(*args, **kwargs)
-        if not _KEY_RE.match(key):
+        if not _KEY_RE.fullmatch(key):
             raise ApiError(
                 400, "invalid_idempotency_key", f"{HEADER} must be 1-255 printable ASCII characters."
             )

@@ -96,6 +96,7 @@ def test_fifty_concurrent_identical_posts_apply_once(
     body = {"name": "lamp", "delay_ms": 100}  # the first holds its transaction open a while
     barrier = threading.Barrier(50)
     results: list[tuple[int, dict[str, object]]] = []
+    replayed: list[bool] = []
     lock = threading.Lock()
 
     def post() -> None:
@@ -104,6 +105,7 @@ def test_fifty_concurrent_identical_posts_apply_once(
         resp = client.post("/v1/my-things", json=body, headers=headers)
         with lock:
             results.append((resp.status_code, resp.get_json()))
+            replayed.append(resp.headers.get("Idempotent-Replayed") == "true")
 
     threads = [threading.Thread(target=post) for _ in range(50)]
     for t in threads:
@@ -113,6 +115,7 @@ def test_fifty_concurrent_identical_posts_apply_once(
     assert len(results) == 50
     assert {status for status, _ in results} == {201}, results
     assert len({body["id"] for _, body in results}) == 1  # type: ignore[index]
+    assert replayed.count(False) == 1  # one request ran the view, 49 got its stored response
     after = counts()
     assert after["things"] == before["things"] + 1
     assert after["events"] == before["events"] + 1
