@@ -35,10 +35,12 @@ import logging
 import threading
 from typing import Any
 
+import psycopg
 from kafka import KafkaAdminClient, KafkaProducer
 from kafka.admin import NewTopic
 from kafka.errors import KafkaError, TopicAlreadyExistsError
 from psycopg import sql
+from psycopg_pool import PoolTimeout
 
 from libs.bus import faults
 from libs.bus.backoff import Backoff
@@ -218,6 +220,10 @@ class OutboxRelay:
                     log.warning("%s: broker unavailable (%r); retrying", self.topic, exc)
                     self._drop_producer()
                     self.probe.close()
+                    self.backoff.wait(stop)
+                    continue
+                except (psycopg.OperationalError, PoolTimeout) as exc:
+                    log.warning("%s: database unavailable (%r); retrying", self.topic, exc)
                     self.backoff.wait(stop)
                     continue
                 except Exception:
