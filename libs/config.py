@@ -21,13 +21,23 @@ def data_dir() -> Path:
 
 
 def _dev_secret(name: str) -> str:
-    """A random secret kept in the data folder: stable across restarts, never in the repository."""
+    """A random secret kept in the data folder: stable across restarts, never in the repository.
+
+    Written to a temporary file and hard-linked into place, which fails when the file exists:
+    processes starting together all end up reading the one secret that won.
+    """
     path = data_dir() / "secrets" / name
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(secrets.token_urlsafe(48))
-        os.replace(tmp, path) if not path.exists() else tmp.unlink()
+        os.chmod(tmp, 0o600)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink()
     return path.read_text().strip()
 
 
