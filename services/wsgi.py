@@ -22,7 +22,7 @@ from libs.web import PrefixDispatcher, base_app
 from libs.web.app import OPENAPI_PREFIX
 from libs.web.context import lazy_pool
 
-SERVICES: tuple[str, ...] = ("accounts",)
+SERVICES: tuple[str, ...] = ("accounts", "match")
 
 
 def build_app(settings: Settings | None = None, pool: ConnectionPool | None = None) -> PrefixDispatcher:

@@ -367,3 +367,35 @@ def player_commands(m: Match, player: str) -> list[dict[str, Any]]:
     if m.rules is None:
         return []
     return [{k: v for k, v in c.items() if k != "player"} for c in legal_commands(m.rules, player)]
+
+
+REQUEST_MODES = ("ranked", "casual")
+
+
+def request_problem(mode: Any, players: Any) -> tuple[str, str, Any] | None:
+    """Why a MatchRequested cannot start a match, as (reason, message, details), or None when it can."""
+    from libs.rules import deck_problems
+
+    if mode not in REQUEST_MODES:
+        return "invalid_mode", f"mode must be one of {', '.join(REQUEST_MODES)}", {"mode": repr(mode)}
+    ok = (
+        isinstance(players, list)
+        and len(players) == 2
+        and all(isinstance(p, Mapping) and isinstance(p.get("id"), str) and p["id"] for p in players)
+    )
+    if not ok or players[0]["id"] == players[1]["id"]:
+        return "invalid_players", "players must be two distinct {id, deck}", None
+    problems = {}
+    for p in players:
+        deck = p.get("deck")
+        found = deck_problems(deck) if isinstance(deck, list) else ["the deck is not a list of card ids"]
+        if found:
+            problems[p["id"]] = found
+    if problems:
+        who = ", ".join(sorted(problems))
+        return (
+            "invalid_deck",
+            f"illegal deck of {who}: " + "; ".join(problems[next(iter(problems))]),
+            problems,
+        )
+    return None

@@ -123,7 +123,7 @@ class MatchService:
             raise MatchNotFound(match_id)
         return m
 
-    def read_events(self, match_id: str, after: int) -> list[RecordedEvent]:
+    def read_events(self, match_id: str, after: int = 0) -> list[RecordedEvent]:
         return self.events.read(stream_of(match_id), after + 1)
 
     def verify_replay(self, match_id: str) -> list[str]:

@@ -1,0 +1,98 @@
+"""Consumes ``MatchRequested`` from ``arcana.matchmaking.events`` and starts the match.
+
+Run: ``python -m services.match.consumers`` (``DATABASE_URL``, ``KAFKA_BOOTSTRAP_SERVERS``).
+
+MatchRequested data: ``request_id`` (str; the event id when absent), ``mode`` (``ranked`` |
+``casual``) and ``players`` (two ``{"id", "deck": [20 card ids]}``). The match id is
+``match_id_for(request_id)`` (a UUID5), so the same request can never make two matches: a second
+delivery, a republished event or another event with the same request id finds the stream taken.
+An illegal request (a deck the rules refuse, a bad mode or players) gets a ``MatchRequestRejected``
+event (reason ``invalid_deck`` | ``invalid_mode`` | ``invalid_players``, a message and details)
+in the stream ``match-<that id>``, published on ``arcana.match.events`` like every match event.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import uuid
+from typing import Any
+
+import psycopg
+
+from libs.bus import ConsumerRunner, run_consumer_process, topic_for
+from libs.bus.consumer import Handler
+from libs.eventstore import RecordedEvent
+from libs.rules import RuleViolation
+from services.match import domain
+from services.match.scheduling import CeleryScheduler
+from services.match.service import MatchExists, MatchService
+
+log = logging.getLogger(__name__)
+
+CONSUMER = "match-requests"
+TOPIC = topic_for("matchmaking")
+MATCH_REQUESTED = "MatchRequested"
+_NAMESPACE = uuid.UUID("6f1c7a52-2f0e-4d8e-9a51-3c0b7f4e8d21")
+
+
+def match_id_for(request_id: str) -> str:
+    """The match id of a match request (matchmaking may compute it too)."""
+    return str(uuid.uuid5(_NAMESPACE, request_id))
+
+
+def request_match(svc: MatchService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> str | None:
+    """Start (or reject) the match of one MatchRequested in the consumer's transaction; returns the
+    match id, or None when the request was already handled."""
+    data = event.data
+    request_id = str(data.get("request_id") or event.event_id)
+    match_id = match_id_for(request_id)
+    mode, players = data.get("mode"), data.get("players")
+    problem = domain.request_problem(mode, players)
+    if problem is None:
+        try:
+            outcome = svc.create_match(mode, players, request_id=request_id, match_id=match_id, conn=conn)
+        except MatchExists:
+            log.info("match request %s: match %s exists already", request_id, match_id)
+            return None
+        except RuleViolation as exc:  # the rules' own verdict on the setup
+            problem = (str(exc.code.value), exc.message, None)
+        else:
+            svc.dispatch(outcome)  # before the commit: a deadline task only looks, the sweep backs it up
+            return match_id
+    reason, message, details = problem
+    events = domain.rejected_request_events(match_id, request_id, mode, players, reason, message, details)
+    if not svc.reject_request(match_id, events, conn):
+        return None
+    log.info("match request %s rejected: %s", request_id, message)
+    return match_id
+
+
+def handler_for(svc: MatchService) -> Handler:
+    def handle(event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+        if event.type == MATCH_REQUESTED:
+            request_match(svc, event, conn)
+
+    return handle
+
+
+def build_runner(
+    svc: MatchService, bootstrap: str, *, topic: str = TOPIC, name: str = CONSUMER
+) -> ConsumerRunner:
+    return ConsumerRunner(svc.pool, svc.schema, name, [topic], handler_for(svc), bootstrap)
+
+
+def main() -> None:
+    from libs.bus.process import require_env
+    from libs.db import make_pool
+
+    pool = make_pool(require_env("DATABASE_URL"), min_size=1, max_size=4, name="match-consumers")
+    try:
+        svc = MatchService(pool, os.environ.get("ARCANA_MATCH_SCHEMA", "match"), CeleryScheduler())
+        run_consumer_process(build_runner(svc, require_env("KAFKA_BOOTSTRAP_SERVERS")))
+    finally:
+        pool.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+"""Celery tasks of the match service (registered on ``libs.celeryapp.app``; see services/worker.py).
+
+- ``match.enforce_deadline(match_id)``: sent with ``eta`` = a mulligan/turn deadline; applies
+  whatever is due then (timeouts, presence, forfeits). A no-op when the match moved on.
+- ``match.bot_turn(match_id)``: the practice bot plays while the match waits for it.
+- ``match.sweep()``: every 2 s (beat): every running match with a deadline already past, a bot to
+  move or a presence change due gets ``tick`` + ``bot_turn``. This is what enforces deadlines
+  that passed while workers were down, and what replaces lost tasks.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+from libs.celeryapp import app
+from services.match.scheduling import BOT_TASK, ENFORCE_TASK, SWEEP_TASK, CeleryScheduler
+from services.match.service import MatchService
+
+SWEEP_SECONDS = 2.0
+
+BEAT_SCHEDULE: dict[str, Any] = {
+    "match-sweep": {"task": SWEEP_TASK, "schedule": SWEEP_SECONDS, "options": {"expires": 10}},
+}
+
+_service: MatchService | None = None
+_lock = threading.Lock()
+
+
+def service() -> MatchService:
+    """This worker process's service (its pool is opened on first use, after the fork)."""
+    global _service
+    with _lock:
+        if _service is None:
+            from libs.db import make_pool
+
+            pool = make_pool(os.environ["DATABASE_URL"], min_size=1, max_size=4, name="match-tasks")
+            _service = MatchService(pool, os.environ.get("ARCANA_MATCH_SCHEMA", "match"), CeleryScheduler())
+        return _service
+
+
+@app.task(name=ENFORCE_TASK, ignore_result=True)
+def enforce_deadline(match_id: str) -> int:
+    return service().tick(match_id)
+
+
+@app.task(name=BOT_TASK, ignore_result=True)
+def bot_turn(match_id: str) -> int:
+    return service().bot_turn(match_id)
+
+
+@app.task(name=SWEEP_TASK, ignore_result=True)
+def sweep() -> int:
+    return service().sweep()

@@ -1,0 +1,77 @@
+"""Concurrent requests on one match: idempotent retries apply once; racing commands on one version:
+one wins, the others get 409 with the current version; the stream never has a gap."""
+
+from __future__ import annotations
+
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from libs.rules import STARTER_DECK
+from services.match.service import MatchService
+
+
+def _playing(make_player: Any, admin: Any) -> tuple[Any, Any, str]:
+    alice, bob = make_player(), make_player()
+    match_id = admin([alice, bob], [list(STARTER_DECK)] * 2, first=alice.id)
+    alice.command(match_id, {"type": "mulligan", "cards": []})
+    bob.command(match_id, {"type": "mulligan", "cards": []})
+    return alice, bob, match_id
+
+
+def _gap_free(svc: MatchService, match_id: str) -> list[int]:
+    versions = [e.version for e in svc.read_events(match_id)]
+    assert versions == list(range(1, len(versions) + 1))
+    return versions
+
+
+def test_50_concurrent_identical_posts_with_one_key_apply_once(
+    make_player: Any, admin: Any, svc: MatchService, counts: Any
+) -> None:
+    alice, _, match_id = _playing(make_player, admin)
+    before = counts()
+    version = alice.view(match_id)["version"]
+    key = {"Idempotency-Key": f"end-{uuid.uuid4()}"}
+    body = {"type": "end_turn", "expected_version": version}
+
+    def post(_: int) -> tuple[int, Any]:
+        r = alice.fresh().post(f"/v1/matches/{match_id}/commands", body, headers=key)
+        return r.status_code, r.get_json()
+
+    with ThreadPoolExecutor(50) as pool:
+        results = list(pool.map(post, range(50)))
+    assert {status for status, _ in results} == {200}
+    assert len({repr(body) for _, body in results}) == 1
+    ended = [e for e in svc.read_events(match_id) if e.type == "TurnEnded"]
+    assert len(ended) == 1
+    after = counts()
+    assert after["idempotency"] == before["idempotency"] + 1
+    assert after["events"] - before["events"] == results[0][1]["version"] - version
+    _gap_free(svc, match_id)
+
+
+def test_50_different_commands_racing_on_one_version_one_applies(
+    make_player: Any, admin: Any, svc: MatchService
+) -> None:
+    alice, _, match_id = _playing(make_player, admin)
+    legal = alice.get(f"/v1/matches/{match_id}/legal-commands").get_json()
+    version = legal["version"]
+    bodies = [
+        {**legal["commands"][i % len(legal["commands"])], "expected_version": version} for i in range(50)
+    ]
+
+    def post(body: dict[str, Any]) -> tuple[int, Any]:
+        r = alice.fresh().post(f"/v1/matches/{match_id}/commands", body)
+        return r.status_code, r.get_json()
+
+    with ThreadPoolExecutor(50) as pool:
+        results = list(pool.map(post, bodies))
+    statuses = [s for s, _ in results]
+    assert statuses.count(200) == 1 and statuses.count(409) == 49, statuses
+    winner = next(body for s, body in results if s == 200)
+    for status, body in results:
+        if status == 409:
+            assert body["error"]["code"] == "version_conflict"
+            assert body["error"]["details"]["current_version"] in (winner["version"],)
+    assert _gap_free(svc, match_id)[-1] == winner["version"]
+    assert svc.verify_replay(match_id) == []

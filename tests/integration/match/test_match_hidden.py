@@ -1,0 +1,88 @@
+"""Hidden information over many matches between decks with no card in common: no response to a
+player ever holds an opponent's card id or instance id before that card is played, nor one of the
+player's own instance ids before it is drawn (which would give away deck order), nor the seed."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from services.match.service import MatchService
+from tests.integration.match.play import decks_without_common_cards, next_move
+
+SECRET_KEYS = {"seed", "deck", "instances", "state_hash", "spread"}  # ("order" is also a tribe)
+
+
+def _strings_and_keys(value: Any, strings: set[str], keys: set[str]) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            keys.add(k)
+            _strings_and_keys(v, strings, keys)
+    elif isinstance(value, list):
+        for v in value:
+            _strings_and_keys(v, strings, keys)
+    elif isinstance(value, str):
+        strings.add(value)
+
+
+def _play_and_record(
+    players: dict[str, Any], svc: MatchService, match_id: str, seed: int
+) -> list[tuple[str, int, Any]]:
+    """Play to the end; record every response each player got, with the version it reflects."""
+    seen: list[tuple[str, int, Any]] = []
+    after = dict.fromkeys(players, 0)
+    rng = random.Random(seed)
+
+    def look(pid: str) -> None:
+        p = players[pid]
+        for path in (f"/v1/matches/{match_id}", f"/v1/matches/{match_id}/legal-commands"):
+            body = p.get(path).get_json()
+            seen.append((pid, body["version"], body))
+        body = p.get(f"/v1/matches/{match_id}/events?after={after[pid]}").get_json()
+        seen.append((pid, body["version"], body))
+        after[pid] = body["version"]
+
+    for _ in range(600):
+        for pid in players:
+            look(pid)
+        move = next_move(svc, match_id, rng)
+        if move is None:
+            return seen
+        pid, command = move
+        body = players[pid].command(match_id, command)
+        seen.append((pid, body["version"], body))
+    raise AssertionError("the match did not end")
+
+
+def test_no_response_reveals_hidden_cards_order_or_seed(
+    make_player: Any, admin: Any, svc: MatchService
+) -> None:
+    deck_a, deck_b = decks_without_common_cards()
+    checked = 0
+    for n in range(6):
+        alice, bob = make_player(), make_player()
+        match_id = admin([alice, bob], [deck_a, deck_b])
+        seen = _play_and_record({alice.id: alice, bob.id: bob}, svc, match_id, n)
+        events = svc.read_events(match_id)
+        started = next(e.data for e in events if e.type == "MatchStarted")
+        instances = {p["id"]: dict(zip(p["instances"], p["deck"], strict=True)) for p in started["players"]}
+        seed = str(started["seed"])
+        for pid, version, body in seen:
+            foe = bob.id if pid == alice.id else alice.id
+            past = [e for e in events if e.version <= version]
+            played = {e.data["card"] for e in past if e.type == "CardPlayed" and e.data["player"] == foe}
+            played_cards = {instances[foe][i] for i in played}
+            drawn = {e.data["card"] for e in past if e.type == "CardDrawn" and e.data["player"] == pid}
+            hidden = {i for i in instances[foe] if i not in played}
+            hidden |= {c for c in instances[foe].values() if c not in played_cards}
+            hidden |= {i for i in instances[pid] if i not in drawn}
+            strings: set[str] = set()
+            keys: set[str] = set()
+            _strings_and_keys(body, strings, keys)
+            leaked = strings & hidden
+            assert not leaked, f"{pid} saw {sorted(leaked)} at version {version}: {json.dumps(body)[:500]}"
+            assert not keys & SECRET_KEYS, f"secret keys {keys & SECRET_KEYS} in {json.dumps(body)[:300]}"
+            assert seed not in json.dumps(body)
+            checked += 1
+    assert checked > 500

@@ -1,0 +1,129 @@
+"""Timers and presence with the clock moved in-process (no sleeping): turn timeouts, the three
+timeouts forfeit, the mulligan default, the 120 s disconnection forfeit, reconnection."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from libs import clock
+from libs.rules import STARTER_DECK
+from services.match.scheduling import RecordingScheduler
+from services.match.service import MatchService
+
+
+def _types(svc: MatchService, match_id: str, after: int = 0) -> list[str]:
+    return [e.type for e in svc.read_events(match_id, after)]
+
+
+def _started(make_player: Any, admin: Any) -> tuple[Any, Any, str]:
+    alice, bob = make_player(), make_player()
+    match_id = admin([alice, bob], [list(STARTER_DECK)] * 2, first=alice.id, shuffle=False)
+    return alice, bob, match_id
+
+
+def _both_keep(alice: Any, bob: Any, match_id: str) -> None:
+    alice.command(match_id, {"type": "mulligan", "cards": []})
+    bob.command(match_id, {"type": "mulligan", "cards": []})
+
+
+def test_a_turn_times_out_at_60_seconds_and_a_deadline_is_scheduled(
+    make_player: Any, admin: Any, svc: MatchService, scheduler: RecordingScheduler
+) -> None:
+    alice, bob, match_id = _started(make_player, admin)
+    _both_keep(alice, bob, match_id)
+    view = alice.view(match_id)
+    assert view["active_player"] == alice.id and view["deadline"] is not None
+    assert scheduler.deadlines[-1][0] == match_id
+    assert scheduler.deadlines[-1][1].isoformat() == view["deadline"]
+    clock.advance(59)
+    svc.sweep()
+    assert alice.view(match_id)["active_player"] == alice.id
+    clock.advance(2)
+    svc.sweep()
+    view = bob.view(match_id)
+    assert view["active_player"] == bob.id and view["opponent"]["timeouts"] == 1
+    timed = [e for e in svc.read_events(match_id) if e.type == "TurnTimedOut"]
+    assert [(e.data["player"], e.data["timeouts"]) for e in timed] == [(alice.id, 1)]
+
+
+def test_three_timed_out_turns_in_a_row_forfeit(make_player: Any, admin: Any, svc: MatchService) -> None:
+    alice, bob, match_id = _started(make_player, admin)
+    _both_keep(alice, bob, match_id)
+    for _ in range(5):  # alice: turns 1, 3, 5 time out; bob: 2, 4
+        clock.advance(61)
+        svc.sweep()
+        alice.view(match_id)  # both keep making requests: no disconnection forfeit
+        bob.view(match_id)
+    view = alice.view(match_id)
+    assert view["phase"] == "ended" and view["winner"] == bob.id and view["reason"] == "timeouts"
+    ended = svc.read_events(match_id)[-1]
+    assert (
+        ended.type == "MatchEnded" and ended.data["loser"] == alice.id and ended.data["reason"] == "timeouts"
+    )
+
+
+def test_ending_a_turn_resets_the_timeout_count(make_player: Any, admin: Any, svc: MatchService) -> None:
+    alice, bob, match_id = _started(make_player, admin)
+    _both_keep(alice, bob, match_id)
+    clock.advance(61)
+    svc.sweep()  # alice 1
+    bob.command(match_id, {"type": "end_turn"})
+    assert alice.view(match_id)["you"]["timeouts"] == 1
+    alice.command(match_id, {"type": "end_turn"})
+    assert alice.view(match_id)["you"]["timeouts"] == 0
+
+
+def test_an_undecided_player_keeps_the_hand_at_30_seconds(
+    make_player: Any, admin: Any, svc: MatchService
+) -> None:
+    alice, bob, match_id = _started(make_player, admin)
+    hand = [c["id"] for c in bob.view(match_id)["you"]["hand"]]
+    alice.command(match_id, {"type": "mulligan", "cards": [alice.view(match_id)["you"]["hand"][0]["id"]]})
+    clock.advance(29)
+    svc.sweep()
+    assert bob.view(match_id)["phase"] == "mulligan"
+    clock.advance(2)
+    svc.sweep()
+    view = bob.view(match_id)
+    assert view["phase"] == "playing" and view["active_player"] == alice.id
+    assert [c["id"] for c in view["you"]["hand"]] == hand
+    kept = [
+        e for e in svc.read_events(match_id) if e.type == "MulliganCompleted" and e.data["player"] == bob.id
+    ]
+    assert len(kept) == 1 and kept[0].data["returned"] == []
+
+
+def test_silence_disconnects_and_120_seconds_disconnected_forfeits(
+    make_player: Any, admin: Any, svc: MatchService
+) -> None:
+    alice, bob, match_id = _started(make_player, admin)
+    created = svc.read_events(match_id)[0].occurred_at
+    alice.command(match_id, {"type": "mulligan", "cards": []})  # bob never makes a request
+    for _ in range(13):  # 130 s: bob disconnected at 20 s, not yet forfeited
+        clock.advance(10)
+        alice.view(match_id)
+        svc.sweep()
+    view = alice.view(match_id)
+    assert view["phase"] != "ended" and view["connected"] == {alice.id: True, bob.id: False}
+    gone = [e for e in svc.read_events(match_id) if e.type == "PlayerDisconnected"]
+    assert [e.data["player"] for e in gone] == [bob.id]
+    assert gone[0].data["since"] == (created + timedelta(seconds=20)).isoformat()
+    for _ in range(2):
+        clock.advance(10)
+        alice.view(match_id)
+        svc.sweep()
+    view = alice.view(match_id)
+    assert view["phase"] == "ended" and view["winner"] == alice.id and view["reason"] == "disconnect"
+    assert svc.read_events(match_id)[-1].data["loser"] == bob.id
+
+
+def test_any_request_reconnects(make_player: Any, admin: Any, svc: MatchService) -> None:
+    alice, bob, match_id = _started(make_player, admin)
+    clock.advance(25)
+    svc.sweep()
+    assert alice.view(match_id)["connected"][bob.id] is False
+    bob.get(f"/v1/matches/{match_id}/legal-commands")
+    types = _types(svc, match_id)
+    assert types.count("PlayerDisconnected") == 2 and types.count("PlayerReconnected") == 2
+    assert alice.view(match_id)["connected"] == {alice.id: True, bob.id: True}
