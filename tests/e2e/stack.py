@@ -1,0 +1,201 @@
+"""The whole product as real processes, for end-to-end tests: started with the command lines of
+``libs/devstack/processes.py`` (exactly what ``make run`` starts) against the test session's
+PostgreSQL and Kafka-protocol broker.
+
+Usage (see tests/e2e/test_match_e2e.py)::
+
+    with Stack(postgres_url, kafka_bootstrap, tmp_path) as stack:   # own database, migrated
+        stack.wait_ready()
+        token = stack.token(player_id)                  # a bearer token the stack accepts
+        requests.get(stack.url + "/v1/catalog")
+        stack.kill("web", "celery-worker")              # SIGKILL each component's process group
+        stack.advance_clock(61)                         # every process's libs.clock moves forward
+        stack.start("web", "celery-worker"); stack.wait_ready()
+
+Each stack gets a database of its own (``CREATE DATABASE``) migrated with ``migrate_all``, a data
+folder of its own (Celery's filesystem queue, logs) and ``ARCANA_CLOCK_FILE``. Components are named
+as in ``processes.all_components``: ``web``, ``celery-worker``, ``celery-beat``, ``relay-<svc>``,
+``consumers-<svc>``. Each runs in its own session, so ``kill`` reaches every process of it (the
+gunicorn master and its workers, the Celery worker and its pool).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import requests
+from psycopg.conninfo import make_conninfo
+
+from libs import clock
+from libs.config import PROJECT_ROOT
+from libs.db.migrate_all import migrate_all
+from libs.devstack import processes
+from libs.devstack.ports import free_port
+from libs.web import issue_token
+
+TOKEN_SECRET = "e2e-token-secret-" + "z" * 48
+OPERATOR_TOKEN = "e2e-operator-" + "o" * 32
+
+
+def create_database(postgres_url: str, prefix: str = "e2e") -> str:
+    """A new empty database on the same server; returns its connection string."""
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return make_conninfo(postgres_url, dbname=name)
+
+
+class Stack:
+    def __init__(
+        self,
+        postgres_url: str,
+        kafka_bootstrap: str,
+        root: Path,
+        *,
+        env: dict[str, str] | None = None,
+        port: int | None = None,
+    ) -> None:
+        self.root = Path(root)
+        self.data = self.root / "data"
+        self.logs = self.root / "logs"
+        self.data.mkdir(parents=True, exist_ok=True)
+        self.logs.mkdir(parents=True, exist_ok=True)
+        self.clock_file = self.root / "clock-offset"
+        self.clock_offset = 0.0
+        clock.write_offset_file(self.clock_file, 0)
+        self.database_url = create_database(postgres_url)
+        self.kafka = kafka_bootstrap
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = processes.base_env(self.database_url, kafka_bootstrap, None, self.data)
+        for name in ("CELERY_BROKER_URL", "ARCANA_CLOCK_FILE"):
+            self.env.pop(name, None)
+        self.env.update(
+            ARCANA_CLOCK_FILE=str(self.clock_file),
+            ARCANA_TOKEN_SECRET=TOKEN_SECRET,
+            ARCANA_OPERATOR_TOKEN=OPERATOR_TOKEN,
+            ARCANA_SCRYPT_N="1024",
+            **(env or {}),
+        )
+        self.components = {c.name: c for c in processes.all_components(self.port, self.data)}
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        migrate_all(self.database_url)
+
+    # -- processes -----------------------------------------------------------------------------
+
+    def start(self, *names: str) -> None:
+        """Start the named components (all of them when none is named)."""
+        for name in names or tuple(self.components):
+            proc = self.procs.get(name)
+            if proc is not None and proc.poll() is None:
+                continue
+            component = self.components[name]
+            log = (self.logs / f"{name}.log").open("ab")
+            self.procs[name] = subprocess.Popen(
+                component.argv,
+                env={**self.env, **component.env},
+                cwd=PROJECT_ROOT,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+            log.close()
+
+    def kill(self, *names: str, sig: signal.Signals = signal.SIGKILL) -> None:
+        """Send ``sig`` (default SIGKILL) to every process of the named components and reap them."""
+        for name in names:
+            proc = self.procs.pop(name, None)
+            if proc is None:
+                continue
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, sig)
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+            if sig == signal.SIGKILL:  # children of a killed gunicorn/celery may linger a moment
+                _wait_group_gone(proc.pid)
+
+    def stop(self) -> None:
+        """SIGTERM everything, then SIGKILL what is left."""
+        procs = list(self.procs.items())
+        for _, proc in procs:
+            if proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        for _, proc in procs:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(max(0.1, deadline - time.monotonic()))
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        self.procs.clear()
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        """Until gunicorn answers ``/healthz`` (fails early when a component exited)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for name, proc in self.procs.items():
+                assert proc.poll() is None, f"{name} exited:\n{self.log(name)[-3000:]}"
+            try:
+                if requests.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return
+            except requests.RequestException:
+                pass
+            assert time.monotonic() < deadline, f"no /healthz after {timeout}s:\n{self.log('web')[-3000:]}"
+            time.sleep(0.1)
+
+    def log(self, name: str) -> str:
+        path = self.logs / f"{name}.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def advance_clock(self, seconds: float) -> None:
+        """Move the clock of every process of the stack ``seconds`` forward."""
+        self.clock_offset += seconds
+        clock.write_offset_file(self.clock_file, self.clock_offset)
+
+    def token(self, player_id: str | uuid.UUID) -> str:
+        return issue_token(TOKEN_SECRET, uuid.UUID(str(player_id)), 3600).token
+
+    def session(self, player_id: str | uuid.UUID) -> requests.Session:
+        """An HTTP session authenticated as ``player_id``."""
+        s = requests.Session()
+        s.headers["Authorization"] = f"Bearer {self.token(player_id)}"
+        return s
+
+    def operator(self) -> requests.Session:
+        s = requests.Session()
+        s.headers["Authorization"] = f"Bearer {OPERATOR_TOKEN}"
+        return s
+
+    def __enter__(self) -> Stack:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+
+def _wait_group_gone(pgid: int, timeout: float = 3.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+
+
+__all__ = ["OPERATOR_TOKEN", "TOKEN_SECRET", "Stack", "create_database"]

@@ -1,0 +1,240 @@
+"""The match service end to end: gunicorn, Celery worker + beat, relays and consumers started as
+``make run`` starts them, driven over HTTP; the clock moved through ``ARCANA_CLOCK_FILE``.
+
+- two HTTP clients play complete matches (one requested through Kafka as matchmaking will);
+- a practice match against the bot, which plays its turns through Celery;
+- restart survival: SIGKILL every match-service process and the Celery worker mid-match, start them
+  again: the view is identical and play goes on; a turn whose deadline passed while everything was
+  down is timed out right after the restart.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from psycopg_pool import ConnectionPool
+
+from libs.bus import OutboxRelay
+from libs.db import make_pool, migrate
+from libs.eventstore import EventStore, Expect, NewEvent
+from libs.rules import STARTER_DECK
+from services.match.consumers import match_id_for
+from tests.e2e.stack import Stack
+
+pytestmark = pytest.mark.e2e
+
+MATCH_PROCESSES = ("web", "celery-worker", "celery-beat", "relay-match", "consumers-match")
+
+
+@pytest.fixture(scope="module")
+def stack(
+    postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Stack]:
+    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("match-e2e")) as s:
+        s.wait_ready()
+        yield s
+        web_log = s.log("web")
+    assert '"status": 500' not in web_log, web_log[-3000:]
+
+
+class Client:
+    """One player's client process, as a game client would be: view, long-poll, act."""
+
+    def __init__(self, stack: Stack, player_id: str | None = None) -> None:
+        self.id = player_id or str(uuid.uuid4())
+        self.url = stack.url
+        self.http = stack.session(self.id)
+
+    def get(self, path: str, **params: Any) -> dict[str, Any]:
+        r = self.http.get(self.url + path, params=params, timeout=40)
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    def view(self, match_id: str) -> dict[str, Any]:
+        return self.get(f"/v1/matches/{match_id}")
+
+    def act(self, match_id: str) -> bool:
+        """Make one move if the match waits for this player; False when it does not."""
+        legal = self.get(f"/v1/matches/{match_id}/legal-commands")
+        if not legal["commands"]:
+            return False
+        body = {**choose(legal["commands"]), "expected_version": legal["version"]}
+        r = self.http.post(f"{self.url}/v1/matches/{match_id}/commands", json=body, timeout=10)
+        assert r.status_code in (200, 409), r.text  # 409: a timer or presence event came first
+        return True
+
+    def play(self, match_id: str, limit: float = 90) -> dict[str, Any]:
+        """Play until the match ends, long-polling while the opponent moves."""
+        end = time.monotonic() + limit
+        while time.monotonic() < end:
+            view = self.view(match_id)
+            if view["phase"] == "ended":
+                return view
+            if not self.act(match_id):
+                self.get(f"/v1/matches/{match_id}/events", after=view["version"], wait=5)
+        raise AssertionError(f"{self.id}: match {match_id} did not end in {limit}s")
+
+
+def choose(commands: list[dict[str, Any]]) -> dict[str, Any]:
+    """A simple client policy: keep the hand, hit the hero, play cards, attack, end the turn."""
+    preferences = (
+        lambda c: c["type"] == "mulligan" and not c["cards"],
+        lambda c: c["type"] == "attack" and c["target"] == "hero",
+        lambda c: c["type"] == "play" and "target" not in c,
+        lambda c: c["type"] == "attack",
+        lambda c: c["type"] == "end_turn",
+    )
+    for wanted in preferences:
+        for c in commands:
+            if wanted(c):
+                return c
+    return commands[0]
+
+
+def admin_match(stack: Stack, a: Client, b: Client, **setup: Any) -> str:
+    players = [{"id": a.id, "deck": list(STARTER_DECK)}, {"id": b.id, "deck": list(STARTER_DECK)}]
+    r = stack.operator().post(
+        f"{stack.url}/v1/admin/matches", json={"setup": {"players": players, **setup}}, timeout=10
+    )
+    assert r.status_code == 201, r.text
+    return str(r.json()["match_id"])
+
+
+def request_match(stack: Stack, a: Client, b: Client) -> str:
+    """Publish a MatchRequested exactly as matchmaking will: its own event store + outbox relay."""
+    pool: ConnectionPool = make_pool(stack.database_url, max_size=2)
+    try:
+        migrate(stack.database_url, "matchmaking")
+        store = EventStore(pool, "matchmaking")
+        request_id = f"e2e-{uuid.uuid4()}"
+        players = [{"id": a.id, "deck": list(STARTER_DECK)}, {"id": b.id, "deck": list(STARTER_DECK)}]
+        data = {"request_id": request_id, "mode": "casual", "players": players}
+        store.append(f"pairing-{request_id}", Expect.NO_STREAM, [NewEvent("MatchRequested", data)])
+        relay = OutboxRelay(store, "matchmaking", stack.kafka)
+        relay.start()
+        try:
+            match_id = match_id_for(request_id)
+            wait_for(
+                lambda: a.http.get(f"{stack.url}/v1/matches/{match_id}", timeout=5).status_code == 200, 60
+            )
+        finally:
+            relay.stop()
+        return match_id
+    finally:
+        pool.close()
+
+
+def wait_for(probe: Any, timeout: float, interval: float = 0.2) -> Any:
+    end = time.monotonic() + timeout
+    while True:
+        value = probe()
+        if value:
+            return value
+        assert time.monotonic() < end, f"timed out after {timeout}s"
+        time.sleep(interval)
+
+
+def play_both(a: Client, b: Client, match_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    results: dict[str, Any] = {}
+
+    def run(c: Client) -> None:
+        try:
+            results[c.id] = c.play(match_id)
+        except BaseException as exc:  # reported below
+            results[c.id] = exc
+
+    threads = [threading.Thread(target=run, args=(c,)) for c in (a, b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    for value in results.values():
+        if isinstance(value, BaseException):
+            raise value
+    return results[a.id], results[b.id]
+
+
+def test_two_http_clients_play_complete_matches(stack: Stack) -> None:
+    a, b = Client(stack), Client(stack)
+    for match_id in (request_match(stack, a, b), admin_match(stack, a, b)):
+        view_a, view_b = play_both(Client(stack, a.id), Client(stack, b.id), match_id)
+        assert view_a["phase"] == view_b["phase"] == "ended"
+        assert view_a["winner"] == view_b["winner"] and view_a["winner"] in (a.id, b.id, "draw")
+        events = a.get(f"/v1/matches/{match_id}/events")["events"]
+        assert events[-1]["type"] == "MatchEnded" and events[-1]["data"]["stats"]
+    listed = a.get("/v1/matches")["matches"]
+    assert len(listed) == 2 and {m["mode"] for m in listed} == {"casual", "admin"}
+
+
+def test_a_practice_match_against_the_bot(stack: Stack) -> None:
+    me = Client(stack)
+    r = me.http.post(f"{stack.url}/v1/practice", timeout=10)
+    assert r.status_code == 201, r.text
+    match_id, bot = r.json()["match_id"], r.json()["bot"]
+    waits: list[float] = []
+    end = time.monotonic() + 120
+    while time.monotonic() < end:
+        view = me.view(match_id)
+        if view["phase"] == "ended":
+            break
+        if me.act(match_id):
+            continue
+        started = time.monotonic()
+        assert view["awaiting"] == [bot] or bot in view["awaiting"], view
+        wait_for(
+            lambda: me.id in me.view(match_id)["awaiting"] or me.view(match_id)["phase"] == "ended", 10, 0.1
+        )
+        waits.append(time.monotonic() - started)
+    else:
+        raise AssertionError("the practice match did not end")
+    assert view["mode"] == "practice" and view["winner"] in (me.id, bot, "draw")
+    assert waits and max(waits) < 10  # the bot moved within seconds every time
+
+
+def test_restart_survival(stack: Stack) -> None:
+    a, b = Client(stack), Client(stack)
+    match_id = admin_match(stack, a, b, first=a.id)
+    a.act(match_id)  # mulligans
+    b.act(match_id)
+    for _ in range(3):  # a few moves into a's first turn (not ending it)
+        legal = a.get(f"/v1/matches/{match_id}/legal-commands")["commands"]
+        if [c for c in legal if c["type"] == "play"]:
+            a.act(match_id)
+    before = (a.view(match_id), b.view(match_id), a.get(f"/v1/matches/{match_id}/events"))
+    assert before[0]["active_player"] == a.id
+
+    stack.kill(*MATCH_PROCESSES)
+    stack.start(*MATCH_PROCESSES)
+    stack.wait_ready()
+    after = (a.view(match_id), b.view(match_id), a.get(f"/v1/matches/{match_id}/events"))
+    assert after == before
+    r = a.http.post(f"{stack.url}/v1/matches/{match_id}/commands", json={"type": "end_turn"}, timeout=10)
+    assert r.status_code == 200, r.text  # play goes on
+    assert b.view(match_id)["active_player"] == b.id
+    version = b.view(match_id)["version"]
+
+    stack.kill(*MATCH_PROCESSES)
+    stack.advance_clock(61)  # b's turn deadline passes while everything is down
+    stack.start(*MATCH_PROCESSES)
+    stack.wait_ready()
+    timed_out = wait_for(lambda: _timed_out(a, match_id, version), 20)
+    assert timed_out["data"]["player"] == b.id and timed_out["data"]["timeouts"] == 1
+    assert a.view(match_id)["active_player"] == a.id
+
+
+def _timed_out(client: Client, match_id: str, after: int) -> dict[str, Any] | None:
+    events = client.get(f"/v1/matches/{match_id}/events", after=after)["events"]
+    return next((e for e in events if e["type"] == "TurnTimedOut"), None)
+
+
+def test_stack_paths(stack: Stack, tmp_path: Path) -> None:
+    r = requests.get(f"{stack.url}/v1/catalog", timeout=10)
+    assert r.status_code == 200 and r.headers["ETag"]
+    assert requests.get(f"{stack.url}/v1/openapi/match.json", timeout=10).status_code == 200
