@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from typing import Any
 
+from psycopg import sql
+
+from libs.config import PROJECT_ROOT
 from libs.rules import STARTER_DECK
 from services.match.service import MatchService
 from tests.integration.match.play import decks_without_common_cards, play_to_end
@@ -49,3 +55,28 @@ def test_events_long_poll_and_legal_commands(make_player: Any, admin: Any) -> No
     assert types[:2] == ["MulliganCompleted", "MulliganCompleted"] and "TurnStarted" in types
     assert bob.get(f"/v1/matches/{match_id}/legal-commands").get_json()["commands"] == []
     assert {"type": "end_turn"} in alice.get(f"/v1/matches/{match_id}/legal-commands").get_json()["commands"]
+
+
+def test_replay_command_replays_turn_by_turn_and_detects_drift(
+    make_player: Any, admin: Any, svc: MatchService, postgres_url: str, match_schema: str, pool: Any
+) -> None:
+    alice, bob = make_player(), make_player()
+    match_id = admin([alice, bob], [list(STARTER_DECK), list(STARTER_DECK)])
+    alice.command(match_id, {"type": "mulligan", "cards": []})
+    bob.command(match_id, {"type": "mulligan", "cards": []})
+    env = {**os.environ, "DATABASE_URL": postgres_url}
+    argv = [sys.executable, "-m", "services.match.replay", match_id, "--schema", match_schema, "--as", bob.id]
+    done = subprocess.run(argv, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "--- turn 1" in done.stdout and "every stored state hash matches" in done.stdout
+    assert '"seed"' not in done.stdout
+    with pool.connection() as conn:
+        conn.execute(
+            sql.SQL(
+                "UPDATE {} SET data = jsonb_set(data, '{{state_hash}}', '\"tampered\"') "
+                "WHERE stream = %s AND data ? 'state_hash'"
+            ).format(sql.Identifier(match_schema, "events")),
+            (f"match-{match_id}",),
+        )
+    done = subprocess.run(argv, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "DRIFT" in done.stderr
