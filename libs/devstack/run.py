@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 import time
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from pathlib import Path
 
 from libs.config import PROJECT_ROOT, data_dir
@@ -58,16 +58,21 @@ def _spawn(component: processes.Component, env: dict[str, str], logs: Path) -> s
 
 
 def _stop(children: list[tuple[processes.Component, subprocess.Popen[bytes]]]) -> None:
+    # SIGTERM to each leader only: gunicorn and Celery then stop their own children gracefully.
     for _, proc in children:
         if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
+            proc.send_signal(signal.SIGTERM)
     deadline = time.monotonic() + 10
     for _, proc in children:
-        try:
+        with suppress(subprocess.TimeoutExpired):
             proc.wait(max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        _kill_group(proc.pid)  # a leader that hung, or anything it left behind
+        proc.wait()
+
+
+def _kill_group(pgid: int) -> None:
+    with suppress(ProcessLookupError):
+        os.killpg(pgid, signal.SIGKILL)
 
 
 def main() -> int:
@@ -84,8 +89,8 @@ def main() -> int:
         nonlocal stopping
         stopping = True
 
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, on_signal)
     print("Arcana: starting")
     with ExitStack() as stack:
         database_url = _start_database(stack, folder)

@@ -1,0 +1,87 @@
+"""`make run` starts the whole stack on a fresh data folder, serves the API, and Ctrl-C stops it all."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import requests
+
+from libs.config import PROJECT_ROOT
+from libs.devstack.ports import free_port
+
+
+def _wait_ready(base: str, proc: subprocess.Popen[bytes], timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "make run exited early"
+        try:
+            if requests.get(f"{base}/readyz", timeout=2).status_code == 200:
+                return
+        except requests.ConnectionError:
+            pass
+        time.sleep(0.3)
+    raise AssertionError("the stack did not become ready")
+
+
+def test_run_serves_the_api_and_ctrl_c_leaves_nothing_running(tmp_path: Path) -> None:
+    port = free_port()
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "KAFKA_BOOTSTRAP_SERVERS", "CELERY_BROKER_URL")
+    }
+    env.update(
+        ARCANA_DATA_DIR=str(tmp_path / "data"),
+        ARCANA_PORT=str(port),
+        ARCANA_PG_PORT=str(free_port()),
+        ARCANA_KAFKA_PORT=str(free_port()),
+        ARCANA_SCRYPT_N="1024",
+        PYTHONPATH=str(PROJECT_ROOT),
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "libs.devstack.run"],
+        cwd=PROJECT_ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_ready(base, proc)
+        # Every child (gunicorn, Celery, relays, consumers, the broker) plus PostgreSQL, which
+        # pg_ctl detaches, found by its data folder.
+        started = psutil.Process(proc.pid).children(recursive=True) + _stack_processes(tmp_path, port)
+        names = " ".join(" ".join(p.cmdline()) for p in started)
+        for part in ("gunicorn", "celery", "libs.bus.relay", "tansu", "postgres"):
+            assert part in names, f"{part} is not running"
+
+        body = {"username": "runner", "password": "long enough secret"}
+        assert requests.post(f"{base}/v1/accounts", json=body, timeout=10).status_code == 201
+        token = requests.post(f"{base}/v1/sessions", json=body, timeout=10).json()["token"]
+        me = requests.get(f"{base}/v1/me", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        assert me.status_code == 200 and me.json()["username"] == "runner"
+    finally:
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+        output = proc.communicate(timeout=60)[0].decode()
+    assert "Arcana is up" in output and "Arcana: stopping" in output
+    time.sleep(0.5)
+    left = [p for p in started if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    assert left == [], [p.cmdline() for p in left]
+
+
+def _stack_processes(tmp_path: Path, port: int) -> list[psutil.Process]:
+    """Every process whose command line names this stack's data folder or port."""
+    marks = (str(tmp_path), f":{port}")
+    found = []
+    for p in psutil.process_iter(["cmdline"]):
+        cmdline = " ".join(p.info["cmdline"] or [])
+        if any(mark in cmdline for mark in marks) and p.pid != os.getpid():
+            found.append(p)
+    return found
