@@ -45,30 +45,16 @@ def base_env(database_url: str, kafka: str, celery_broker: str | None, data_dir:
     return env
 
 
-def gunicorn(port: int, workers: int = 2, threads: int = 16) -> Component:
+def gunicorn(port: int, data_dir: Path, workers: int = 2, threads: int = 16) -> Component:
     # Threads, not only processes: match clients long-poll for events for up to 25 s.
+    options = (
+        f"--config python:libs.web.gunicorn_conf --bind 127.0.0.1:{port} --workers {workers} "
+        f"--worker-class gthread --threads {threads} --timeout 60 --graceful-timeout 5 --keep-alive 5"
+    )
     return Component(
         "web",
-        [
-            PY,
-            "-m",
-            "gunicorn",
-            "services.wsgi:app",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(workers),
-            "--worker-class",
-            "gthread",
-            "--threads",
-            str(threads),
-            "--timeout",
-            "60",
-            "--graceful-timeout",
-            "5",
-            "--keep-alive",
-            "5",
-        ],
+        [PY, "-m", "gunicorn", "services.wsgi:app", *options.split()],
+        {"PROMETHEUS_MULTIPROC_DIR": str(data_dir / "metrics")},
     )
 
 
@@ -126,4 +112,4 @@ def consumers() -> list[Component]:
 
 
 def all_components(port: int, data_dir: Path) -> list[Component]:
-    return [gunicorn(port), celery_worker(), celery_beat(data_dir), *relays(), *consumers()]
+    return [gunicorn(port, data_dir), celery_worker(), celery_beat(data_dir), *relays(), *consumers()]
