@@ -11,14 +11,16 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 from psycopg import sql
 
-from libs.bus import Projection
 from libs.eventstore import RecordedEvent
 from services.match import domain
+
+if TYPE_CHECKING:
+    from libs.bus import Projection
 
 STREAM_PREFIX = "match-"
 
@@ -101,6 +103,7 @@ def apply(conn: psycopg.Connection[Any], schema: str, events: Sequence[RecordedE
 
 def projection(schema: str) -> Projection:
     """The rebuildable projection (for ``libs.bus.rebuild``): one event at a time."""
+    from libs.bus import Projection  # not at import: the web app does not need Kafka's client
 
     def handle(event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
         if event.stream.startswith(STREAM_PREFIX):

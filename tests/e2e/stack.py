@@ -125,15 +125,16 @@ class Stack:
             if sig == signal.SIGKILL:  # children of a killed gunicorn/celery may linger a moment
                 _wait_group_gone(proc.pid)
 
-    def stop(self) -> None:
-        """SIGTERM everything, then SIGKILL what is left."""
-        procs = list(self.procs.items())
-        for _, proc in procs:
+    def stop(self, grace: float = 6.0) -> None:
+        """SIGTERM each component's leader (a Celery worker whose pool children get SIGTERM too hangs
+        in its warm shutdown), then SIGKILL whatever of its group is left after ``grace`` seconds."""
+        procs = list(self.procs.values())
+        for proc in procs:
             if proc.poll() is None:
                 with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGTERM)
-        deadline = time.monotonic() + 10
-        for _, proc in procs:
+                    os.kill(proc.pid, signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        for proc in procs:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(max(0.1, deadline - time.monotonic()))
             with contextlib.suppress(ProcessLookupError):
