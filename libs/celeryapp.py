@@ -14,7 +14,7 @@ from celery import Celery
 from libs.config import data_dir
 
 
-def _filesystem_options() -> dict[str, str]:
+def _filesystem_options() -> dict[str, object]:
     queue = data_dir() / "celery" / "queue"
     processed = data_dir() / "celery" / "processed"
     queue.mkdir(parents=True, exist_ok=True)
