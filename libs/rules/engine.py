@@ -18,6 +18,7 @@ from .cards import CATALOG, validate_deck
 from .constants import (
     BOARD_SIZE,
     DECK_SIZE,
+    DRAW,
     FIRST_HAND,
     FORFEIT_REASONS,
     MAX_HEALTH,
@@ -83,8 +84,11 @@ def start(setup: Mapping[str, Any]) -> list[Event]:
     ):
         raise RuleViolation(Code.INVALID_SETUP, "players is a list of two {id, deck}")
     pids = [p.get("id") for p in players]
-    if not all(isinstance(pid, str) and pid for pid in pids) or pids[0] == pids[1] or HERO in pids:
+    if not all(isinstance(pid, str) and pid for pid in pids) or pids[0] == pids[1]:
         raise RuleViolation(Code.INVALID_SETUP, "player ids are two distinct non-empty strings")
+    # "hero" is an attack target and "draw" a MatchEnded winner: a player so named would be ambiguous
+    if HERO in pids or DRAW in pids:
+        raise RuleViolation(Code.INVALID_SETUP, f"a player id is neither {HERO!r} nor {DRAW!r}")
     for p in players:
         validate_deck(p.get("deck"))
     first = setup.get("first")
@@ -165,7 +169,8 @@ def decide(state: State, command: Command) -> list[Event]:
     """
     if not isinstance(command, Mapping):
         raise RuleViolation(Code.INVALID_COMMAND, "a command is a mapping")
-    handler = _DECIDERS.get(command.get("type"))  # type: ignore[arg-type]
+    kind = command.get("type")
+    handler = _DECIDERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise RuleViolation(Code.INVALID_COMMAND, f"unknown command type {command.get('type')!r}")
     if state.phase == ENDED:
@@ -473,7 +478,7 @@ def _decide_concede(state: State, index: int, command: Command) -> list[Event]:
 
 def _decide_forfeit(state: State, index: int, command: Command) -> list[Event]:
     reason = command.get("reason")
-    if reason not in FORFEIT_REASONS:
+    if not isinstance(reason, str) or reason not in FORFEIT_REASONS:
         raise RuleViolation(Code.INVALID_COMMAND, f"forfeit reason is one of {sorted(FORFEIT_REASONS)}")
     return [_ended(state.pids[1 - index], str(reason))]
 

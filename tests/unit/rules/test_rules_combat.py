@@ -174,3 +174,36 @@ def test_a_defending_lifesteal_unit_heals_its_own_hero() -> None:
     g.patch(P2, hero=10)
     g.attack(P1, g.unit(P1, "squire").id, g.unit(P2, "temple_acolyte").id)
     assert g.player(P2).hero == 12
+
+
+def test_ward_also_stops_the_counter_strike_on_an_attacking_unit() -> None:
+    # Ward: the first damage from any source, the defender's strike back included; a defending Lifesteal
+    # unit whose strike back was prevented heals nothing.
+    g = Game(setup(d1=["ward_weaver"], d2=["temple_acolyte", "pebble_giantling"]))
+    g.ready(["ward_weaver"], ["temple_acolyte", "pebble_giantling"])
+    g.patch(P2, hero=20)
+    weaver = g.unit(P1, "ward_weaver").id
+    events = g.attack(P1, weaver, g.unit(P2, "temple_acolyte").id)
+    assert types(events) == ["AttackResolved", "DamageDealt", "WardBroken", "UnitDied"]
+    assert (g.unit(P1, "ward_weaver").health, g.unit(P1, "ward_weaver").ward) == (3, False)
+    assert g.player(P2).hero == 20
+    g.end_turn()
+    g.end_turn()
+    g.attack(P1, weaver, g.unit(P2, "pebble_giantling").id)  # the Ward is spent: this strike back lands
+    assert g.unit(P1, "ward_weaver").health == 2
+
+
+def test_an_attack_that_brings_the_hero_to_exactly_zero_wins() -> None:
+    g = Game(setup(d1=["squire"]))
+    g.ready(["squire"])
+    g.patch(P2, hero=2)
+    events = g.attack(P1, g.unit(P1, "squire").id, "hero")
+    assert events[-1] == {"type": "MatchEnded", "winner": P1, "reason": "hero_killed"}
+    assert g.state.phase == "ended" and g.player(P2).hero == 0
+
+
+def test_view_shows_a_rush_unit_ready_the_turn_it_is_played() -> None:
+    g = Game(setup(d1=["squire", "ash_fox"]))
+    g.field(P1, "squire", "ash_fox")
+    ready = {u["card_id"]: u["can_attack"] for u in view(g.state, P1)["you"]["board"]}
+    assert ready == {"squire": False, "ash_fox": True}

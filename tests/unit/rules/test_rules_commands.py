@@ -22,6 +22,11 @@ from .support import P1, Game, setup
         ({"type": "end_turn"}, "unknown_player"),
         ({"type": "attack", "player": P1, "attacker": None, "target": "hero"}, "unknown_unit"),
         ({"type": "play", "player": P1, "card": 3, "position": 0}, "card_not_in_hand"),
+        # JSON that is not a string where a code word is expected: refused, never a TypeError
+        ({"type": [], "player": P1}, "invalid_command"),
+        ({"type": {"end_turn": 1}, "player": P1}, "invalid_command"),
+        ({"type": "forfeit", "player": P1, "reason": []}, "invalid_command"),
+        ({"type": "forfeit", "player": P1, "reason": {}}, "invalid_command"),
     ],
 )
 def test_malformed_commands(command: object, code: str) -> None:
@@ -66,6 +71,16 @@ def test_bad_setups(change: dict, code: str) -> None:
 def test_duplicate_player_ids_are_refused() -> None:
     s = setup()
     s["players"][1]["id"] = P1
+    with pytest.raises(RuleViolation) as err:
+        start(s)
+    assert err.value.code == "invalid_setup"
+
+
+@pytest.mark.parametrize("reserved", ["hero", "draw"])
+def test_player_ids_that_clash_with_code_words_are_refused(reserved: str) -> None:
+    # "hero" is an attack target and "draw" a MatchEnded winner: a player so named would be ambiguous.
+    s = setup()
+    s["players"][1]["id"] = reserved
     with pytest.raises(RuleViolation) as err:
         start(s)
     assert err.value.code == "invalid_setup"

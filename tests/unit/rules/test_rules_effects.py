@@ -126,8 +126,13 @@ def test_a_summon_bonus_is_permanent_after_the_counted_units_die() -> None:
 
 
 def test_giant_buff_grows_other_friendly_giants_not_itself_not_later_ones_not_the_foe() -> None:
-    g = Game(setup(d1=["pebble_giantling", "squire", "boulder_hurler", "hill_brute"], d2=["stone_guard"]))
-    g.field(P1, "pebble_giantling", "squire")
+    g = Game(
+        setup(
+            d1=["pebble_giantling", "squire", "bramble_sprite", "boulder_hurler", "hill_brute"],
+            d2=["stone_guard"],
+        )
+    )
+    g.field(P1, "pebble_giantling", "squire", "bramble_sprite")
     g.end_turn()
     g.field(P2, "stone_guard")
     g.end_turn()
@@ -136,6 +141,7 @@ def test_giant_buff_grows_other_friendly_giants_not_itself_not_later_ones_not_th
     assert stats == {
         "pebble_giantling": (2, 4, 4),
         "squire": (2, 2, 2),
+        "bramble_sprite": (1, 1, 1),
         "boulder_hurler": (3, 4, 4),
         "hill_brute": (4, 2, 2),
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from libs.rules import LAST_ROUND, RuleViolation, decide, fold, start, view
-from libs.rules.constants import MAX_TIMEOUTS
+from libs.rules.constants import DECK_SIZE, MAX_TIMEOUTS
 
 from .support import P1, P2, Game, deck, setup, types
 
@@ -38,6 +38,7 @@ def test_mulligan_draws_replacements_first_then_returns_cards_to_the_bottom() ->
 
 
 def test_mulligan_with_shuffle_never_gives_a_returned_card_straight_back() -> None:
+    depths = []
     for seed in range(30):
         s = setup(seed=seed, shuffle=True)
         g = Game(s, keep=False)
@@ -46,6 +47,9 @@ def test_mulligan_with_shuffle_never_gives_a_returned_card_straight_back() -> No
         assert types(events) == ["CardDrawn"] * 4 + ["MulliganCompleted", "DeckShuffled"]
         assert not set(hand) & set(g.player(P1).hand)
         assert sorted(g.player(P1).deck) == sorted(events[-1]["order"])
+        depths += [g.player(P1).deck.index(c) for c in hand]
+    # shuffled into the whole deck, not just stacked in some order at its bottom
+    assert min(depths) == 0 and max(depths) == DECK_SIZE - 4 - 1
 
 
 def test_one_mulligan_each_and_keeping_is_a_mulligan_of_zero() -> None:

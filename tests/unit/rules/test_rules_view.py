@@ -9,6 +9,7 @@ import pytest
 
 from libs.rules import (
     CATALOG,
+    State,
     decide,
     evolve,
     fold,
@@ -100,6 +101,43 @@ def test_visible_events_hide_draws_deck_orders_and_the_setup() -> None:
                 assert seen == {"type": "CardDrawn", "player": event["player"]}
             if event["type"] == "CardDrawn" and event["player"] == pid:
                 assert seen == event
+
+
+def test_no_visible_event_names_an_opponents_card_before_it_is_played() -> None:
+    """Event by event (not only at the end): what a player is shown never holds an instance id or card id of
+    an opponent's card that has not been played yet, nor an instance id of their own deck (its order)."""
+    for seed in range(12):
+        s = random_setup(seed) | {"seed": 10**9 + seed, "shuffle": seed % 3 != 0}
+        ids = sorted(c for c in CATALOG if CATALOG[c].rarity != "legendary")
+        random.Random(seed).shuffle(ids)
+        s["players"][0]["deck"], s["players"][1]["deck"] = ids[:10] * 2, ids[10:20] * 2  # disjoint decks
+        events = start(s)
+        state = fold(events)
+        pick = random.Random(seed)
+        while state.phase != "ended":
+            new = decide(state, pick.choice(legal_commands(state, to_move(state))))
+            for event in new:
+                state = evolve(state, event)
+            events += new
+        replay: State | None = None
+        played: set[str] = set()
+        for event in events:
+            state = replay = evolve(replay, event)
+            if event["type"] == "CardPlayed":
+                played.add(event["card"])
+            for pid in state.pids:
+                seen = visible_event(event, pid)
+                if seen is None:
+                    continue
+                values = strings_and_keys(seen, set())
+                me, foe = state.players[state.index(pid)], state.players[1 - state.index(pid)]
+                foe_ids = set(foe.deck) | set(foe.hand)
+                assert not values & (foe_ids - played), event
+                assert not values & (
+                    {state.cards[i].id for i in foe_ids} - {state.cards[i].id for i in played}
+                )
+                if not (event["type"] == "MulliganCompleted" and event["player"] == pid):  # its own returns
+                    assert not values & set(me.deck), event
 
 
 def test_visible_match_started_and_mulligan() -> None:
