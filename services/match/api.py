@@ -4,7 +4,8 @@
 - ``GET  /v1/matches/{id}`` → 200 the caller's view + ``version``; 404 ``match_not_found``
 - ``GET  /v1/matches/{id}/events?after=N&wait=S`` → 200 visible events after N (long-poll, S ≤ 25)
 - ``GET  /v1/matches/{id}/legal-commands`` → 200
-- ``POST /v1/matches/{id}/commands`` → 200 the caller's view of the new events; 409
+- ``POST /v1/matches/{id}/commands`` → 200 the new version, the caller's view of the new events and
+  the caller's legal commands now (empty: wait for the opponent); 409
   ``version_conflict`` (details.current_version); 422 the engine's code or ``validation_error``
 - ``POST /v1/practice`` → 201 a match against the greedy bot; 422 ``invalid_deck``
 - ``GET  /v1/catalog`` → 200 (ETag, Cache-Control; 304 on If-None-Match)
@@ -179,7 +180,11 @@ def post_command(args: dict[str, Any], match_id: str) -> Any:
     except RuleViolation as exc:
         raise _rule_error(exc) from None
     _dispatch_after_commit(outcome)
-    return {"version": outcome.after.version, "events": _events_out(list(outcome.recorded), player)}
+    return {
+        "version": outcome.after.version,
+        "events": _events_out(list(outcome.recorded), player),
+        "legal_commands": domain.player_commands(outcome.after, player),
+    }
 
 
 @blp.route("/v1/practice", methods=["POST"])

@@ -107,7 +107,7 @@ class EventsOut(ma.Schema):
 
 
 class CommandOut(EventsOut):
-    pass
+    legal_commands = ma.fields.List(ma.fields.Dict())
 
 
 class LegalOut(ma.Schema):

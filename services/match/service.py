@@ -38,6 +38,7 @@ SYSTEM_ATTEMPTS = 5
 MAX_TICK_STEPS = 8
 MAX_BOT_MOVES = 100
 TOUCH_EVERY_SECONDS = 5.0
+PRESENCE_WRITE_SECONDS = 1.0
 
 
 class MatchNotFound(Exception):
@@ -84,6 +85,7 @@ class MatchService:
         self.notifier = notifier
         self._cache: OrderedDict[str, Match] = OrderedDict()
         self._cache_lock = threading.Lock()
+        self._presence_written: dict[tuple[str, str], Any] = {}
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -229,7 +231,7 @@ class MatchService:
             outcome = self._append(m, match_id, events, conn)
         except ConcurrencyError as exc:
             raise VersionConflict(int(exc.actual)) from None
-        store.touch(conn, self.schema, match_id, player, clock.now())
+        self._record_presence(conn, match_id, player)
         return outcome
 
     def _system(
@@ -259,11 +261,29 @@ class MatchService:
 
     # -- presence, timers, bot -----------------------------------------------------------------
 
+    def _record_presence(
+        self, conn: psycopg.Connection[Any], match_id: str, player: str, *, relaxed: bool = False
+    ) -> None:
+        """Record a request of ``player``: at most once per ``PRESENCE_WRITE_SECONDS`` per process
+        (the 20 s rule tolerates that much), so reads rarely write."""
+        now = clock.now()
+        key = (match_id, player)
+        with self._cache_lock:
+            last = self._presence_written.get(key)
+            if last is not None and (now - last).total_seconds() < PRESENCE_WRITE_SECONDS:
+                return
+            self._presence_written[key] = now
+            if len(self._presence_written) > 4 * CACHE_SIZE:
+                self._presence_written.clear()
+        if relaxed:  # a transaction of its own that only records presence: no need to wait for the disk
+            conn.execute("SET LOCAL synchronous_commit TO off")
+        store.touch(conn, self.schema, match_id, player, now)
+
     def touch(self, match_id: str, player: str) -> Match:
         """A request of ``player`` to the match: record it, reconnect them if marked disconnected."""
-        m = self.load_for(match_id, player)
         with self.pool.connection() as conn:
-            store.touch(conn, self.schema, match_id, player, clock.now())
+            m = self.load_for(match_id, player, conn)  # (opens the transaction the pool commits)
+            self._record_presence(conn, match_id, player, relaxed=True)
         if player in m.disconnected and not m.ended:
             self._system(
                 match_id,
@@ -337,7 +357,7 @@ class MatchService:
                 touched = time.monotonic()
         if wait > 1.0:
             with self.pool.connection() as conn:
-                store.touch(conn, self.schema, match_id, player, clock.now())
+                self._record_presence(conn, match_id, player, relaxed=True)
         version = recorded[-1].version if recorded else max(m.version, 0)
         return version, recorded
 
