@@ -51,7 +51,9 @@ def request_match(svc: MatchService, event: RecordedEvent, conn: psycopg.Connect
     problem = domain.request_problem(mode, players)
     if problem is None:
         try:
-            outcome = svc.create_match(mode, players, request_id=request_id, match_id=match_id, conn=conn)
+            outcome = svc.create_match(
+                str(mode), list(players or ()), request_id=request_id, match_id=match_id, conn=conn
+            )
         except MatchExists:
             log.info("match request %s: match %s exists already", request_id, match_id)
             return None

@@ -100,7 +100,7 @@ def evolve_match(m: Match | None, kind: str, data: Mapping[str, Any], at: dateti
     if kind == MATCH_CREATED:
         return Match(
             str(data["match_id"]), data["mode"], tuple(data["players"]), data.get("bot"), at, version
-        )  # type: ignore[arg-type]
+        )
     if kind == MATCH_REQUEST_REJECTED:
         players = tuple(p["id"] if isinstance(p, Mapping) else str(p) for p in data.get("players") or ())
         return Match(str(data["match_id"]), str(data.get("mode")), players, None, at, version, rejected=True)  # type: ignore[arg-type]

@@ -82,7 +82,7 @@ def apply(conn: psycopg.Connection[Any], schema: str, events: Sequence[RecordedE
             ),
         )
     c = _changes(events)
-    sets = [sql.SQL("version = %(version)s"), sql.SQL("updated_at = %(updated_at)s")]
+    sets: list[sql.Composable] = [sql.SQL("version = %(version)s"), sql.SQL("updated_at = %(updated_at)s")]
     sets += [sql.SQL("{} = %({})s").format(sql.Identifier(k), sql.SQL(k)) for k in _PLAIN if k in c]
     sets.append(
         sql.SQL(

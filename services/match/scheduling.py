@@ -43,7 +43,7 @@ class CeleryScheduler:
         from libs.celeryapp import app
 
         try:
-            app.send_task(name, args=[match_id], **options)  # type: ignore[arg-type]
+            app.send_task(name, args=[match_id], **options)
         except Exception:
             log.warning(
                 "could not send %s for match %s; the sweep will catch up", name, match_id, exc_info=True

@@ -16,7 +16,6 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,14 +87,6 @@ class MatchService:
         self._presence_written: dict[tuple[str, str], Any] = {}
 
     # -- reading -------------------------------------------------------------------------------
-
-    @contextmanager
-    def _conn(self, conn: psycopg.Connection[Any] | None):  # type: ignore[no-untyped-def]
-        if conn is not None:
-            yield conn
-        else:
-            with self.pool.connection() as own:
-                yield own
 
     def load(self, match_id: str, conn: psycopg.Connection[Any] | None = None) -> Match | None:
         """The match as stored now (None when there is no such stream)."""
