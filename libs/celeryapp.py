@@ -17,13 +17,15 @@ from libs.config import data_dir
 def _filesystem_options() -> dict[str, object]:
     queue = data_dir() / "celery" / "queue"
     processed = data_dir() / "celery" / "processed"
-    queue.mkdir(parents=True, exist_ok=True)
-    processed.mkdir(parents=True, exist_ok=True)
+    control = data_dir() / "celery" / "control"
+    for folder in (queue, processed, control):
+        folder.mkdir(parents=True, exist_ok=True)
     # One folder for in and out: producers and the worker share the same queue files.
     return {
         "data_folder_in": str(queue),
         "data_folder_out": str(queue),
         "processed_folder": str(processed),
+        "control_folder": str(control),
         "store_processed": False,
         "polling_interval": 0.1,
     }
