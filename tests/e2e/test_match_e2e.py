@@ -27,6 +27,7 @@ from libs.eventstore import EventStore, Expect, NewEvent
 from libs.rules import STARTER_DECK
 from services.match.consumers import match_id_for
 from tests.e2e.stack import Stack
+from tests.integration.bus.helpers import RawReader
 
 pytestmark = pytest.mark.e2e
 
@@ -171,6 +172,24 @@ def test_two_http_clients_play_complete_matches(stack: Stack) -> None:
         assert events[-1]["type"] == "MatchEnded" and events[-1]["data"]["stats"]
     listed = a.get("/v1/matches")["matches"]
     assert len(listed) == 2 and {m["mode"] for m in listed} == {"casual", "admin"}
+    # The MatchEnded integration events reach Kafka through the match relay.
+    reader = RawReader(stack.kafka, "arcana.match.events")
+    streams = {f"match-{m['match_id']}" for m in listed}
+    try:
+        ended = wait_for(lambda: _ended_messages(reader, streams), 30)
+    finally:
+        reader.close()
+    for message in ended:
+        data = message.event["data"]
+        assert {data["winner"], data["loser"]} <= {a.id, b.id, "draw", None}
+        assert (
+            data["mode"] in ("casual", "admin") and data["turns"] >= 1 and set(data["stats"]) == {a.id, b.id}
+        )
+
+
+def _ended_messages(reader: RawReader, streams: set[str]) -> list[Any]:
+    found = [m for m in reader.poll() if m.key in streams and m.event["type"] == "MatchEnded"]
+    return found if len(found) == len(streams) else []
 
 
 def test_a_practice_match_against_the_bot(stack: Stack) -> None:
@@ -187,15 +206,22 @@ def test_a_practice_match_against_the_bot(stack: Stack) -> None:
         if me.act(match_id):
             continue
         started = time.monotonic()
-        assert view["awaiting"] == [bot] or bot in view["awaiting"], view
-        wait_for(
-            lambda: me.id in me.view(match_id)["awaiting"] or me.view(match_id)["phase"] == "ended", 10, 0.1
-        )
+        assert bot in view["awaiting"], view
+        try:
+            wait_for(lambda: _my_move_or_end(me, match_id), 10, 0.1)
+        except AssertionError:
+            events = me.get(f"/v1/matches/{match_id}/events", after=max(0, view["version"] - 5))
+            raise AssertionError(f"the bot did not move in 10 s: {view} {events}") from None
         waits.append(time.monotonic() - started)
     else:
         raise AssertionError("the practice match did not end")
     assert view["mode"] == "practice" and view["winner"] in (me.id, bot, "draw")
     assert waits and max(waits) < 10  # the bot moved within seconds every time
+
+
+def _my_move_or_end(me: Client, match_id: str) -> bool:
+    view = me.view(match_id)
+    return me.id in view["awaiting"] or view["phase"] == "ended"
 
 
 def test_restart_survival(stack: Stack) -> None:
