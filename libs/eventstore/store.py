@@ -22,7 +22,6 @@ from typing import Any, Final
 import psycopg
 from psycopg import errors as pg_errors
 from psycopg import sql
-from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from libs.eventstore.envelope import NewEvent, RecordedEvent
@@ -59,6 +58,19 @@ def _expected_code(expected: ExpectedVersion) -> int:
     )
 
 
+def _wire(e: NewEvent) -> dict[str, Any]:
+    """One event of a batch as ``append_events`` reads it (migrations/003_append_json.sql)."""
+    return {
+        "event_id": str(e.event_id),
+        "type": e.type,
+        "schema_version": e.schema_version,
+        "occurred_at": e.occurred_at.isoformat(),
+        "correlation_id": str(e.correlation_id) if e.correlation_id else None,
+        "causation_id": str(e.causation_id) if e.causation_id else None,
+        "data": e.data,
+    }
+
+
 def _row_to_event(row: tuple[Any, ...]) -> RecordedEvent:
     return RecordedEvent(*row)
 
@@ -74,7 +86,7 @@ class EventStore:
         self._table = table
         self._select = sql.SQL("SELECT " + _COLUMNS + " FROM {} ").format(table)
         self._append_sql = sql.SQL(
-            "SELECT out_position, out_version FROM {}.append_events(%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+            "SELECT out_position, out_version FROM {}.append_events(%s, %s, %s::jsonb)"
         ).format(sql.Identifier(schema))
         self._safe_sql = sql.SQL("SELECT {}.safe_position()").format(sql.Identifier(schema))
         self._read_all_sql = self._select + sql.SQL(
@@ -118,17 +130,7 @@ class EventStore:
         code: int,
         events: Sequence[NewEvent],
     ) -> list[RecordedEvent]:
-        params = (
-            stream,
-            code,
-            [e.event_id for e in events],
-            [e.type for e in events],
-            [e.schema_version for e in events],
-            [e.occurred_at for e in events],
-            [e.correlation_id for e in events],
-            [e.causation_id for e in events],
-            [Jsonb(e.data) for e in events],
-        )
+        params = (stream, code, json.dumps([_wire(e) for e in events], separators=(",", ":")))
         try:
             rows = conn.execute(self._append_sql, params, prepare=True).fetchall()
         except pg_errors.UniqueViolation as exc:
