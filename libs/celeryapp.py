@@ -46,6 +46,9 @@ def make_celery() -> Celery:
     )
     if broker.startswith("filesystem://"):
         celery.conf.broker_transport_options = _filesystem_options()
+        # kombu's own filesystem channel can hand a worker a half-written message, which stops the
+        # worker; this one writes each message atomically (see libs/celery_fs.py).
+        celery.conf.broker_transport = "libs.celery_fs:Transport"
     return celery
 
 
