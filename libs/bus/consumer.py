@@ -47,6 +47,7 @@ from kafka.structs import OffsetAndMetadata
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
+from libs.bus.background import BackgroundLoop
 from libs.bus.backoff import Backoff
 from libs.bus.cluster import ClusterProbe
 from libs.bus.topics import decode_value
@@ -85,7 +86,7 @@ class _OnRebalance(ConsumerRebalanceListener):
         self.runner._on_assigned(self.consumer, list(assigned))
 
 
-class ConsumerRunner:
+class ConsumerRunner(BackgroundLoop):
     """Consume ``topics`` as group ``name`` and apply each event once with ``handler``.
 
     ``name`` is both the Kafka group id and the inbox's ``consumer`` column.
@@ -127,8 +128,8 @@ class ConsumerRunner:
         self._probed_at = 0.0
         self.applied = 0  # events handled (new to the inbox)
         self.skipped = 0  # events already in the inbox
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        super().__init__()
+        self.thread_name = f"consumer-{self.name}"
         self._insert = sql.SQL(
             "INSERT INTO {} (consumer, event_id, stream, type, topic, kafka_partition, kafka_offset) "
             "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (consumer, event_id) DO NOTHING"
@@ -306,19 +307,6 @@ class ConsumerRunner:
                 consumer.close(autocommit=False)
             except Exception:
                 log.debug("closing the consumer failed", exc_info=True)
-
-    def start(self) -> threading.Thread:
-        """Run in a daemon thread; ``stop()`` ends it."""
-        self._stop.clear()
-        self._thread = threading.Thread(target=self.run, name=f"consumer-{self.name}", daemon=True)
-        self._thread.start()
-        return self._thread
-
-    def stop(self, timeout: float = 30.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
 
 
 def run_consumer_process(runner: ConsumerRunner) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
+from libs.bus.background import BackgroundLoop
 from libs.bus.backoff import Backoff
 from libs.eventstore import EventStore, RecordedEvent
 
@@ -45,7 +46,7 @@ class Projection:
     handler: Handler
 
 
-class Projector:
+class Projector(BackgroundLoop):
     """Keeps ``projection`` up to date with ``store``."""
 
     def __init__(
@@ -62,8 +63,8 @@ class Projector:
         self.batch_size = batch_size
         self.poll_interval = poll_interval
         self.backoff = Backoff(0.1, backoff_max)
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        super().__init__()
+        self.thread_name = f"projector-{self.projection.name}"
         table = sql.Identifier(store.schema, "projection_checkpoints")
         self._ensure = sql.SQL(
             "INSERT INTO {} (projection) VALUES (%s) ON CONFLICT (projection) DO NOTHING"
@@ -140,20 +141,6 @@ class Projector:
             self.backoff.reset()
             if applied < self.batch_size:
                 stop.wait(self.poll_interval)
-
-    def start(self) -> threading.Thread:
-        self._stop.clear()
-        self._thread = threading.Thread(
-            target=self.run, name=f"projector-{self.projection.name}", daemon=True
-        )
-        self._thread.start()
-        return self._thread
-
-    def stop(self, timeout: float = 30.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
 
 
 def resolve_projection(obj: Any, schema: str) -> Projection:

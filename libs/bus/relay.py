@@ -43,6 +43,7 @@ from psycopg import sql
 from psycopg_pool import PoolTimeout
 
 from libs.bus import faults
+from libs.bus.background import BackgroundLoop
 from libs.bus.backoff import Backoff
 from libs.bus.cluster import ClusterProbe
 from libs.bus.topics import message_headers, message_key, message_value, topic_for
@@ -66,7 +67,7 @@ class BrokerChanged(Exception):
     """The cluster changed while a batch was being published: the batch is not recorded."""
 
 
-class OutboxRelay:
+class OutboxRelay(BackgroundLoop):
     """Publishes the events of ``store`` (one service's schema) to ``arcana.<service>.events``."""
 
     def __init__(
@@ -98,8 +99,8 @@ class OutboxRelay:
         self.probe = ClusterProbe(bootstrap)
         self._producer: KafkaProducer | None = None
         self._producer_cluster: str | None = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        super().__init__()
+        self.thread_name = f"relay-{self.service}"
         progress = sql.Identifier(store.schema, "relay_progress")
         self._select_progress = sql.SQL("SELECT position, cluster_id FROM {} WHERE relay = %s").format(
             progress
@@ -237,19 +238,6 @@ class OutboxRelay:
         finally:
             self._drop_producer()
             self.probe.close()
-
-    def start(self) -> threading.Thread:
-        """Run in a daemon thread; ``stop()`` ends it."""
-        self._stop.clear()
-        self._thread = threading.Thread(target=self.run, name=f"relay-{self.service}", daemon=True)
-        self._thread.start()
-        return self._thread
-
-    def stop(self, timeout: float = 30.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
 
 
 def main(argv: list[str] | None = None) -> None:
