@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from flask import Flask
@@ -31,7 +32,12 @@ def create_app(
     return app
 
 
+@functools.cache
+def _default_app() -> Any:
+    return create_app()
+
+
 def __getattr__(name: str) -> Any:
     if name == "app":  # built on first access, so importing create_app needs no environment
-        return create_app()
+        return _default_app()
     raise AttributeError(name)
