@@ -139,6 +139,8 @@ class MatchService:
         def write(c: psycopg.Connection[Any]) -> list[RecordedEvent]:
             recorded = self.events.append(stream_of(match_id), expected, new, conn=c)
             projections.apply(c, self.schema, recorded)
+            if recorded[-1].type == "MatchEnded":
+                store.forget_presence(c, self.schema, match_id)
             store.notify(c, self.schema, match_id, recorded[-1].version)
             return recorded
 
@@ -222,7 +224,8 @@ class MatchService:
             outcome = self._append(m, match_id, events, conn)
         except ConcurrencyError as exc:
             raise VersionConflict(int(exc.actual)) from None
-        self._record_presence(conn, match_id, player)
+        if not outcome.after.ended:
+            self._record_presence(conn, match_id, player)
         return outcome
 
     def _system(
@@ -274,7 +277,8 @@ class MatchService:
         """A request of ``player`` to the match: record it, reconnect them if marked disconnected."""
         with self.pool.connection() as conn:
             m = self.load_for(match_id, player, conn)  # (opens the transaction the pool commits)
-            self._record_presence(conn, match_id, player, relaxed=True)
+            if not m.ended:
+                self._record_presence(conn, match_id, player, relaxed=True)
         if player in m.disconnected and not m.ended:
             self._system(
                 match_id,
@@ -346,7 +350,7 @@ class MatchService:
             if time.monotonic() - touched >= TOUCH_EVERY_SECONDS:
                 m = self.touch(match_id, player)
                 touched = time.monotonic()
-        if wait > 1.0:
+        if wait > 1.0 and not m.ended and not any(e.type == "MatchEnded" for e in recorded):
             with self.pool.connection() as conn:
                 self._record_presence(conn, match_id, player, relaxed=True)
         version = recorded[-1].version if recorded else max(m.version, 0)

@@ -34,6 +34,14 @@ def touch(conn: psycopg.Connection[Any], schema: str, match_id: str, player: str
     )
 
 
+def forget_presence(conn: psycopg.Connection[Any], schema: str, match_id: str) -> None:
+    """A match that ended needs no presence any more."""
+    conn.execute(
+        sql.SQL("DELETE FROM {} WHERE match_id = %s").format(sql.Identifier(schema, "match_presence")),
+        (match_id,),
+    )
+
+
 def last_seen(conn: psycopg.Connection[Any], schema: str, match_id: str) -> dict[str, datetime]:
     rows = conn.execute(
         sql.SQL("SELECT player_id, last_seen FROM {} WHERE match_id = %s").format(

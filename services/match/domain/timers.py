@@ -46,9 +46,11 @@ def next_due(m: Match, now: datetime, last_seen: Mapping[str, datetime]) -> dict
         if since is not None and seen is not None and seen > since:
             return {"type": "reconnect", "player": player}
     if m.rules is not None:
-        for player in m.humans():
-            since = m.disconnected.get(player)
-            if since is not None and now >= since + timedelta(seconds=DISCONNECT_FORFEIT_SECONDS):
+        gone = sorted(
+            (since, m.players.index(p), p) for p, since in m.disconnected.items() if p in m.humans()
+        )
+        for since, _, player in gone:  # both gone for 120 s: the one who left first forfeits
+            if now >= since + timedelta(seconds=DISCONNECT_FORFEIT_SECONDS):
                 return {"type": "forfeit", "player": player, "reason": "disconnect"}
     for player in m.humans():
         if player in m.disconnected:

@@ -7,6 +7,7 @@ import uuid
 from typing import Any
 
 import pytest
+from psycopg import sql
 
 from libs.rules import STARTER_DECK
 from tests.integration.match.conftest import OPERATOR
@@ -103,9 +104,17 @@ def test_bad_requests_are_4xx_and_write_nothing(game: dict[str, Any], counts: An
     _assert_error(alice.post(cmd, {"type": "concede"}, headers=key), 422, "idempotency_key_reused")
 
 
-def test_nothing_is_accepted_after_the_end(game: dict[str, Any], counts: Any) -> None:
+def test_nothing_is_accepted_after_the_end(
+    game: dict[str, Any], counts: Any, pool: Any, match_schema: str
+) -> None:
     alice, bob, mid = game["alice"], game["bob"], game["match_id"]
     alice.command(mid, {"type": "concede"})
+    alice.view(mid)
+    query = sql.SQL("SELECT count(*) FROM {} WHERE match_id = %s").format(
+        sql.Identifier(match_schema, "match_presence")
+    )
+    with pool.connection() as conn:
+        assert conn.execute(query, (mid,)).fetchone() == (0,)  # presence is forgotten at the end
     before = counts()
     for player, body in (
         (alice, {"type": "end_turn"}),

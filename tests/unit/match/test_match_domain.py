@@ -135,3 +135,15 @@ def test_request_problems_name_the_reason() -> None:
     bad = [good[0], {"id": B, "deck": ["x"] * 20}]
     reason, message, details = domain.request_problem("casual", bad)  # type: ignore[misc]
     assert reason == "invalid_deck" and B in details and B in message
+
+
+def test_when_both_are_gone_the_one_who_left_first_forfeits() -> None:
+    m, rows = _new()
+    m = _apply(
+        m, {"type": "disconnect", "player": B, "since": (T0 + timedelta(seconds=20)).isoformat()}, T0, rows
+    )
+    m = _apply(
+        m, {"type": "disconnect", "player": A, "since": (T0 + timedelta(seconds=25)).isoformat()}, T0, rows
+    )
+    late = T0 + timedelta(seconds=200)
+    assert domain.next_due(m, late, {}) == {"type": "forfeit", "player": B, "reason": "disconnect"}
