@@ -15,7 +15,8 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,12 +89,26 @@ class MatchService:
 
     # -- reading -------------------------------------------------------------------------------
 
+    @contextmanager
+    def reading(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection in autocommit mode: each read is one round trip (no BEGIN/COMMIT)."""
+        with self.pool.connection() as conn:
+            conn.autocommit = True
+            try:
+                yield conn
+            finally:
+                conn.autocommit = False
+
     def load(self, match_id: str, conn: psycopg.Connection[Any] | None = None) -> Match | None:
         """The match as stored now (None when there is no such stream)."""
         with self._cache_lock:
             cached = self._cache.get(match_id)
         start = cached.version + 1 if cached else 1
-        tail = self.events.read(stream_of(match_id), start, conn=conn)
+        if conn is None:
+            with self.reading() as own:
+                tail = self.events.read(stream_of(match_id), start, conn=own)
+        else:
+            tail = self.events.read(stream_of(match_id), start, conn=conn)
         if not tail:
             return cached
         m = domain.fold_match(as_rows(tail), cached)
@@ -117,7 +132,8 @@ class MatchService:
         return m
 
     def read_events(self, match_id: str, after: int = 0) -> list[RecordedEvent]:
-        return self.events.read(stream_of(match_id), after + 1)
+        with self.reading() as conn:
+            return self.events.read(stream_of(match_id), after + 1, conn=conn)
 
     def verify_replay(self, match_id: str) -> list[str]:
         """Problems found replaying the whole stream against its stored state hashes (empty: none)."""
@@ -269,14 +285,17 @@ class MatchService:
             self._presence_written[key] = now
             if len(self._presence_written) > 4 * CACHE_SIZE:
                 self._presence_written.clear()
-        if relaxed:  # a transaction of its own that only records presence: no need to wait for the disk
+        if not relaxed:  # inside the caller's transaction
+            store.touch(conn, self.schema, match_id, player, now)
+            return
+        with conn.transaction():  # only presence: no need to wait for the disk
             conn.execute("SET LOCAL synchronous_commit TO off")
-        store.touch(conn, self.schema, match_id, player, now)
+            store.touch(conn, self.schema, match_id, player, now)
 
     def touch(self, match_id: str, player: str) -> Match:
         """A request of ``player`` to the match: record it, reconnect them if marked disconnected."""
-        with self.pool.connection() as conn:
-            m = self.load_for(match_id, player, conn)  # (opens the transaction the pool commits)
+        with self.reading() as conn:
+            m = self.load_for(match_id, player, conn)
             if not m.ended:
                 self._record_presence(conn, match_id, player, relaxed=True)
         if player in m.disconnected and not m.ended:
@@ -294,7 +313,7 @@ class MatchService:
             now = clock.now()
 
             def due(m: Match, now: Any = now) -> dict[str, Any] | None:
-                with self.pool.connection() as conn:
+                with self.reading() as conn:
                     seen = store.last_seen(conn, self.schema, m.match_id)
                 return domain.next_due(m, now, seen)
 
@@ -319,7 +338,7 @@ class MatchService:
 
     def sweep(self, limit: int = 500) -> int:
         """Enforce whatever is due in every running match (the beat task); returns matches visited."""
-        with self.pool.connection() as conn:
+        with self.reading() as conn:
             ids = store.due_matches(conn, self.schema, clock.now(), limit)
         for match_id in ids:
             try:
@@ -351,11 +370,11 @@ class MatchService:
                 m = self.touch(match_id, player)
                 touched = time.monotonic()
         if wait > 1.0 and not m.ended and not any(e.type == "MatchEnded" for e in recorded):
-            with self.pool.connection() as conn:
+            with self.reading() as conn:
                 self._record_presence(conn, match_id, player, relaxed=True)
         version = recorded[-1].version if recorded else max(m.version, 0)
         return version, recorded
 
     def matches_of(self, player: str, active_only: bool) -> list[dict[str, Any]]:
-        with self.pool.connection() as conn:
+        with self.reading() as conn:
             return store.matches_of(conn, self.schema, player, active_only)
