@@ -35,6 +35,8 @@ def test_bad_requests_are_4xx_and_write_nothing(game: dict[str, Any], counts: An
     alice, bob, carol, mid = game["alice"], game["bob"], game["carol"], game["match_id"]
     view = alice.view(mid)
     hand = [c["id"] for c in view["you"]["hand"]]
+    by_card = {c["card_id"]: c["id"] for c in view["you"]["hand"]}  # unshuffled starter deck, 1 mana
+    unit, dart = by_card["wolf_pup"], by_card["ember_dart"]  # a 1-cost unit, a 1-cost "2 damage to a unit"
     bob_hand = [c["id"] for c in bob.view(mid)["you"]["hand"]]
     cmd = f"/v1/matches/{mid}/commands"
     other = str(uuid.uuid4())
@@ -67,7 +69,12 @@ def test_bad_requests_are_4xx_and_write_nothing(game: dict[str, Any], counts: An
         ),
         (alice.post(cmd, {"type": "play", "card": "c999"}), 422, "card_not_in_hand"),
         (alice.post(cmd, {"type": "play", "card": bob_hand[0]}), 422, "card_not_in_hand"),
-        (alice.post(cmd, {"type": "play", "card": hand[0], "target": "hero"}), 422, None),
+        (alice.post(cmd, {"type": "play", "card": unit, "target": "hero"}), 422, "illegal_target"),
+        (alice.post(cmd, {"type": "play", "card": dart, "target": "hero"}), 422, "illegal_target"),
+        (alice.post(cmd, {"type": "play", "card": dart, "target": bob_hand[0]}), 422, "illegal_target"),
+        (alice.post(cmd, {"type": "play", "card": dart}), 422, "target_required"),
+        (alice.post(cmd, {"type": "play", "card": unit, "position": 3}), 422, "invalid_position"),
+        (alice.post(cmd, {"type": "attack", "attacker": unit, "target": "hero"}), 422, "unknown_unit"),
         (alice.post(cmd, {"type": "attack", "attacker": "c1", "target": "hero"}), 422, "unknown_unit"),
         (alice.post(cmd, {"type": "mulligan", "cards": []}), 422, "wrong_phase"),
         (bob.post(cmd, {"type": "end_turn"}), 422, "not_your_turn"),
