@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
+import time
 from typing import Any
 
 from psycopg import sql
@@ -83,3 +85,24 @@ def test_replay_command_replays_turn_by_turn_and_detects_drift(
         )
     done = subprocess.run(argv, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "DRIFT" in done.stderr
+
+
+def test_a_long_poll_wakes_up_when_the_opponent_moves(make_player: Any, admin: Any) -> None:
+    alice, bob = make_player(), make_player()
+    match_id = admin([alice, bob], [list(STARTER_DECK), list(STARTER_DECK)], first=alice.id)
+    version = bob.view(match_id)["version"]
+    answer: dict[str, Any] = {}
+
+    def poll() -> None:
+        started = time.monotonic()
+        answer["body"] = bob.fresh().get(f"/v1/matches/{match_id}/events?after={version}&wait=20").get_json()
+        answer["seconds"] = time.monotonic() - started
+
+    waiting = threading.Thread(target=poll)
+    waiting.start()
+    time.sleep(0.5)  # bob is waiting now
+    alice.command(match_id, {"type": "mulligan", "cards": []})
+    waiting.join(25)
+    assert answer["seconds"] < 5  # woken by the notification, not by the 20 s timeout
+    assert [e["type"] for e in answer["body"]["events"]] == ["MulliganCompleted"]
+    assert answer["body"]["events"][0]["data"] == {"player": alice.id, "count": 0}
