@@ -1,8 +1,9 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
+from psycopg import sql
 from psycopg_pool import ConnectionPool
 
 from libs.db import make_pool, migrate
@@ -20,3 +21,21 @@ def pool(postgres_url: str) -> Iterator[ConnectionPool]:
 def store(postgres_url: str, pool: ConnectionPool, schema_name: str) -> EventStore:
     migrate(postgres_url, schema_name)
     return EventStore(pool, schema_name)
+
+
+def row_counter(pool: ConnectionPool, schema: str, tables: tuple[str, ...]) -> Callable[[], dict[str, int]]:
+    """A function counting the rows of ``tables``: compare before and after a refused request to
+    show that nothing was written."""
+
+    def count() -> dict[str, int]:
+        with pool.connection() as conn:
+            return {
+                table: int(
+                    conn.execute(
+                        sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(schema, table))
+                    ).fetchone()[0]
+                )
+                for table in tables
+            }
+
+    return count

@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from psycopg import sql
 from psycopg_pool import ConnectionPool
 
 from libs.config import Settings
@@ -15,6 +14,7 @@ from libs.db import migrate
 from services.accounts.handlers import AccountsConfig, LoginPolicy
 from services.accounts.passwords import ScryptParams
 from services.accounts.wsgi import create_app
+from tests.integration.conftest import row_counter
 
 SECRET = "accounts-test-secret-" + "a" * 60
 MIGRATIONS = Path(__file__).resolve().parents[3] / "services" / "accounts" / "migrations"
@@ -60,17 +60,7 @@ def client(app: Flask) -> FlaskClient:
 def counts(pool: ConnectionPool, accounts_schema: str) -> Callable[[], dict[str, int]]:
     """Rows of what registration writes: players, events, idempotency records."""
 
-    def count() -> dict[str, int]:
-        out = {}
-        with pool.connection() as conn:
-            for table in ("players", "events", "idempotency"):
-                row = conn.execute(
-                    sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(accounts_schema, table))
-                ).fetchone()
-                out[table] = int(row[0]) if row else 0
-        return out
-
-    return count
+    return row_counter(pool, accounts_schema, ("players", "events", "idempotency"))
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from psycopg import sql
 from psycopg_pool import ConnectionPool
 
 from libs import clock
@@ -19,6 +18,7 @@ from libs.web import issue_token
 from services.match.scheduling import RecordingScheduler
 from services.match.service import MatchService
 from services.match.wsgi import create_app
+from tests.integration.conftest import row_counter
 
 SECRET = "match-test-secret-" + "x" * 50
 OPERATOR = "operator-token-" + "y" * 30
@@ -130,14 +130,4 @@ def admin(app: Flask) -> Any:
 def counts(pool: ConnectionPool, match_schema: str) -> Any:
     """Rows of the tables a request may write."""
 
-    def count() -> dict[str, int]:
-        out = {}
-        with pool.connection() as conn:
-            for table in ("events", "idempotency", "match_index"):
-                row = conn.execute(
-                    sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(match_schema, table))
-                ).fetchone()
-                out[table] = int(row[0]) if row else 0
-        return out
-
-    return count
+    return row_counter(pool, match_schema, ("events", "idempotency", "match_index"))

@@ -13,6 +13,7 @@ from psycopg_pool import ConnectionPool
 from libs.config import Settings
 from libs.db import migrate
 from libs.web import create_app
+from tests.integration.conftest import row_counter
 from tests.integration.web import sample_api
 
 SECRET = "test-secret-" + "s" * 60
@@ -63,14 +64,4 @@ def client(app: Flask) -> FlaskClient:
 def counts(pool: ConnectionPool, web_schema: str) -> Callable[[], dict[str, int]]:
     """Rows in the tables a request may write: things, events, idempotency."""
 
-    def count() -> dict[str, int]:
-        out = {}
-        with pool.connection() as conn:
-            for table in ("things", "events", "idempotency"):
-                row = conn.execute(
-                    sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(web_schema, table))
-                ).fetchone()
-                out[table] = int(row[0]) if row else 0
-        return out
-
-    return count
+    return row_counter(pool, web_schema, ("things", "events", "idempotency"))
