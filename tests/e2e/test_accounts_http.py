@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 import requests
 
+from libs.devstack import processes
 from libs.devstack.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-GUNICORN = Path(sys.executable).with_name("gunicorn")
 
 pytestmark = pytest.mark.e2e
 
@@ -38,20 +38,19 @@ def base_url(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Ite
     subprocess.run([sys.executable, "-m", "libs.db.migrate_all"], cwd=ROOT, env=env, check=True, timeout=120)
     port = free_port()
     log = (data / "gunicorn.log").open("wb")
+    web = processes.gunicorn(port, data)  # the command line `make run` uses
     server = subprocess.Popen(
-        [str(GUNICORN), "services.wsgi:app", "--bind", f"127.0.0.1:{port}",
-         "--workers", "2", "--worker-class", "gthread", "--threads", "8"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+        web.argv, cwd=ROOT, env={**env, **web.env}, stdout=log, stderr=subprocess.STDOUT
+    )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while True:
             assert server.poll() is None, (data / "gunicorn.log").read_text()[-3000:]
             try:
                 if requests.get(f"{url}/healthz", timeout=1).status_code == 200:
                     break
-            except requests.ConnectionError:
+            except requests.RequestException:  # not listening yet, or slow under load
                 pass
             assert time.monotonic() < deadline, "gunicorn did not answer /healthz"
             time.sleep(0.1)

@@ -23,7 +23,7 @@ def _wait_ready(base: str, proc: subprocess.Popen[bytes], timeout: float = 90) -
         try:
             if requests.get(f"{base}/readyz", timeout=2).status_code == 200:
                 return
-        except requests.ConnectionError:
+        except requests.RequestException:  # not listening yet, or slow under load
             pass
         time.sleep(0.3)
     raise AssertionError("the stack did not become ready")
