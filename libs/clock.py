@@ -15,14 +15,27 @@ from pathlib import Path
 _local_offset = 0.0
 
 
+_file_cache: tuple[str, tuple[int, int, int], float] | None = None
+
+
 def _file_offset() -> float:
+    """The offset in ``ARCANA_CLOCK_FILE``, read again only when the file changed (one ``stat``
+    per call instead of open, read and close; ``write_offset_file`` replaces the file)."""
+    global _file_cache
     path = os.environ.get("ARCANA_CLOCK_FILE")
     if not path:
         return 0.0
     try:
-        return max(0.0, float(Path(path).read_text().strip() or 0))
+        st = os.stat(path)
+        key = (st.st_ino, st.st_mtime_ns, st.st_size)
+        cached = _file_cache
+        if cached is not None and cached[0] == path and cached[1] == key:
+            return cached[2]
+        value = max(0.0, float(Path(path).read_text().strip() or 0))
     except (FileNotFoundError, ValueError):
         return 0.0
+    _file_cache = (path, key, value)
+    return value
 
 
 def offset_seconds() -> float:

@@ -89,6 +89,9 @@ class EventStore:
             "SELECT out_position, out_version FROM {}.append_events(%s, %s, %s::jsonb)"
         ).format(sql.Identifier(schema))
         self._safe_sql = sql.SQL("SELECT {}.safe_position()").format(sql.Identifier(schema))
+        self._read_sql = self._select + sql.SQL(
+            "WHERE stream = %s AND version >= %s AND version <= %s ORDER BY version"
+        )
         self._read_all_sql = self._select + sql.SQL(
             "WHERE position > %s AND position <= %s ORDER BY position LIMIT %s"
         )
@@ -102,17 +105,22 @@ class EventStore:
         events: Sequence[NewEvent],
         *,
         conn: psycopg.Connection[Any] | None = None,
+        savepoint: bool = True,
     ) -> list[RecordedEvent]:
         """Append ``events`` to ``stream`` atomically and return them as recorded.
 
         Raises ``ConcurrencyError`` when the stream is not at ``expected_version`` and
         ``DuplicateEventError`` when an ``event_id`` is already stored; nothing is written then.
-        With ``conn`` the caller's open transaction is used (and committed by the caller).
+        With ``conn`` the caller's open transaction is used (and committed by the caller); the
+        append is a savepoint of it, so the caller may go on after an error. ``savepoint=False``
+        saves those two round trips for a caller that abandons its transaction on any error.
         """
         if not events:
             return []
         code = _expected_code(expected_version)
         if conn is not None:
+            if not savepoint:
+                return self._append_in(conn, stream, expected_version, code, events)
             with conn.transaction():  # a savepoint inside the caller's transaction
                 return self._append_in(conn, stream, expected_version, code, events)
         with self.pool.connection() as own:
@@ -183,12 +191,9 @@ class EventStore:
         conn: psycopg.Connection[Any] | None = None,
     ) -> list[RecordedEvent]:
         """The events of ``stream`` with ``from_version <= version <= to_version``, in order."""
-        query = self._select + sql.SQL(
-            "WHERE stream = %s AND version >= %s AND version <= %s ORDER BY version"
-        )
         upper = to_version if to_version is not None else 2**31 - 1
         with self._reader(conn) as c:
-            rows = c.execute(query, (stream, from_version, upper)).fetchall()
+            rows = c.execute(self._read_sql, (stream, from_version, upper)).fetchall()
         return [self.upcasters.upcast(_row_to_event(r)) for r in rows]
 
     def read_all(

@@ -14,7 +14,7 @@ from libs.web.auth import (
     require_player,
     verify_token,
 )
-from libs.web.context import ServiceContext, request_transaction, service_context
+from libs.web.context import ServiceContext, in_idempotent_request, request_transaction, service_context
 from libs.web.dispatch import PrefixDispatcher
 from libs.web.errors import ApiError, abort_with, error_response
 from libs.web.idempotency import idempotent, purge_idempotency_keys
@@ -35,6 +35,7 @@ __all__ = [
     "current_player",
     "error_response",
     "idempotent",
+    "in_idempotent_request",
     "issue_token",
     "purge_idempotency_keys",
     "request_transaction",

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import functools
 import hmac
+import threading
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +30,7 @@ from libs.web.errors import ApiError
 ALGORITHM = "HS256"
 ISSUER = "arcana"
 _REQUIRED_CLAIMS = ["sub", "iat", "exp", "jti", "iss"]
+_LEEWAY = 5
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -52,12 +55,28 @@ def issue_token(
     return IssuedToken(token, token_id, player_id, expires)
 
 
+_VERIFIED_MAX = 10_000
+_verified: dict[tuple[str, str], tuple[uuid.UUID, float]] = {}  # (secret, token) -> (player, valid until)
+_verified_lock = threading.Lock()
+
+
 def verify_token(secret: str, token: str) -> uuid.UUID:
     """The player id of a valid token.
 
     Raises ``ApiError(401, "unauthorized")`` for a malformed, expired, forged or wrongly signed
     token, or one whose ``sub`` is not a UUID. Only HS256 is accepted (no ``alg: none``).
+
+    A token that verified is remembered (per secret) until it expires, as PyJWT judges expiry
+    (``exp`` + leeway on the system clock): clients send the same token with every request, and
+    the HMAC and claim checks are a good part of a cheap request.
     """
+    key = (secret, token)
+    hit = _verified.get(key)
+    if hit is not None:
+        if time.time() < hit[1]:
+            return hit[0]
+        with _verified_lock:
+            _verified.pop(key, None)
     try:
         claims = jwt.decode(
             token,
@@ -65,13 +84,19 @@ def verify_token(secret: str, token: str) -> uuid.UUID:
             algorithms=[ALGORITHM],
             issuer=ISSUER,
             options={"require": _REQUIRED_CLAIMS},
-            leeway=5,
+            leeway=_LEEWAY,
         )
-        return uuid.UUID(str(claims["sub"]))
+        player = uuid.UUID(str(claims["sub"]))
+        until = float(claims["exp"]) + _LEEWAY
     except jwt.ExpiredSignatureError:
         raise _unauthorized("The token has expired.") from None
     except (jwt.PyJWTError, ValueError, TypeError):
         raise _unauthorized("The token is not valid.") from None
+    with _verified_lock:
+        if len(_verified) >= _VERIFIED_MAX:
+            _verified.clear()
+        _verified[key] = (player, until)
+    return player
 
 
 def _unauthorized(message: str) -> ApiError:

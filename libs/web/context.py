@@ -11,6 +11,7 @@ from typing import Any
 
 import psycopg
 from flask import current_app, g
+from psycopg.pq import TransactionStatus
 from psycopg.rows import tuple_row
 from psycopg_pool import ConnectionPool
 
@@ -62,18 +63,55 @@ def service_context() -> ServiceContext:
     return ctx
 
 
+def in_idempotent_request() -> bool:
+    """Whether an ``@idempotent`` view with a key is running: ``request_transaction`` then
+    continues the transaction (and connection) of its idempotency record."""
+    return g.get("idempotency_conn") is not None
+
+
 @contextmanager
-def request_transaction() -> Iterator[psycopg.Connection[Any]]:
+def request_transaction(*, pipelined: bool = False) -> Iterator[psycopg.Connection[Any]]:
     """A connection inside a transaction for this request's writes.
 
     When an ``@idempotent`` view is running, this is the idempotency record's connection and the
     block is a savepoint of its transaction, so the writes and the stored response commit
     together. Otherwise a pooled connection in a new transaction. Exceptions roll the block back.
+
+    ``pipelined`` (no effect in an idempotent request): the new transaction runs in pipeline
+    mode, so BEGIN travels with the first statement and COMMIT with the statements queued since
+    the last fetched result: a block that reads one result (e.g. an append's) costs two round
+    trips. The block must not catch a database error and go on (the transaction is abandoned);
+    errors of queued statements are raised when the block ends, and nothing is committed then.
     """
     shared: psycopg.Connection[Any] | None = g.get("idempotency_conn")
     if shared is not None:
         with shared.transaction():
             yield shared
         return
-    with service_context().pool.connection() as conn, conn.transaction():
+    if not pipelined:
+        with service_context().pool.connection() as conn, conn.transaction():
+            yield conn
+        return
+    with service_context().pool.connection() as conn, _pipelined_transaction(conn):
         yield conn
+
+
+@contextmanager
+def _pipelined_transaction(conn: psycopg.Connection[Any]) -> Iterator[None]:
+    # Explicit BEGIN/COMMIT on an autocommit connection: psycopg's implicit BEGIN would sync the
+    # pipeline (a round trip of its own).
+    conn.autocommit = True
+    try:
+        failed = True
+        try:
+            with conn.pipeline():
+                conn.execute("BEGIN")
+                yield
+                conn.execute("COMMIT")
+            failed = False
+        finally:
+            if failed and not conn.closed and conn.info.transaction_status != TransactionStatus.IDLE:
+                conn.execute("ROLLBACK")
+    finally:
+        if not conn.closed:
+            conn.autocommit = False

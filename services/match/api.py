@@ -30,6 +30,7 @@ from libs.web import (
     Blueprint,
     current_player,
     idempotent,
+    in_idempotent_request,
     request_transaction,
     require_operator,
     require_player,
@@ -43,6 +44,13 @@ from services.match.store import channel
 blp = Blueprint("match", __name__, description="Arcana matches: play, watch events, practice against a bot.")
 
 _lock = threading.Lock()
+
+# Schema instances, not classes: webargs would build a new instance (fields deep-copied) per request.
+_ListQuery = schemas.ListQuery()
+_EventsQuery = schemas.EventsQuery()
+_CommandIn = schemas.CommandIn()
+_PracticeIn = schemas.PracticeIn()
+_AdminMatchIn = schemas.AdminMatchIn()
 
 
 def _service() -> MatchService:
@@ -103,7 +111,7 @@ def _dispatch_after_commit(outcome: Outcome) -> None:
 
 @blp.route("/v1/matches", methods=["GET"])
 @require_player
-@blp.arguments(schemas.ListQuery, location="query")
+@blp.arguments(_ListQuery, location="query")
 @blp.response(200)
 def list_matches(query: dict[str, Any]) -> Any:
     """The caller's matches, newest first (at most 50)."""
@@ -129,7 +137,7 @@ def get_match(match_id: str) -> Any:
 
 @blp.route("/v1/matches/<match_id>/events", methods=["GET"])
 @require_player
-@blp.arguments(schemas.EventsQuery, location="query")
+@blp.arguments(_EventsQuery, location="query")
 @blp.response(200, schemas.EventsOut)
 def get_events(query: dict[str, Any], match_id: str) -> Any:
     """Events after version ``after`` as the caller may see them; waits up to ``wait`` s for one."""
@@ -159,15 +167,21 @@ def get_legal_commands(match_id: str) -> Any:
 @blp.route("/v1/matches/<match_id>/commands", methods=["POST"])
 @require_player
 @idempotent
-@blp.arguments(schemas.CommandIn)
+@blp.arguments(_CommandIn)
 @blp.response(200, schemas.CommandOut)
 def post_command(args: dict[str, Any], match_id: str) -> Any:
     """Mulligan, play, attack, end_turn or concede; ``expected_version`` optional."""
     player = _me()
     expected = args.pop("expected_version", None)
+    svc = _service()
+    mid = _match_id(match_id)
     try:
-        with request_transaction() as conn:
-            outcome = _service().player_command(_match_id(match_id), player, args, expected, conn)
+        # Read before the transaction (one autocommit round trip, no BEGIN); with an
+        # Idempotency-Key the read happens in its transaction, on its connection. The write is
+        # pipelined: two round trips (BEGIN + append; index, NOTIFY, presence + COMMIT).
+        loaded = None if in_idempotent_request() else svc.load_for(mid, player)
+        with request_transaction(pipelined=True) as conn:
+            outcome = svc.player_command(mid, player, args, expected, conn, loaded=loaded)
     except MatchNotFound:
         raise _not_found() from None
     except VersionConflict as exc:
@@ -190,7 +204,7 @@ def post_command(args: dict[str, Any], match_id: str) -> Any:
 @blp.route("/v1/practice", methods=["POST"])
 @require_player
 @idempotent
-@blp.arguments(schemas.PracticeIn)
+@blp.arguments(_PracticeIn)
 @blp.response(201, schemas.CreatedOut)
 def start_practice(args: dict[str, Any]) -> Any:
     """A match against the greedy bot, at once (deck: 20 card ids, default the starter deck)."""
@@ -212,7 +226,7 @@ def start_practice(args: dict[str, Any]) -> Any:
 @blp.route("/v1/admin/matches", methods=["POST"])
 @require_operator
 @idempotent
-@blp.arguments(schemas.AdminMatchIn)
+@blp.arguments(_AdminMatchIn)
 @blp.response(201, schemas.CreatedOut)
 def admin_create_match(args: dict[str, Any]) -> Any:
     """Operators: a match from a full setup (decks, ``shuffle``, ``first``, ``arcana``, ``seed``)."""

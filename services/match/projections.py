@@ -8,6 +8,7 @@ Every update is guarded by the stream version, so applying an event twice change
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from datetime import timedelta
@@ -55,8 +56,41 @@ def _changes(events: Sequence[RecordedEvent]) -> dict[str, Any]:
 _PLAIN = ("status", "turn", "active_player", "deadline", "winner", "reason")
 
 
-def apply(conn: psycopg.Connection[Any], schema: str, events: Sequence[RecordedEvent]) -> None:
-    """Apply a batch of events of ONE match stream (in version order) to the index."""
+@functools.lru_cache(maxsize=256)
+def _update_sql(schema: str, plain: tuple[str, ...], awaiting: bool, notify: bool) -> sql.Composed:
+    """The UPDATE for a batch setting ``plain`` columns (and ``awaiting`` when given); with
+    ``notify`` it also announces the batch (``pg_notify``) in the same statement."""
+    table = sql.Identifier(schema, "match_index")
+    sets: list[sql.Composable] = [sql.SQL("version = %(version)s"), sql.SQL("updated_at = %(updated_at)s")]
+    sets += [sql.SQL("{} = %({})s").format(sql.Identifier(k), sql.SQL(k)) for k in plain]
+    sets.append(
+        sql.SQL(
+            "awaiting = (SELECT coalesce(array_agg(a), '{{}}') FROM unnest({}) AS a "
+            "WHERE NOT a = ANY(%(await_rm)s::text[]))"
+        ).format(sql.SQL("%(awaiting)s::text[]") if awaiting else sql.SQL("awaiting"))
+    )
+    sets.append(sql.SQL("disconnected = (disconnected - %(disc_rm)s::text[]) || %(disc_add)s::jsonb"))
+    update = sql.SQL("UPDATE {} SET {} WHERE match_id = %(match_id)s AND version < %(version)s").format(
+        table, sql.SQL(", ").join(sets)
+    )
+    if not notify:
+        return update
+    # A data-modifying CTE always runs, referenced or not: one round trip for both.
+    return sql.SQL("WITH updated AS ({}) SELECT pg_notify(%(notify_channel)s, %(notify_payload)s)").format(
+        update
+    )
+
+
+def apply(
+    conn: psycopg.Connection[Any],
+    schema: str,
+    events: Sequence[RecordedEvent],
+    *,
+    notify: tuple[str, str] | None = None,
+) -> None:
+    """Apply a batch of events of ONE match stream (in version order) to the index.
+
+    ``notify`` = (channel, payload): also ``pg_notify`` them (on commit) in the same statement."""
     if not events:
         return
     table = sql.Identifier(schema, "match_index")
@@ -82,23 +116,12 @@ def apply(conn: psycopg.Connection[Any], schema: str, events: Sequence[RecordedE
             ),
         )
     c = _changes(events)
-    sets: list[sql.Composable] = [sql.SQL("version = %(version)s"), sql.SQL("updated_at = %(updated_at)s")]
-    sets += [sql.SQL("{} = %({})s").format(sql.Identifier(k), sql.SQL(k)) for k in _PLAIN if k in c]
-    sets.append(
-        sql.SQL(
-            "awaiting = (SELECT coalesce(array_agg(a), '{{}}') FROM unnest({}) AS a "
-            "WHERE NOT a = ANY(%(await_rm)s::text[]))"
-        ).format(sql.SQL("%(awaiting)s::text[]") if "awaiting" in c else sql.SQL("awaiting"))
-    )
-    sets.append(sql.SQL("disconnected = (disconnected - %(disc_rm)s::text[]) || %(disc_add)s::jsonb"))
+    query = _update_sql(schema, tuple(k for k in _PLAIN if k in c), "awaiting" in c, notify is not None)
     params = {**c, "disc_rm": sorted(c["disc_rm"]), "disc_add": json.dumps(c["disc_add"])}
     params["match_id"] = first.stream.removeprefix(STREAM_PREFIX)
-    conn.execute(
-        sql.SQL("UPDATE {} SET {} WHERE match_id = %(match_id)s AND version < %(version)s").format(
-            table, sql.SQL(", ").join(sets)
-        ),
-        params,
-    )
+    if notify is not None:
+        params["notify_channel"], params["notify_payload"] = notify
+    conn.execute(query, params)
 
 
 def projection(schema: str) -> Projection:

@@ -147,17 +147,25 @@ class MatchService:
         match_id: str,
         events: list[domain.Event],
         conn: psycopg.Connection[Any] | None,
+        *,
+        savepoint: bool = True,
     ) -> Outcome:
+        """Append in ``conn``'s transaction (or a transaction of its own), index and announce.
+        ``savepoint=False`` (two round trips fewer) when the caller's transaction is abandoned on
+        any error; without ``conn`` the own transaction needs none."""
         now = clock.now()
         new = [NewEvent(kind, data, occurred_at=now) for kind, data in events]
         expected = before.version if before is not None else Expect.NO_STREAM
 
         def write(c: psycopg.Connection[Any]) -> list[RecordedEvent]:
-            recorded = self.events.append(stream_of(match_id), expected, new, conn=c)
-            projections.apply(c, self.schema, recorded)
+            recorded = self.events.append(
+                stream_of(match_id), expected, new, conn=c, savepoint=savepoint and conn is not None
+            )
             if recorded[-1].type == "MatchEnded":
                 store.forget_presence(c, self.schema, match_id)
-            store.notify(c, self.schema, match_id, recorded[-1].version)
+            # the index update and the NOTIFY (sent on commit) in one statement
+            announce = (store.channel(self.schema), f"{match_id}:{recorded[-1].version}")
+            projections.apply(c, self.schema, recorded, notify=announce)
             return recorded
 
         if conn is not None:
@@ -226,18 +234,22 @@ class MatchService:
         command: Mapping[str, Any],
         expected_version: int | None,
         conn: psycopg.Connection[Any],
+        *,
+        loaded: Match | None = None,
     ) -> Outcome:
         """Apply a player's command in the caller's transaction (the caller commits, then ``dispatch``).
 
+        ``loaded``: the match as ``load_for`` just read it (before the transaction began: the append
+        checks the version it was decided on anyway), else it is read in ``conn``.
         Raises ``MatchNotFound``, ``VersionConflict`` (stale ``expected_version`` or a lost race) and
-        ``RuleViolation``; nothing is written then.
+        ``RuleViolation``; nothing is written then (the caller must abandon its transaction).
         """
-        m = self.load_for(match_id, player, conn)
+        m = loaded if loaded is not None else self.load_for(match_id, player, conn)
         if expected_version is not None and expected_version != m.version:
             raise VersionConflict(m.version)
         events = domain.with_reconnect(m, player, domain.decide_command(m, {**command, "player": player}))
         try:
-            outcome = self._append(m, match_id, events, conn)
+            outcome = self._append(m, match_id, events, conn, savepoint=False)
         except ConcurrencyError as exc:
             raise VersionConflict(int(exc.actual)) from None
         if not outcome.after.ended:
@@ -287,6 +299,9 @@ class MatchService:
                 self._presence_written.clear()
         if not relaxed:  # inside the caller's transaction
             store.touch(conn, self.schema, match_id, player, now)
+            return
+        if conn.autocommit:  # one statement, its own transaction, committed without the disk
+            store.touch(conn, self.schema, match_id, player, now, relaxed=True)
             return
         with conn.transaction():  # only presence: no need to wait for the disk
             conn.execute("SET LOCAL synchronous_commit TO off")
