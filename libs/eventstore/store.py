@@ -92,9 +92,18 @@ class EventStore:
         self._read_sql = self._select + sql.SQL(
             "WHERE stream = %s AND version >= %s AND version <= %s ORDER BY version"
         )
+        self._bytes: dict[str, bytes] = {}
         self._read_all_sql = self._select + sql.SQL(
             "WHERE position > %s AND position <= %s ORDER BY position LIMIT %s"
         )
+
+    def _query(self, name: str, query: sql.Composed, conn: psycopg.Connection[Any]) -> bytes:
+        """``query`` as bytes, composed once (psycopg caches the parsing of bytes queries, not of
+        ``Composed`` ones, which it would render again on every execution)."""
+        found = self._bytes.get(name)
+        if found is None:
+            found = self._bytes[name] = query.as_bytes(conn)
+        return found
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -140,7 +149,8 @@ class EventStore:
     ) -> list[RecordedEvent]:
         params = (stream, code, json.dumps([_wire(e) for e in events], separators=(",", ":")))
         try:
-            rows = conn.execute(self._append_sql, params, prepare=True).fetchall()
+            query = self._query("append", self._append_sql, conn)
+            rows = conn.execute(query, params, prepare=True).fetchall()
         except pg_errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "events_event_id_key":
                 raise DuplicateEventError(str(exc.diag.message_detail)) from None
@@ -193,7 +203,7 @@ class EventStore:
         """The events of ``stream`` with ``from_version <= version <= to_version``, in order."""
         upper = to_version if to_version is not None else 2**31 - 1
         with self._reader(conn) as c:
-            rows = c.execute(self._read_sql, (stream, from_version, upper)).fetchall()
+            rows = c.execute(self._query("read", self._read_sql, c), (stream, from_version, upper)).fetchall()
         return [self.upcasters.upcast(_row_to_event(r)) for r in rows]
 
     def read_all(

@@ -81,6 +81,20 @@ def _update_sql(schema: str, plain: tuple[str, ...], awaiting: bool, notify: boo
     )
 
 
+_BYTES: dict[tuple[str, tuple[str, ...], bool, bool], bytes] = {}
+
+
+def _update_bytes(
+    conn: psycopg.Connection[Any], schema: str, plain: tuple[str, ...], awaiting: bool, notify: bool
+) -> bytes:
+    """``_update_sql`` rendered once (psycopg caches the parsing of bytes queries)."""
+    key = (schema, plain, awaiting, notify)
+    found = _BYTES.get(key)
+    if found is None:
+        found = _BYTES[key] = _update_sql(*key).as_bytes(conn)
+    return found
+
+
 def apply(
     conn: psycopg.Connection[Any],
     schema: str,
@@ -116,7 +130,9 @@ def apply(
             ),
         )
     c = _changes(events)
-    query = _update_sql(schema, tuple(k for k in _PLAIN if k in c), "awaiting" in c, notify is not None)
+    query = _update_bytes(
+        conn, schema, tuple(k for k in _PLAIN if k in c), "awaiting" in c, notify is not None
+    )
     params = {**c, "disc_rm": sorted(c["disc_rm"]), "disc_add": json.dumps(c["disc_add"])}
     params["match_id"] = first.stream.removeprefix(STREAM_PREFIX)
     if notify is not None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from datetime import datetime
 from typing import Any
 
@@ -22,8 +21,10 @@ def notify(conn: psycopg.Connection[Any], schema: str, match_id: str, version: i
     conn.execute("SELECT pg_notify(%s, %s)", (channel(schema), f"{match_id}:{version}"))
 
 
-@functools.lru_cache(maxsize=64)
-def _touch_sql(schema: str, relaxed: bool) -> sql.Composed:
+_TOUCH: dict[tuple[str, bool], bytes] = {}
+
+
+def _touch_sql(conn: psycopg.Connection[Any], schema: str, relaxed: bool) -> bytes:
     # relaxed: ``synchronous_commit`` off for the statement's own (autocommit) transaction, which
     # is read at its commit: one round trip instead of BEGIN, SET LOCAL, INSERT, COMMIT.
     source = (
@@ -31,11 +32,18 @@ def _touch_sql(schema: str, relaxed: bool) -> sql.Composed:
         if relaxed
         else "VALUES (%s, %s, %s)"
     )
-    return sql.SQL(
-        "INSERT INTO {t} (match_id, player_id, last_seen) " + source + " "
-        "ON CONFLICT (match_id, player_id) "
-        "DO UPDATE SET last_seen = greatest({t}.last_seen, EXCLUDED.last_seen)"
-    ).format(t=sql.Identifier(schema, "match_presence"))
+    found = _TOUCH.get((schema, relaxed))
+    if found is None:
+        found = _TOUCH[(schema, relaxed)] = (
+            sql.SQL(
+                "INSERT INTO {t} (match_id, player_id, last_seen) " + source + " "
+                "ON CONFLICT (match_id, player_id) "
+                "DO UPDATE SET last_seen = greatest({t}.last_seen, EXCLUDED.last_seen)"
+            )
+            .format(t=sql.Identifier(schema, "match_presence"))
+            .as_bytes(conn)
+        )
+    return found
 
 
 def touch(
@@ -52,7 +60,7 @@ def touch(
     ``relaxed`` (only on an autocommit connection): commit without waiting for the disk."""
     if relaxed and not conn.autocommit:
         raise ValueError("a relaxed touch needs an autocommit connection")
-    conn.execute(_touch_sql(schema, relaxed), (match_id, player, at))
+    conn.execute(_touch_sql(conn, schema, relaxed), (match_id, player, at))
 
 
 def forget_presence(conn: psycopg.Connection[Any], schema: str, match_id: str) -> None:
