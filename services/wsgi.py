@@ -9,7 +9,6 @@ All apps of a process share one lazily opened database pool.
 
 from __future__ import annotations
 
-import functools
 import importlib
 import os
 from typing import Any
@@ -18,7 +17,7 @@ from psycopg_pool import ConnectionPool
 
 from libs import config
 from libs.config import Settings
-from libs.web import PrefixDispatcher, base_app
+from libs.web import PrefixDispatcher, base_app, lazy_app
 from libs.web.app import OPENAPI_PREFIX
 from libs.web.context import lazy_pool
 
@@ -41,12 +40,4 @@ def build_app(settings: Settings | None = None, pool: ConnectionPool | None = No
     return PrefixDispatcher(gateway, mounts)
 
 
-@functools.cache
-def _default_app() -> Any:
-    return build_app()
-
-
-def __getattr__(name: str) -> Any:
-    if name == "app":  # built on first access (by gunicorn), not on import
-        return _default_app()
-    raise AttributeError(name)
+__getattr__ = lazy_app(build_app)  # `app`, for gunicorn, built on first access

@@ -5,7 +5,7 @@ See ``app.create_app`` (factory), ``errors.ApiError`` (named errors), ``auth.req
 ``context.request_transaction``, and ``dispatch.PrefixDispatcher``.
 """
 
-from libs.web.app import base_app, create_app
+from libs.web.app import base_app, create_app, lazy_app
 from libs.web.auth import (
     IssuedToken,
     current_player,
@@ -37,6 +37,7 @@ __all__ = [
     "idempotent",
     "in_idempotent_request",
     "issue_token",
+    "lazy_app",
     "purge_idempotency_keys",
     "request_transaction",
     "require_operator",

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from flask import Flask
 from flask_smorest import Api, Blueprint
@@ -84,3 +86,16 @@ def create_app(
     register_error_handlers(app)  # after Api(): replaces flask-smorest's own HTTPException handler
     app.extensions["arcana_api"] = api
     return app
+
+
+def lazy_app(factory: Callable[[], Any]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` serving ``app`` (for ``gunicorn module:app``), built by ``factory`` on
+    first access: importing the module needs no environment, and each process builds one app."""
+    build = functools.cache(factory)
+
+    def __getattr__(name: str) -> Any:
+        if name == "app":
+            return build()
+        raise AttributeError(name)
+
+    return __getattr__

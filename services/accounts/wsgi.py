@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-import functools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from flask import Flask
 from psycopg_pool import ConnectionPool
 
 from libs.config import Settings
 from libs.web import create_app as create_web_app
+from libs.web import lazy_app
 
 if TYPE_CHECKING:
     from services.accounts.handlers import AccountsConfig
@@ -34,12 +34,4 @@ def create_app(
     return app
 
 
-@functools.cache
-def _default_app() -> Any:
-    return create_app()
-
-
-def __getattr__(name: str) -> Any:
-    if name == "app":  # built on first access, so importing create_app needs no environment
-        return _default_app()
-    raise AttributeError(name)
+__getattr__ = lazy_app(create_app)  # `app`, for gunicorn, built on first access

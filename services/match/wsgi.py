@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from flask import Flask
@@ -11,6 +10,7 @@ from psycopg_pool import ConnectionPool
 
 from libs.config import Settings
 from libs.web import create_app as create_web_app
+from libs.web import lazy_app
 
 SERVICE = "match"
 PREFIXES = ("/v1/matches", "/v1/practice", "/v1/catalog", "/v1/admin/matches")
@@ -32,12 +32,4 @@ def create_app(
     return app
 
 
-@functools.cache
-def _default_app() -> Any:
-    return create_app()
-
-
-def __getattr__(name: str) -> Any:
-    if name == "app":  # built on first access, so importing create_app needs no environment
-        return _default_app()
-    raise AttributeError(name)
+__getattr__ = lazy_app(create_app)  # `app`, for gunicorn, built on first access

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 
 import pytest
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
+from libs.config import Settings
 from libs.db import make_pool, migrate
 from libs.eventstore import EventStore
 
@@ -39,3 +41,17 @@ def row_counter(pool: ConnectionPool, schema: str, tables: tuple[str, ...]) -> C
             }
 
     return count
+
+
+def settings_for_tests(postgres_url: str, **changes: object) -> Settings:
+    """Settings for an app under test: the fixture database, no broker, explicit secrets."""
+    base = Settings(
+        database_url=postgres_url,
+        kafka_bootstrap_servers="",
+        celery_broker_url="",
+        token_secret="test-secret-" + "s" * 60,
+        token_ttl_seconds=3600,
+        operator_token=None,
+        max_body_bytes=16 * 1024,
+    )
+    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]

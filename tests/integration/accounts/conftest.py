@@ -14,7 +14,7 @@ from libs.db import migrate
 from services.accounts.handlers import AccountsConfig, LoginPolicy
 from services.accounts.passwords import ScryptParams
 from services.accounts.wsgi import create_app
-from tests.integration.conftest import row_counter
+from tests.integration.conftest import row_counter, settings_for_tests
 
 SECRET = "accounts-test-secret-" + "a" * 60
 MIGRATIONS = Path(__file__).resolve().parents[3] / "services" / "accounts" / "migrations"
@@ -24,15 +24,7 @@ PASSWORD = "correct horse battery"
 
 @pytest.fixture
 def settings(postgres_url: str) -> Settings:
-    return Settings(
-        database_url=postgres_url,
-        kafka_bootstrap_servers="",
-        celery_broker_url="",
-        token_secret=SECRET,
-        token_ttl_seconds=900,
-        operator_token=None,
-        max_body_bytes=4096,
-    )
+    return settings_for_tests(postgres_url, token_secret=SECRET, token_ttl_seconds=900, max_body_bytes=4096)
 
 
 @pytest.fixture

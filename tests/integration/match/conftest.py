@@ -18,7 +18,7 @@ from libs.web import issue_token
 from services.match.scheduling import RecordingScheduler
 from services.match.service import MatchService
 from services.match.wsgi import create_app
-from tests.integration.conftest import row_counter
+from tests.integration.conftest import row_counter, settings_for_tests
 
 SECRET = "match-test-secret-" + "x" * 50
 OPERATOR = "operator-token-" + "y" * 30
@@ -33,15 +33,7 @@ def match_schema(postgres_url: str, schema_name: str) -> str:
 
 @pytest.fixture
 def settings(postgres_url: str) -> Settings:
-    return Settings(
-        database_url=postgres_url,
-        kafka_bootstrap_servers="",
-        celery_broker_url="",
-        token_secret=SECRET,
-        token_ttl_seconds=3600,
-        operator_token=OPERATOR,
-        max_body_bytes=16 * 1024,
-    )
+    return settings_for_tests(postgres_url, token_secret=SECRET, operator_token=OPERATOR)
 
 
 @pytest.fixture

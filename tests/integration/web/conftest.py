@@ -13,7 +13,7 @@ from psycopg_pool import ConnectionPool
 from libs.config import Settings
 from libs.db import migrate
 from libs.web import create_app
-from tests.integration.conftest import row_counter
+from tests.integration.conftest import row_counter, settings_for_tests
 from tests.integration.web import sample_api
 
 SECRET = "test-secret-" + "s" * 60
@@ -21,15 +21,7 @@ SECRET = "test-secret-" + "s" * 60
 
 @pytest.fixture
 def settings(postgres_url: str) -> Settings:
-    return Settings(
-        database_url=postgres_url,
-        kafka_bootstrap_servers="",
-        celery_broker_url="",
-        token_secret=SECRET,
-        token_ttl_seconds=3600,
-        operator_token=None,
-        max_body_bytes=2048,
-    )
+    return settings_for_tests(postgres_url, token_secret=SECRET, max_body_bytes=2048)
 
 
 @pytest.fixture

@@ -87,3 +87,15 @@ def test_overlays_render(overlay: Path) -> None:
     out = subprocess.run(["kubectl", "kustomize", str(overlay)], check=True, capture_output=True, text=True)
     kinds = [d["kind"] for d in yaml.safe_load_all(out.stdout) if d]
     assert kinds.count("Ingress") == 1 and "Deployment" in kinds
+
+
+def test_every_gunicorn_target_is_a_wsgi_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # Building an app opens no connection: a placeholder URL is enough to resolve `module:app`.
+    monkeypatch.setenv("DATABASE_URL", "postgresql://nobody@127.0.0.1:1/none")
+    monkeypatch.setenv("ARCANA_DATA_DIR", str(tmp_path))
+    targets = {c["command"][1] for c in _containers(_documents()) if c["command"][0] == "gunicorn"}
+    targets.add("services.wsgi:app")  # what `make run` serves
+    for target in sorted(targets):
+        module, attribute = target.split(":")
+        app = getattr(importlib.import_module(module), attribute)
+        assert callable(app) and app is getattr(importlib.import_module(module), attribute), target
