@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
+import time
 from pathlib import Path
 
 from libs.devstack.ports import port_is_open, wait_for_port
@@ -25,8 +26,10 @@ def _bin(name: str) -> str:
 
 
 def _run_as_owner(args: list[str], timeout: float = 60) -> None:
+    # A session of its own: a Ctrl-C meant for `make run` must not reach the postmaster directly;
+    # the supervisor stops it in order, after the services that use it.
     user = _owner()
-    subprocess.run(args, check=True, timeout=timeout, user=user, capture_output=True)
+    subprocess.run(args, check=True, timeout=timeout, user=user, capture_output=True, start_new_session=True)
 
 
 def _owner() -> str | None:
@@ -54,6 +57,16 @@ def _prepare_permissions(data: Path) -> None:
     ensure_prefix_permissions(data)
     entry = pwd.getpwnam(SYSTEM_USER)
     os.chown(data, entry.pw_uid, entry.pw_gid)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 class EmbeddedPostgres:
@@ -108,9 +121,16 @@ class EmbeddedPostgres:
         self._create_database()
         return self.url
 
-    def stop(self, mode: str = "fast") -> None:
-        if (self.data / "postmaster.pid").exists():
-            _run_as_owner([_bin("pg_ctl"), "-D", str(self.data), "-w", "-m", mode, "stop"])
+    def stop(self, mode: str = "fast", timeout: float = 30) -> None:
+        """Stop the cluster and wait until the postmaster process is gone."""
+        pid_file = self.data / "postmaster.pid"
+        if not pid_file.exists():
+            return
+        pid = int(pid_file.read_text().split()[0])
+        _run_as_owner([_bin("pg_ctl"), "-D", str(self.data), "-w", "-m", mode, "stop"])
+        deadline = time.monotonic() + timeout
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
 
     def _tune(self) -> None:
         # Enough connections for every service's pool, gunicorn workers and test clients at once.
