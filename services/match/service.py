@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 CACHE_SIZE = 5000
 SYSTEM_ATTEMPTS = 5
+PLAYER_ATTEMPTS = 3  # commands without an expected version, after a lost race
 MAX_TICK_STEPS = 8
 MAX_BOT_MOVES = 100
 TOUCH_EVERY_SECONDS = 5.0
@@ -241,20 +242,31 @@ class MatchService:
 
         ``loaded``: the match as ``load_for`` just read it (before the transaction began: the append
         checks the version it was decided on anyway), else it is read in ``conn``.
-        Raises ``MatchNotFound``, ``VersionConflict`` (stale ``expected_version`` or a lost race) and
-        ``RuleViolation``; nothing is written then (the caller must abandon its transaction).
+        Raises ``MatchNotFound``, ``VersionConflict`` (a stale ``expected_version``, a race lost with
+        one, or three races lost without one) and ``RuleViolation``; nothing is written then (the
+        caller must abandon its transaction).
         """
+        # Without an expected version the player did not decide on a particular state: a race
+        # lost to the opponent (both mulligan at once) is decided again on a fresh read, inside a
+        # savepoint so the transaction survives the lost race.
+        retry = expected_version is None
         m = loaded if loaded is not None else self.load_for(match_id, player, conn)
-        if expected_version is not None and expected_version != m.version:
-            raise VersionConflict(m.version)
-        events = domain.with_reconnect(m, player, domain.decide_command(m, {**command, "player": player}))
-        try:
-            outcome = self._append(m, match_id, events, conn, savepoint=False)
-        except ConcurrencyError as exc:
-            raise VersionConflict(int(exc.actual)) from None
-        if not outcome.after.ended:
-            self._record_presence(conn, match_id, player)
-        return outcome
+        for attempt in range(PLAYER_ATTEMPTS if retry else 1):
+            if attempt:
+                m = self.load_for(match_id, player, conn)
+            if expected_version is not None and expected_version != m.version:
+                raise VersionConflict(m.version)
+            events = domain.with_reconnect(m, player, domain.decide_command(m, {**command, "player": player}))
+            try:
+                outcome = self._append(m, match_id, events, conn, savepoint=retry)
+            except ConcurrencyError as exc:
+                if not retry or attempt + 1 == PLAYER_ATTEMPTS:
+                    raise VersionConflict(int(exc.actual)) from None
+                continue
+            if not outcome.after.ended:
+                self._record_presence(conn, match_id, player)
+            return outcome
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     def _system(
         self, match_id: str, choose: Callable[[Match], dict[str, Any] | None], *, bot: bool = True

@@ -3,6 +3,7 @@ one wins, the others get 409 with the current version; the stream never has a ga
 
 from __future__ import annotations
 
+import threading
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -75,3 +76,37 @@ def test_50_different_commands_racing_on_one_version_one_applies(
             assert body["error"]["details"]["current_version"] in (winner["version"],)
     assert _gap_free(svc, match_id)[-1] == winner["version"]
     assert svc.verify_replay(match_id) == []
+
+
+def test_both_players_mulligan_at_once_without_a_version_both_apply(
+    make_player: Any, admin: Any, svc: MatchService
+) -> None:
+    """A command without ``expected_version`` that loses a race is decided again, not refused."""
+    for round_ in range(8):
+        alice, bob = make_player(), make_player()
+        match_id = admin([alice, bob], [list(STARTER_DECK)] * 2, first=alice.id)
+        barrier = threading.Barrier(2)
+
+        def mulligan(player: Any, match_id: str = match_id, barrier: threading.Barrier = barrier) -> Any:
+            client = player.fresh()
+            barrier.wait()
+            r = client.post(f"/v1/matches/{match_id}/commands", {"type": "mulligan", "cards": []})
+            return r.status_code, r.get_json()
+
+        with ThreadPoolExecutor(2) as pool:
+            results = list(pool.map(mulligan, [alice, bob]))
+        assert [status for status, _ in results] == [200, 200], (round_, results)
+        view = alice.view(match_id)
+        assert (
+            view["phase"] == "playing" and view["you"]["mulligan_done"] and view["opponent"]["mulligan_done"]
+        )
+        _gap_free(svc, match_id)
+        assert svc.verify_replay(match_id) == []
+
+
+def test_a_stale_expected_version_is_still_refused_after_a_lost_race(make_player: Any, admin: Any) -> None:
+    alice, bob, match_id = _playing(make_player, admin)
+    version = alice.view(match_id)["version"]
+    alice.command(match_id, {"type": "end_turn"})
+    r = bob.post(f"/v1/matches/{match_id}/commands", {"type": "end_turn", "expected_version": version})
+    assert r.status_code == 409 and r.get_json()["error"]["details"]["current_version"] > version
