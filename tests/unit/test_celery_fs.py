@@ -13,7 +13,12 @@ from libs.celery_fs import Transport
 def test_concurrent_producers_and_a_consumer_lose_nothing(tmp_path: Path) -> None:
     folder = tmp_path / "queue"
     folder.mkdir()
-    options = {"data_folder_in": str(folder), "data_folder_out": str(folder), "polling_interval": 0.01}
+    options = {
+        "data_folder_in": str(folder),
+        "data_folder_out": str(folder),
+        "control_folder": str(tmp_path / "control"),  # not the working directory
+        "polling_interval": 0.01,
+    }
     queue = Queue("q", Exchange("x", type="direct"), routing_key="q")
     received: list[int] = []
 
@@ -47,7 +52,12 @@ def test_concurrent_producers_and_a_consumer_lose_nothing(tmp_path: Path) -> Non
 def test_a_torn_message_file_is_skipped_not_fatal(tmp_path: Path) -> None:
     folder = tmp_path / "queue"
     folder.mkdir()
-    options = {"data_folder_in": str(folder), "data_folder_out": str(folder), "polling_interval": 0.01}
+    options = {
+        "data_folder_in": str(folder),
+        "data_folder_out": str(folder),
+        "control_folder": str(tmp_path / "control"),  # not the working directory
+        "polling_interval": 0.01,
+    }
     queue = Queue("q", Exchange("x", type="direct"), routing_key="q")
     received: list[int] = []
     with Connection(transport=Transport, transport_options=options) as conn:
