@@ -58,12 +58,13 @@ def test_a_torn_message_file_is_skipped_not_fatal(tmp_path: Path) -> None:
         "control_folder": str(tmp_path / "control"),  # not the working directory
         "polling_interval": 0.01,
     }
-    queue = Queue("q", Exchange("x", type="direct"), routing_key="q")
+    # Names of its own: kombu keeps declared exchanges in class-level state across connections.
+    queue = Queue("qt", Exchange("xt", type="direct"), routing_key="qt")
     received: list[int] = []
     with Connection(transport=Transport, transport_options=options) as conn:
         queue(conn.default_channel).declare()
-        (folder / "0_torn.q.msg").write_bytes(b"")  # what kombu's own writer exposes for a moment
-        conn.Producer().publish({"n": 1}, exchange=queue.exchange, routing_key="q")
+        (folder / "0_torn.qt.msg").write_bytes(b"")  # what kombu's own writer exposes for a moment
+        conn.Producer().publish({"n": 1}, exchange=queue.exchange, routing_key="qt")
         with conn.Consumer(
             queue, callbacks=[lambda body, message: (received.append(body["n"]), message.ack())]
         ):
