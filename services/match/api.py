@@ -122,17 +122,21 @@ def list_matches(query: dict[str, Any]) -> Any:
     return {"matches": rows}
 
 
+def _touched(match_id: str, player: str) -> Any:
+    """The match as ``player`` may read it (their request also counts as presence); 404 otherwise."""
+    try:
+        return _service().touch(_match_id(match_id), player)
+    except MatchNotFound:
+        raise _not_found() from None
+
+
 @blp.route("/v1/matches/<match_id>", methods=["GET"])
 @require_player
 @blp.response(200)
 def get_match(match_id: str) -> Any:
     """The match as the caller sees it, with its version."""
     player = _me()
-    try:
-        m = _service().touch(_match_id(match_id), player)
-    except MatchNotFound:
-        raise _not_found() from None
-    return domain.player_view(m, player)
+    return domain.player_view(_touched(match_id, player), player)
 
 
 @blp.route("/v1/matches/<match_id>/events", methods=["GET"])
@@ -157,10 +161,7 @@ def get_events(query: dict[str, Any], match_id: str) -> Any:
 def get_legal_commands(match_id: str) -> Any:
     """Every command the caller may post now (empty when it is not their move)."""
     player = _me()
-    try:
-        m = _service().touch(_match_id(match_id), player)
-    except MatchNotFound:
-        raise _not_found() from None
+    m = _touched(match_id, player)
     return {"version": m.version, "commands": domain.player_commands(m, player)}
 
 

@@ -10,7 +10,8 @@ from kombu import Connection, Exchange, Queue
 from libs.celery_fs import Transport
 
 
-def test_concurrent_producers_and_a_consumer_lose_nothing(tmp_path: Path) -> None:
+def _queue(tmp_path: Path) -> tuple[Path, dict[str, object]]:
+    """A queue folder and transport options keeping every file under ``tmp_path``."""
     folder = tmp_path / "queue"
     folder.mkdir()
     options = {
@@ -19,6 +20,11 @@ def test_concurrent_producers_and_a_consumer_lose_nothing(tmp_path: Path) -> Non
         "control_folder": str(tmp_path / "control"),  # not the working directory
         "polling_interval": 0.01,
     }
+    return folder, options
+
+
+def test_concurrent_producers_and_a_consumer_lose_nothing(tmp_path: Path) -> None:
+    _, options = _queue(tmp_path)
     queue = Queue("q", Exchange("x", type="direct"), routing_key="q")
     received: list[int] = []
 
@@ -50,14 +56,7 @@ def test_concurrent_producers_and_a_consumer_lose_nothing(tmp_path: Path) -> Non
 
 
 def test_a_torn_message_file_is_skipped_not_fatal(tmp_path: Path) -> None:
-    folder = tmp_path / "queue"
-    folder.mkdir()
-    options = {
-        "data_folder_in": str(folder),
-        "data_folder_out": str(folder),
-        "control_folder": str(tmp_path / "control"),  # not the working directory
-        "polling_interval": 0.01,
-    }
+    folder, options = _queue(tmp_path)
     # Names of its own: kombu keeps declared exchanges in class-level state across connections.
     queue = Queue("qt", Exchange("xt", type="direct"), routing_key="qt")
     received: list[int] = []
