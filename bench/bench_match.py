@@ -3,8 +3,9 @@
 Starts the product as ``make run`` does (gunicorn with every service, Celery, relays, consumers)
 on a throwaway embedded PostgreSQL and dev broker, then for N = 10, 50, 100 (``BENCH_MATCH_N``):
 N client threads each play bot-vs-bot matches over HTTP (both players, random legal commands,
-new matches as old ones end, no think time) for ``BENCH_SECONDS``; a client uses the legal
-commands a POST answers with and asks for them only when it does not know them. Printed:
+new matches as old ones end, no think time) for ``BENCH_SECONDS``, over the lean keep-alive
+client of ``bench/_http.py``; a client uses the legal commands and ``awaiting`` a POST answers
+with and asks for legal commands only when the move passes to the other player. Printed:
 commands/s, p50/p99 latency of command POSTs and of all match requests, and the same client's
 /healthz requests/s at the same concurrency on the same server (the framework's ceiling), with
 the ratios.
@@ -12,6 +13,7 @@ the ratios.
 
 from __future__ import annotations
 
+import http.client
 import os
 import random
 import shutil
@@ -22,15 +24,15 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-import requests
-from requests.adapters import HTTPAdapter
-
+from bench import _cpu as cpu
+from bench._http import Client, Reply
 from bench._stack import database
 from libs.devstack.broker import DevBroker
 from libs.devstack.ports import free_port
 from libs.rules import STARTER_DECK
-from tests.e2e.stack import Stack
+from tests.e2e.stack import OPERATOR_TOKEN, Stack
 
 SECONDS = float(os.environ.get("BENCH_SECONDS", "20"))
 SIZES = [int(n) for n in os.environ.get("BENCH_MATCH_N", "10,50,100").split(",")]
@@ -42,72 +44,77 @@ class Tally:
     request_ms: list[float] = field(default_factory=list)
     matches_finished: int = 0
     errors: int = 0
+    error_samples: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def _session(stack: Stack, player: str, pool: int) -> requests.Session:
-    s = stack.session(player)
-    s.mount("http://", HTTPAdapter(pool_connections=1, pool_maxsize=pool))
-    return s
-
-
-def _timed(tally: Tally, call, *args, command: bool = False, **kwargs) -> requests.Response:
+def _timed(tally: Tally, call: Any, *args: Any, command: bool = False) -> Reply:
     started = time.perf_counter()
-    response = call(*args, timeout=30, **kwargs)
+    reply = call(*args)
     elapsed = (time.perf_counter() - started) * 1000
     with tally.lock:
         tally.request_ms.append(elapsed)
         if command:
             tally.command_ms.append(elapsed)
-        if response.status_code >= 500:
+        if reply.status >= 500:
             tally.errors += 1
-    return response
+            if len(tally.error_samples) < 3:
+                tally.error_samples.append(f"{reply.status} {reply.body[:300]!r}")
+    return reply
 
 
-def _play_one(
-    stack: Stack, operator: requests.Session, tally: Tally, deadline: float, rng: random.Random
-) -> None:
+def _play_one(stack: Stack, operator: Client, tally: Tally, deadline: float, rng: random.Random) -> None:
     players = [str(uuid.uuid4()), str(uuid.uuid4())]
     setup = {"players": [{"id": p, "deck": list(STARTER_DECK)} for p in players]}
-    created = operator.post(
-        f"{stack.url}/v1/admin/matches", json={"mode": "casual", "setup": setup}, timeout=30
-    )
-    created.raise_for_status()
+    created = operator.post("/v1/admin/matches", {"mode": "casual", "setup": setup})
+    if created.status != 201:
+        raise RuntimeError(f"creating a match: {created.status} {created.body[:200]!r}")
     match = created.json()["match_id"]
-    sessions = {p: _session(stack, p, 2) for p in players}
-    base = f"{stack.url}/v1/matches/{match}"
-    # What each player may do next, as the server last said (None: ask). A POST answers with the
-    # caller's next legal commands, so a client only asks again for the other player.
+    clients = {p: Client(stack.url, stack.token(p)) for p in players}
+    base = f"/v1/matches/{match}"
+    # What each player may do next as the server last said (None: ask). A POST answers with the
+    # caller's next legal commands and with whom the match awaits, so a client asks only when
+    # the move passes to the other player, as a real client would after its long poll.
     known: dict[str, list[dict] | None] = dict.fromkeys(players)
     version = created.json()["version"]
-    while time.monotonic() < deadline:
-        acted = False
-        for player in players:
-            if known[player] is None:
-                legal = _timed(tally, sessions[player].get, f"{base}/legal-commands")
-                if legal.status_code != 200:
+    try:
+        while time.monotonic() < deadline:
+            acted = False
+            for player in players:
+                if known[player] is None:
+                    legal = _timed(tally, clients[player].get, f"{base}/legal-commands")
+                    if legal.status != 200:
+                        return
+                    body = legal.json()
+                    version, known[player] = body["version"], body["commands"]
+                if not known[player]:
+                    continue
+                choice = _pick(known[player], rng)
+                sent = _timed(
+                    tally,
+                    clients[player].post,
+                    f"{base}/commands",
+                    {**choice, "expected_version": version},
+                    command=True,
+                )
+                acted = True
+                if sent.status != 200:  # stale or refused: ask both again
+                    known = dict.fromkeys(players)
+                    continue
+                body = sent.json()
+                version = body["version"]
+                if not body["awaiting"]:
+                    with tally.lock:
+                        tally.matches_finished += 1
                     return
-                version, known[player] = legal.json()["version"], legal.json()["commands"]
-            if not known[player]:
-                continue
-            choice = _pick(known[player], rng)
-            sent = _timed(
-                tally,
-                sessions[player].post,
-                f"{base}/commands",
-                json={**choice, "expected_version": version},
-                command=True,
-            )
-            known = dict.fromkeys(players)
-            if sent.status_code == 200:
-                version, known[player] = sent.json()["version"], sent.json()["legal_commands"]
-            acted = True
-        if not acted:
-            view = _timed(tally, sessions[players[0]].get, base).json()
-            if view.get("phase") == "ended":
-                with tally.lock:
-                    tally.matches_finished += 1
-                return
+                for p in players:
+                    known[p] = None if p in body["awaiting"] else []
+                known[player] = body["legal_commands"] if player in body["awaiting"] else []
+            if not acted:  # nobody could act as far as we knew: ask both again
+                known = dict.fromkeys(players)
+    finally:
+        for c in clients.values():
+            c.close()
 
 
 def _pick(commands: list[dict], rng: random.Random) -> dict:
@@ -123,13 +130,16 @@ def _pick(commands: list[dict], rng: random.Random) -> dict:
 
 def _client(stack: Stack, tally: Tally, deadline: float, seed: int) -> None:
     rng = random.Random(seed)
-    operator = stack.operator()
+    operator = Client(stack.url, OPERATOR_TOKEN)
     while time.monotonic() < deadline:
         try:
             _play_one(stack, operator, tally, deadline, rng)
-        except requests.RequestException:
+        except (OSError, http.client.HTTPException) as exc:
             with tally.lock:
                 tally.errors += 1
+                if len(tally.error_samples) < 3:
+                    tally.error_samples.append(repr(exc))
+    operator.close()
 
 
 def _healthz(stack: Stack, threads: int, seconds: float) -> float:
@@ -137,10 +147,11 @@ def _healthz(stack: Stack, threads: int, seconds: float) -> float:
     deadline = time.monotonic() + seconds
 
     def hammer(i: int) -> None:
-        s = requests.Session()
+        client = Client(stack.url)
         while time.monotonic() < deadline:
-            s.get(f"{stack.url}/healthz", timeout=30)
+            client.get("/healthz")
             count[i] += 1
+        client.close()
 
     workers = [threading.Thread(target=hammer, args=(i,)) for i in range(threads)]
     for w in workers:
@@ -160,10 +171,14 @@ def _run_size(stack: Stack, n: int) -> dict[str, float]:
     tally = Tally()
     deadline = time.monotonic() + SECONDS
     workers = [threading.Thread(target=_client, args=(stack, tally, deadline, i)) for i in range(n)]
+    before = cpu.snapshot()
     for w in workers:
         w.start()
     for w in workers:
         w.join()
+    used = cpu.spent(before, cpu.snapshot())
+    for sample in tally.error_samples:
+        print(f"  N = {n}: error {sample}")
     health = _healthz(stack, n, min(SECONDS, 10))
     return {
         "n": n,
@@ -175,6 +190,7 @@ def _run_size(stack: Stack, n: int) -> dict[str, float]:
         "healthz_s": health,
         "finished": tally.matches_finished,
         "errors": tally.errors,
+        "cpu": used,
     }
 
 
@@ -213,6 +229,12 @@ def main() -> None:
             f"{r['commands_s'] / r['healthz_s']:>12.2f} {r['requests_s'] / r['healthz_s']:>12.2f} "
             f"{r['finished']:>8} {r['errors']:>4}"
         )
+    print("  CPU per command, ms (all of the stack's processes; client = this benchmark):")
+    print("  " + " ".join(f"{name:>9}" for name in ("N", *cpu.PARTS, "total")))
+    for r in results:
+        per = {part: r["cpu"][part] * 1000 / max(r["commands_s"] * SECONDS, 1) for part in cpu.PARTS}
+        cells = [f"{per[part]:>9.2f}" for part in cpu.PARTS]
+        print(f"  {r['n']:>9} " + " ".join(cells) + f" {sum(per.values()):>9.2f}")
     print("  target at N = 50: command p99 < 100 ms and >= 30 % of the /healthz rate")
 
 

@@ -2,7 +2,7 @@
 
 from libs.eventstore.envelope import NewEvent, RecordedEvent, utcnow
 from libs.eventstore.errors import ConcurrencyError, DuplicateEventError, EventStoreError
-from libs.eventstore.store import EventStore, Expect, ExpectedVersion
+from libs.eventstore.store import EventStore, Expect, ExpectedVersion, QueuedAppend
 from libs.eventstore.upcasting import Upcasters
 
 __all__ = [
@@ -13,6 +13,7 @@ __all__ = [
     "Expect",
     "ExpectedVersion",
     "NewEvent",
+    "QueuedAppend",
     "RecordedEvent",
     "Upcasters",
     "utcnow",

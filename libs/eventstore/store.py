@@ -75,6 +75,46 @@ def _row_to_event(row: tuple[Any, ...]) -> RecordedEvent:
     return RecordedEvent(*row)
 
 
+class QueuedAppend:
+    """An append sent in pipeline mode, its result still to be read."""
+
+    def __init__(
+        self, stream: str, expected: int, events: Sequence[NewEvent], cursor: psycopg.Cursor[Any]
+    ) -> None:
+        self.stream = stream
+        self.expected = expected
+        self.events = list(events)
+        self._cursor = cursor
+
+    def predicted(self) -> list[RecordedEvent]:
+        """The events as they will be stored if the append succeeds, before the pipeline syncs:
+        versions ``expected + 1`` on, position 0 (not known yet)."""
+        if self.expected < 0:
+            raise ValueError("versions are known in advance only for an exact expected version")
+        return self._build([(0, self.expected + 1 + i) for i in range(len(self.events))])
+
+    def recorded(self) -> list[RecordedEvent]:
+        """The events as stored (syncs the pipeline if it has not synced yet)."""
+        return self._build(self._cursor.fetchall())
+
+    def _build(self, rows: Sequence[tuple[int, int]]) -> list[RecordedEvent]:
+        return [
+            RecordedEvent(
+                e.event_id,
+                self.stream,
+                version,
+                position,
+                e.type,
+                e.schema_version,
+                e.occurred_at,
+                e.correlation_id,
+                e.causation_id,
+                e.data,
+            )
+            for e, (position, version) in zip(self.events, rows, strict=True)
+        ]
+
+
 class EventStore:
     """Append to and read from the ``events`` table of ``schema``."""
 
@@ -147,33 +187,42 @@ class EventStore:
         code: int,
         events: Sequence[NewEvent],
     ) -> list[RecordedEvent]:
-        params = (stream, code, json.dumps([_wire(e) for e in events], separators=(",", ":")))
         try:
-            query = self._query("append", self._append_sql, conn)
-            rows = conn.execute(query, params, prepare=True).fetchall()
-        except pg_errors.UniqueViolation as exc:
-            if exc.diag.constraint_name == "events_event_id_key":
-                raise DuplicateEventError(str(exc.diag.message_detail)) from None
-            raise ConcurrencyError(stream, expected, self.version(stream)) from None
+            return self._send_append(conn, stream, code, events).recorded()
         except psycopg.Error as exc:
-            if exc.sqlstate == _WRONG_VERSION:
-                raise ConcurrencyError(stream, expected, int(exc.diag.message_detail or 0)) from None
-            raise
-        return [
-            RecordedEvent(
-                e.event_id,
-                stream,
-                version,
-                position,
-                e.type,
-                e.schema_version,
-                e.occurred_at,
-                e.correlation_id,
-                e.causation_id,
-                e.data,
-            )
-            for e, (position, version) in zip(events, rows, strict=True)
-        ]
+            raise self.append_failure(exc, stream, expected) from None
+
+    def append_queued(
+        self, conn: psycopg.Connection[Any], stream: str, expected_version: int, events: Sequence[NewEvent]
+    ) -> QueuedAppend:
+        """Queue the append of ``events`` at exactly ``expected_version`` on ``conn``, which must be in
+        pipeline mode inside a transaction, without waiting for its result: the statements queued
+        after it and the COMMIT travel in the same round trip. Its versions are known at once
+        (``QueuedAppend.versions``); its positions after the pipeline has synced
+        (``QueuedAppend.recorded()``). A refused append fails the transaction, and the error is
+        raised when the pipeline syncs: pass it to :meth:`append_failure`.
+        """
+        if not events:
+            raise ValueError("nothing to append")
+        return self._send_append(conn, stream, _expected_code(expected_version), events)
+
+    def _send_append(
+        self, conn: psycopg.Connection[Any], stream: str, code: int, events: Sequence[NewEvent]
+    ) -> QueuedAppend:
+        params = (stream, code, json.dumps([_wire(e) for e in events], separators=(",", ":")))
+        query = self._query("append", self._append_sql, conn)
+        return QueuedAppend(stream, code, events, conn.execute(query, params, prepare=True))
+
+    def append_failure(self, exc: psycopg.Error, stream: str, expected: ExpectedVersion) -> Exception:
+        """The exception an append refused with ``exc`` stands for: ``ConcurrencyError`` (with the
+        stream's current version), ``DuplicateEventError``, or ``exc`` itself."""
+        if isinstance(exc, pg_errors.UniqueViolation):
+            if exc.diag.constraint_name == "events_event_id_key":
+                return DuplicateEventError(str(exc.diag.message_detail))
+            return ConcurrencyError(stream, expected, self.version(stream))
+        if exc.sqlstate == _WRONG_VERSION:
+            return ConcurrencyError(stream, expected, int(exc.diag.message_detail or 0))
+        return exc
 
     # -- reading -------------------------------------------------------------------------------
 

@@ -4,8 +4,9 @@
 - ``GET  /v1/matches/{id}`` → 200 the caller's view + ``version``; 404 ``match_not_found``
 - ``GET  /v1/matches/{id}/events?after=N&wait=S`` → 200 visible events after N (long-poll, S ≤ 25)
 - ``GET  /v1/matches/{id}/legal-commands`` → 200
-- ``POST /v1/matches/{id}/commands`` → 200 the new version, the caller's view of the new events and
-  the caller's legal commands now (empty: wait for the opponent); 409
+- ``POST /v1/matches/{id}/commands`` → 200 the new version, the caller's view of the new events,
+  the caller's legal commands now (empty: wait for the opponent) and ``awaiting`` (the players
+  the match waits for; empty once it has ended); 409
   ``version_conflict`` (details.current_version); 422 the engine's code or ``validation_error``
 - ``POST /v1/practice`` → 201 a match against the greedy bot; 422 ``invalid_deck``
 - ``GET  /v1/catalog`` → 200 (ETag, Cache-Control; 304 on If-None-Match)
@@ -162,7 +163,11 @@ def get_legal_commands(match_id: str) -> Any:
     """Every command the caller may post now (empty when it is not their move)."""
     player = _me()
     m = _touched(match_id, player)
-    return {"version": m.version, "commands": domain.player_commands(m, player)}
+    return {
+        "version": m.version,
+        "commands": domain.player_commands(m, player),
+        "awaiting": domain.awaiting(m),
+    }
 
 
 @blp.route("/v1/matches/<match_id>/commands", methods=["POST"])
@@ -177,12 +182,18 @@ def post_command(args: dict[str, Any], match_id: str) -> Any:
     svc = _service()
     mid = _match_id(match_id)
     try:
-        # Read before the transaction (one autocommit round trip, no BEGIN); with an
-        # Idempotency-Key the read happens in its transaction, on its connection. The write is
-        # pipelined: two round trips (BEGIN + append; index, NOTIFY, presence + COMMIT).
-        loaded = None if in_idempotent_request() else svc.load_for(mid, player)
-        with request_transaction(pipelined=True) as conn:
+        # The match at the expected version from the cache (no read), else read before the
+        # transaction (one autocommit round trip, no BEGIN); with an Idempotency-Key the read
+        # happens in its transaction, on its connection. The write is pipelined: with an expected
+        # version one round trip (BEGIN, append, index + NOTIFY, presence, COMMIT), else two.
+        loaded = svc.cached_at(mid, player, expected)
+        if loaded is None and not in_idempotent_request():
+            loaded = svc.load_for(mid, player)
+        with svc.refused_appends(mid, expected), request_transaction(pipelined=True) as conn:
             outcome = svc.player_command(mid, player, args, expected, conn, loaded=loaded)
+        outcome = svc.confirmed(outcome)
+        if not in_idempotent_request():  # committed now (else when the key's record commits)
+            svc.remember(outcome.after)
     except MatchNotFound:
         raise _not_found() from None
     except VersionConflict as exc:
@@ -199,6 +210,7 @@ def post_command(args: dict[str, Any], match_id: str) -> Any:
         "version": outcome.after.version,
         "events": _events_out(list(outcome.recorded), player),
         "legal_commands": domain.player_commands(outcome.after, player),
+        "awaiting": domain.awaiting(outcome.after),
     }
 
 

@@ -2,6 +2,12 @@
 
 Both are hints: the beat sweep (``tasks.sweep``, every 2 s) finds any deadline already past and any
 bot that should move, so a lost task (a dead worker, a broker restart) only delays things.
+
+One deadline task per match is enough while it is due no later than the match's deadline: the
+task, when it runs, applies what is due and schedules the match's deadline as it is then
+(``MatchService.follow_up``). So a process does not send another while a task it sent for that
+match is still to come and due no later: a fast match sends about one task per deadline period,
+not one per turn.
 """
 
 from __future__ import annotations
@@ -26,20 +32,54 @@ class Scheduler(Protocol):
     def bot(self, match_id: str) -> None: ...
 
 
+class PendingDeadlines:
+    """The deadline tasks this process sent that are still to come: match id → due time (service
+    clock). Thread-safe; forgets the oldest entries beyond ``limit``."""
+
+    def __init__(self, limit: int = 20_000) -> None:
+        self.limit = limit
+        self._due: dict[str, datetime] = {}
+        self._lock = threading.Lock()
+
+    def claim(self, match_id: str, at: datetime, now: datetime) -> bool:
+        """True when a task must be sent for ``at``: none of ours is still to come by then."""
+        with self._lock:
+            pending = self._due.get(match_id)
+            if pending is not None and now < pending <= at:
+                return False
+            self._due.pop(match_id, None)
+            self._due[match_id] = at
+            while len(self._due) > self.limit:
+                self._due.pop(next(iter(self._due)))
+            return True
+
+    def release(self, match_id: str, at: datetime) -> None:
+        """The task for ``at`` could not be sent."""
+        with self._lock:
+            if self._due.get(match_id) == at:
+                del self._due[match_id]
+
+
 class CeleryScheduler:
     """Sends the match tasks through ``libs.celeryapp.app``; a failure to send is logged, never raised
     (the command is already stored, and the sweep catches up)."""
 
+    def __init__(self) -> None:
+        self.pending = PendingDeadlines()
+
     def deadline(self, match_id: str, at: datetime) -> None:
+        now = clock.now()
+        if not self.pending.claim(match_id, at, now):
+            return
         # The deadline is on the service clock (which tests may move); Celery's eta is on the system clock.
-        eta = datetime.now(UTC) + (at - clock.now())
-        self._send(ENFORCE_TASK, match_id, eta=eta)
+        if not self._send(ENFORCE_TASK, match_id, eta=datetime.now(UTC) + (at - now)):
+            self.pending.release(match_id, at)
 
     def bot(self, match_id: str) -> None:
         self._send(BOT_TASK, match_id, expires=60)
 
     @staticmethod
-    def _send(name: str, match_id: str, **options: object) -> None:
+    def _send(name: str, match_id: str, **options: object) -> bool:
         from libs.celeryapp import app
 
         try:
@@ -48,6 +88,8 @@ class CeleryScheduler:
             log.warning(
                 "could not send %s for match %s; the sweep will catch up", name, match_id, exc_info=True
             )
+            return False
+        return True
 
 
 class RecordingScheduler:

@@ -106,10 +106,17 @@ class EventsOut(ma.Schema):
     events = ma.fields.List(ma.fields.Nested(EventOut))
 
 
+def awaiting_field() -> ma.fields.List:
+    """The players the match waits for now (both at the mulligan; none once it has ended)."""
+    return ma.fields.List(ma.fields.String())
+
+
 class CommandOut(EventsOut):
     legal_commands = ma.fields.List(ma.fields.Dict())
+    awaiting = awaiting_field()
 
 
 class LegalOut(ma.Schema):
     version = ma.fields.Integer()
     commands = ma.fields.List(ma.fields.Dict())
+    awaiting = awaiting_field()

@@ -24,7 +24,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from libs import clock
-from libs.eventstore import ConcurrencyError, EventStore, Expect, NewEvent, RecordedEvent
+from libs.eventstore import ConcurrencyError, EventStore, Expect, NewEvent, QueuedAppend, RecordedEvent
 from libs.rules import RuleViolation
 from services.match import domain, projections, store
 from services.match.domain import Match
@@ -61,6 +61,7 @@ class Outcome:
     before: Match | None
     after: Match
     recorded: Sequence[RecordedEvent]
+    pending: QueuedAppend | None = None  # a queued append: positions unknown until it syncs
 
 
 def stream_of(match_id: str) -> str:
@@ -113,10 +114,11 @@ class MatchService:
         if not tail:
             return cached
         m = domain.fold_match(as_rows(tail), cached)
-        self._remember(m)
+        self.remember(m)
         return m
 
-    def _remember(self, m: Match) -> None:
+    def remember(self, m: Match) -> None:
+        """Keep ``m`` in the cache (it must be committed: the cache is read without the database)."""
         with self._cache_lock:
             known = self._cache.get(m.match_id)
             if known is None or known.version < m.version:
@@ -131,6 +133,19 @@ class MatchService:
         if m is None or m.rejected or player not in m.players:
             raise MatchNotFound(match_id)
         return m
+
+    def cached_at(self, match_id: str, player: str, version: int | None) -> Match | None:
+        """The match at exactly ``version`` from this process's cache, if it holds that version and
+        ``player`` plays in it; else None (read it). A command that names the version it was
+        decided on needs no read then: the state at a version never changes, and the append at
+        that version fails if the match has moved on since."""
+        if version is None:
+            return None
+        with self._cache_lock:
+            cached = self._cache.get(match_id)
+        if cached is None or cached.version != version or cached.rejected or player not in cached.players:
+            return None
+        return cached
 
     def read_events(self, match_id: str, after: int = 0) -> list[RecordedEvent]:
         with self.reading() as conn:
@@ -150,18 +165,28 @@ class MatchService:
         conn: psycopg.Connection[Any] | None,
         *,
         savepoint: bool = True,
+        queued: bool = False,
     ) -> Outcome:
         """Append in ``conn``'s transaction (or a transaction of its own), index and announce.
         ``savepoint=False`` (two round trips fewer) when the caller's transaction is abandoned on
-        any error; without ``conn`` the own transaction needs none."""
+        any error; without ``conn`` the own transaction needs none. ``queued`` (with ``conn``):
+        the append's result is not waited for, so on a pipelined connection the whole write is
+        one round trip with the COMMIT; a refused append is then raised as a ``psycopg.Error``
+        when the pipeline syncs (see ``refused_appends``), and ``confirmed`` reads the positions."""
         now = clock.now()
         new = [NewEvent(kind, data, occurred_at=now) for kind, data in events]
         expected = before.version if before is not None else Expect.NO_STREAM
+        pending: QueuedAppend | None = None
 
         def write(c: psycopg.Connection[Any]) -> list[RecordedEvent]:
-            recorded = self.events.append(
-                stream_of(match_id), expected, new, conn=c, savepoint=savepoint and conn is not None
-            )
+            nonlocal pending
+            if queued:
+                pending = self.events.append_queued(c, stream_of(match_id), expected, new)
+                recorded = pending.predicted()
+            else:
+                recorded = self.events.append(
+                    stream_of(match_id), expected, new, conn=c, savepoint=savepoint and conn is not None
+                )
             if recorded[-1].type == "MatchEnded":
                 store.forget_presence(c, self.schema, match_id)
             # the index update and the NOTIFY (sent on commit) in one statement
@@ -176,8 +201,27 @@ class MatchService:
                 recorded = write(own)
         after = domain.fold_match(as_rows(recorded), before)
         if conn is None:
-            self._remember(after)
-        return Outcome(before, after, recorded)
+            self.remember(after)
+        return Outcome(before, after, recorded, pending)
+
+    @staticmethod
+    def confirmed(outcome: Outcome) -> Outcome:
+        """``outcome`` with its events as stored (their positions), once its transaction committed."""
+        if outcome.pending is None:
+            return outcome
+        return Outcome(outcome.before, outcome.after, outcome.pending.recorded())
+
+    @contextmanager
+    def refused_appends(self, match_id: str, expected: int | None) -> Iterator[None]:
+        """Around a transaction holding a queued append: its refusal, raised when the pipeline
+        syncs, becomes ``VersionConflict`` (with the current version)."""
+        try:
+            yield
+        except psycopg.Error as exc:
+            failure = self.events.append_failure(exc, stream_of(match_id), expected or 0)
+            if isinstance(failure, ConcurrencyError):
+                raise VersionConflict(int(failure.actual)) from None
+            raise
 
     def dispatch(self, outcome: Outcome, *, bot: bool = True) -> None:
         """After the commit: schedule the new deadline, and the bot when the match waits for it."""
@@ -242,9 +286,11 @@ class MatchService:
 
         ``loaded``: the match as ``load_for`` just read it (before the transaction began: the append
         checks the version it was decided on anyway), else it is read in ``conn``.
-        Raises ``MatchNotFound``, ``VersionConflict`` (a stale ``expected_version``, a race lost with
-        one, or three races lost without one) and ``RuleViolation``; nothing is written then (the
-        caller must abandon its transaction).
+        Raises ``MatchNotFound``, ``VersionConflict`` (a stale ``expected_version``, or three races
+        lost without one) and ``RuleViolation``; nothing is written then (the caller must abandon
+        its transaction). With ``expected_version`` the append is queued: a race lost with it is
+        raised when the transaction ends (run it inside ``refused_appends``), and the returned
+        outcome's positions are read by ``confirmed`` after the commit.
         """
         # Without an expected version the player did not decide on a particular state: a race
         # lost to the opponent (both mulligan at once) is decided again on a fresh read, inside a
@@ -258,7 +304,8 @@ class MatchService:
                 raise VersionConflict(m.version)
             events = domain.with_reconnect(m, player, domain.decide_command(m, {**command, "player": player}))
             try:
-                outcome = self._append(m, match_id, events, conn, savepoint=retry)
+                # with an expected version a refusal is final: queue the append (no wait)
+                outcome = self._append(m, match_id, events, conn, savepoint=retry, queued=not retry)
             except ConcurrencyError as exc:
                 if not retry or attempt + 1 == PLAYER_ATTEMPTS:
                     raise VersionConflict(int(exc.actual)) from None
@@ -348,6 +395,15 @@ class MatchService:
                 break
             applied += 1
         return applied
+
+    def follow_up(self, match_id: str) -> None:
+        """Schedule the match's deadline as it is now (after a deadline task ran: senders skip a
+        later deadline while an earlier task is still to come, counting on this)."""
+        m = self.load(match_id)
+        due = domain.deadline(m) if m is not None and not m.ended else None
+        # one already past is the sweep's (a task now could only find the same and send again)
+        if due is not None and due > clock.now() and self.scheduler is not None:
+            self.scheduler.deadline(match_id, due)
 
     def bot_turn(self, match_id: str) -> int:
         """Play the bot's moves while the match waits for it; returns how many."""

@@ -1,7 +1,8 @@
 """Celery tasks of the match service (registered on ``libs.celeryapp.app``; see services/worker.py).
 
 - ``match.enforce_deadline(match_id)``: sent with ``eta`` = a mulligan/turn deadline; applies
-  whatever is due then (timeouts, presence, forfeits). A no-op when the match moved on.
+  whatever is due then (timeouts, presence, forfeits), then schedules the match's deadline as it
+  is now (senders skip a deadline while an earlier task of theirs is still to come).
 - ``match.bot_turn(match_id)``: the practice bot plays while the match waits for it.
 - ``match.sweep()``: every 2 s (beat): every running match with a deadline already past, a bot to
   move or a presence change due gets ``tick`` + ``bot_turn``. This is what enforces deadlines
@@ -47,7 +48,10 @@ def service() -> MatchService:
 
 @app.task(name=ENFORCE_TASK, ignore_result=True)
 def enforce_deadline(match_id: str) -> int:
-    return service().tick(match_id)
+    svc = service()
+    applied = svc.tick(match_id)
+    svc.follow_up(match_id)
+    return applied
 
 
 @app.task(name=BOT_TASK, ignore_result=True)

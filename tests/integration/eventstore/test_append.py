@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import threading
 import uuid
+from typing import Any
 
+import psycopg
 import pytest
 from psycopg import sql
 
@@ -127,3 +129,51 @@ def test_positions_are_unique_and_increasing_across_streams_under_concurrency(st
     assert positions == sorted(set(positions))
     for w in range(8):
         assert versions(store, f"w-{w}") == list(range(1, 51))
+
+
+def _pipelined(store: EventStore, build: Any) -> Any:
+    """Run ``build(conn)`` in one pipelined transaction (BEGIN ... COMMIT, a single sync)."""
+    with store.pool.connection() as conn:
+        conn.autocommit = True
+        try:
+            with conn.pipeline():
+                conn.execute("BEGIN")
+                result = build(conn)
+                conn.execute("COMMIT")
+        except psycopg.Error:
+            conn.execute("ROLLBACK")
+            raise
+        finally:
+            conn.autocommit = False
+    return result
+
+
+def test_a_queued_append_commits_with_what_follows_it_in_one_round_trip(store: EventStore) -> None:
+    store.append("q", Expect.NO_STREAM, [ev(1)])
+
+    def build(conn: Any) -> Any:
+        queued = store.append_queued(conn, "q", 1, [ev(2), ev(3)])
+        assert [e.version for e in queued.predicted()] == [2, 3]  # known before any result
+        return queued
+
+    queued = _pipelined(store, build)
+    recorded = queued.recorded()
+    assert recorded == store.read("q", 2)  # positions as stored
+    assert [e.version for e in recorded] == [2, 3] and recorded[1].position == recorded[0].position + 1
+
+
+def test_a_refused_queued_append_fails_the_whole_transaction(store: EventStore) -> None:
+    store.append("q2", Expect.NO_STREAM, [ev(1), ev(2)])
+    table = sql.Identifier(store.schema, "events")
+
+    def build(conn: Any) -> None:
+        store.append_queued(conn, "q2", 1, [ev(3)])  # stale: the stream is at 2
+        conn.execute(sql.SQL("DELETE FROM {}").format(table))  # must not happen either
+
+    with pytest.raises(psycopg.Error) as raised:
+        _pipelined(store, build)
+    failure = store.append_failure(raised.value, "q2", 1)
+    assert isinstance(failure, ConcurrencyError) and failure.actual == 2
+    assert versions(store, "q2") == [1, 2]
+    with store.pool.connection() as conn, pytest.raises(ValueError):
+        store.append_queued(conn, "q2", 2, [])

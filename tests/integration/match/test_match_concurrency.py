@@ -110,3 +110,20 @@ def test_a_stale_expected_version_is_still_refused_after_a_lost_race(make_player
     alice.command(match_id, {"type": "end_turn"})
     r = bob.post(f"/v1/matches/{match_id}/commands", {"type": "end_turn", "expected_version": version})
     assert r.status_code == 409 and r.get_json()["error"]["details"]["current_version"] > version
+
+
+def test_a_command_decided_on_a_cached_version_that_another_process_moved_past_is_a_409(
+    make_player: Any, admin: Any, svc: MatchService, counts: Any
+) -> None:
+    """The web process decides a command on its cached state when the client names that version;
+    here another process (the Celery side, its own cache) appended after it, so the append fails."""
+    alice, bob, match_id = _playing(make_player, admin)
+    version = alice.view(match_id)["version"]  # the web process now caches this version
+    with svc.pool.connection() as conn, conn.transaction():
+        svc.player_command(match_id, alice.id, {"type": "end_turn"}, version, conn)
+    before = counts()
+    r = alice.post(f"/v1/matches/{match_id}/commands", {"type": "end_turn", "expected_version": version})
+    assert r.status_code == 409 and r.get_json()["error"]["details"]["current_version"] > version
+    assert counts() == before
+    assert bob.view(match_id)["active_player"] == bob.id  # alice's one end_turn, not two
+    _gap_free(svc, match_id)

@@ -48,18 +48,22 @@ def test_events_long_poll_and_legal_commands(make_player: Any, admin: Any) -> No
     version = body["version"]
     legal = alice.get(f"/v1/matches/{match_id}/legal-commands").get_json()
     assert legal["version"] == version and all(c["type"] == "mulligan" for c in legal["commands"])
+    assert sorted(legal["awaiting"]) == sorted([alice.id, bob.id])  # both decide their mulligan
     r = alice.get(f"/v1/matches/{match_id}/events?after={version}&wait=0.3")
     assert r.status_code == 200 and r.get_json() == {"version": version, "events": []}
-    alice.command(match_id, {"type": "mulligan", "cards": []})
+    assert alice.command(match_id, {"type": "mulligan", "cards": []})["awaiting"] == [bob.id]
     answer = bob.command(match_id, {"type": "mulligan", "cards": [], "expected_version": version + 1})
-    assert answer["legal_commands"] == []  # alice moves first
+    assert answer["legal_commands"] == [] and answer["awaiting"] == [alice.id]  # alice moves first
     r = bob.get(f"/v1/matches/{match_id}/events?after={version}&wait=5").get_json()
     types = [e["type"] for e in r["events"]]
     assert types[:2] == ["MulliganCompleted", "MulliganCompleted"] and "TurnStarted" in types
     assert bob.get(f"/v1/matches/{match_id}/legal-commands").get_json()["commands"] == []
     legal = alice.get(f"/v1/matches/{match_id}/legal-commands").get_json()["commands"]
     assert {"type": "end_turn"} in legal
-    assert alice.command(match_id, {"type": "end_turn"})["legal_commands"] == []
+    answer = alice.command(match_id, {"type": "end_turn"})
+    assert answer["legal_commands"] == [] and answer["awaiting"] == [bob.id]
+    answer = bob.command(match_id, {"type": "concede"})
+    assert answer["legal_commands"] == [] and answer["awaiting"] == []
 
 
 def test_replay_command_replays_turn_by_turn_and_detects_drift(

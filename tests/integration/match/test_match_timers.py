@@ -47,6 +47,28 @@ def test_a_turn_times_out_at_60_seconds_and_a_deadline_is_scheduled(
     assert [(e.data["player"], e.data["timeouts"]) for e in timed] == [(alice.id, 1)]
 
 
+def test_a_deadline_task_schedules_the_deadline_it_finds(
+    make_player: Any, admin: Any, svc: MatchService, scheduler: RecordingScheduler
+) -> None:
+    """Senders skip later deadlines while a task is to come, so the task must pass the baton."""
+    alice, bob, match_id = _started(make_player, admin)
+    _both_keep(alice, bob, match_id)
+    alice.command(match_id, {"type": "end_turn"})
+    current = bob.view(match_id)["deadline"]
+    scheduler.deadlines.clear()
+    svc.tick(match_id)  # the mulligan's task, run at its time: nothing due any more
+    svc.follow_up(match_id)
+    assert [(m, at.isoformat()) for m, at in scheduler.deadlines] == [(match_id, current)]
+    clock.advance(61)
+    scheduler.deadlines.clear()
+    svc.follow_up(match_id)  # already past: the sweep's, not a task to run at once again and again
+    assert scheduler.deadlines == []
+    bob.command(match_id, {"type": "concede"})
+    scheduler.deadlines.clear()
+    svc.follow_up(match_id)  # ended: nothing more to enforce
+    assert scheduler.deadlines == []
+
+
 def test_three_timed_out_turns_in_a_row_forfeit(make_player: Any, admin: Any, svc: MatchService) -> None:
     alice, bob, match_id = _started(make_player, admin)
     _both_keep(alice, bob, match_id)

@@ -1,0 +1,62 @@
+"""CPU time spent by each part of the stack during a benchmark phase (user + system seconds).
+
+The parts are told apart by command line: ``web`` (gunicorn), ``celery``, ``relay``,
+``consumers``, ``postgres`` (the embedded server's processes), ``broker`` (Tansu) and ``client``
+(this benchmark process). A process that starts inside the phase counts whole; one that ends
+inside it is not counted.
+"""
+
+from __future__ import annotations
+
+import os
+
+import psutil
+
+from libs.devstack.postgres import SYSTEM_USER
+
+PARTS = ("client", "web", "postgres", "relay", "celery", "consumers", "broker")
+
+
+def _part(proc: psutil.Process, me: int) -> str | None:
+    if proc.pid == me:
+        return "client"
+    try:
+        if proc.username() == SYSTEM_USER:
+            return "postgres"
+        line = " ".join(proc.cmdline())
+    except (psutil.Error, OSError):
+        return None
+    for marker, part in (
+        ("gunicorn", "web"),
+        ("celery", "celery"),
+        ("libs.bus.relay", "relay"),
+        (".consumers", "consumers"),
+        ("tansu", "broker"),
+    ):
+        if marker in line:
+            return part
+    return None
+
+
+def snapshot() -> dict[int, tuple[str, float]]:
+    """Every stack process: pid → (part, CPU seconds so far)."""
+    me = os.getpid()
+    seen: dict[int, tuple[str, float]] = {}
+    for proc in psutil.process_iter():
+        part = _part(proc, me)
+        if part is None:
+            continue
+        try:
+            times = proc.cpu_times()
+        except (psutil.Error, OSError):
+            continue
+        seen[proc.pid] = (part, times.user + times.system)
+    return seen
+
+
+def spent(before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]]) -> dict[str, float]:
+    """CPU seconds per part between two snapshots."""
+    total = dict.fromkeys(PARTS, 0.0)
+    for pid, (part, cpu) in after.items():
+        total[part] += cpu - (before[pid][1] if pid in before else 0.0)
+    return total
