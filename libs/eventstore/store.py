@@ -198,7 +198,7 @@ class EventStore:
         """Queue the append of ``events`` at exactly ``expected_version`` on ``conn``, which must be in
         pipeline mode inside a transaction, without waiting for its result: the statements queued
         after it and the COMMIT travel in the same round trip. Its versions are known at once
-        (``QueuedAppend.versions``); its positions after the pipeline has synced
+        (``QueuedAppend.predicted()``); its positions after the pipeline has synced
         (``QueuedAppend.recorded()``). A refused append fails the transaction, and the error is
         raised when the pipeline syncs: pass it to :meth:`append_failure`.
         """

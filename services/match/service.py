@@ -176,10 +176,9 @@ class MatchService:
         now = clock.now()
         new = [NewEvent(kind, data, occurred_at=now) for kind, data in events]
         expected = before.version if before is not None else Expect.NO_STREAM
-        pending: QueuedAppend | None = None
 
-        def write(c: psycopg.Connection[Any]) -> list[RecordedEvent]:
-            nonlocal pending
+        def write(c: psycopg.Connection[Any]) -> tuple[list[RecordedEvent], QueuedAppend | None]:
+            pending = None
             if queued:
                 pending = self.events.append_queued(c, stream_of(match_id), expected, new)
                 recorded = pending.predicted()
@@ -192,13 +191,13 @@ class MatchService:
             # the index update and the NOTIFY (sent on commit) in one statement
             announce = (store.channel(self.schema), f"{match_id}:{recorded[-1].version}")
             projections.apply(c, self.schema, recorded, notify=announce)
-            return recorded
+            return recorded, pending
 
         if conn is not None:
-            recorded = write(conn)
+            recorded, pending = write(conn)
         else:
             with self.pool.connection() as own, own.transaction():
-                recorded = write(own)
+                recorded, pending = write(own)
         after = domain.fold_match(as_rows(recorded), before)
         if conn is None:
             self.remember(after)
