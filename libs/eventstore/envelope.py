@@ -24,6 +24,10 @@ class NewEvent:
     correlation_id: uuid.UUID | None = None
     causation_id: uuid.UUID | None = None
 
+    def to_dict(self) -> dict[str, Any]:
+        """The envelope as JSON-able values (the shape ``append_events`` reads, migrations/003)."""
+        return _json_fields(self)
+
 
 @dataclass(frozen=True)
 class RecordedEvent:
@@ -42,18 +46,9 @@ class RecordedEvent:
 
     def to_dict(self) -> dict[str, Any]:
         """The envelope as JSON-able values (the shape of exports and of Kafka message values)."""
-        return {
-            "event_id": str(self.event_id),
-            "stream": self.stream,
-            "version": self.version,
-            "position": self.position,
-            "type": self.type,
-            "schema_version": self.schema_version,
-            "occurred_at": self.occurred_at.isoformat(),
-            "correlation_id": str(self.correlation_id) if self.correlation_id else None,
-            "causation_id": str(self.causation_id) if self.causation_id else None,
-            "data": self.data,
-        }
+        fields = _json_fields(self)
+        place = {"stream": self.stream, "version": self.version, "position": self.position}
+        return {"event_id": fields.pop("event_id"), **place, **fields}
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> RecordedEvent:
@@ -72,3 +67,16 @@ class RecordedEvent:
             causation_id=_uuid(raw.get("causation_id")),
             data=raw["data"],
         )
+
+
+def _json_fields(e: NewEvent | RecordedEvent) -> dict[str, Any]:
+    """The fields every envelope has, as JSON-able values."""
+    return {
+        "event_id": str(e.event_id),
+        "type": e.type,
+        "schema_version": e.schema_version,
+        "occurred_at": e.occurred_at.isoformat(),
+        "correlation_id": str(e.correlation_id) if e.correlation_id else None,
+        "causation_id": str(e.causation_id) if e.causation_id else None,
+        "data": e.data,
+    }

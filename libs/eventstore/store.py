@@ -58,19 +58,6 @@ def _expected_code(expected: ExpectedVersion) -> int:
     )
 
 
-def _wire(e: NewEvent) -> dict[str, Any]:
-    """One event of a batch as ``append_events`` reads it (migrations/003_append_json.sql)."""
-    return {
-        "event_id": str(e.event_id),
-        "type": e.type,
-        "schema_version": e.schema_version,
-        "occurred_at": e.occurred_at.isoformat(),
-        "correlation_id": str(e.correlation_id) if e.correlation_id else None,
-        "causation_id": str(e.causation_id) if e.causation_id else None,
-        "data": e.data,
-    }
-
-
 def _row_to_event(row: tuple[Any, ...]) -> RecordedEvent:
     return RecordedEvent(*row)
 
@@ -209,7 +196,7 @@ class EventStore:
     def _send_append(
         self, conn: psycopg.Connection[Any], stream: str, code: int, events: Sequence[NewEvent]
     ) -> QueuedAppend:
-        params = (stream, code, json.dumps([_wire(e) for e in events], separators=(",", ":")))
+        params = (stream, code, json.dumps([e.to_dict() for e in events], separators=(",", ":")))
         query = self._query("append", self._append_sql, conn)
         return QueuedAppend(stream, code, events, conn.execute(query, params, prepare=True))
 
