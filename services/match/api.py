@@ -227,12 +227,7 @@ def start_practice(args: dict[str, Any]) -> Any:
         {"id": player, "deck": args.get("deck") or list(STARTER_DECK)},
         {"id": bot, "deck": list(STARTER_DECK)},
     ]
-    try:
-        with request_transaction() as conn:
-            outcome = _service().create_match("practice", players, bot=bot, conn=conn)
-    except RuleViolation as exc:
-        raise _rule_error(exc) from None
-    _dispatch_after_commit(outcome)
+    outcome = _create_match("practice", players, bot=bot)
     return {"match_id": outcome.after.match_id, "version": outcome.after.version, "bot": bot}
 
 
@@ -246,15 +241,22 @@ def admin_create_match(args: dict[str, Any]) -> Any:
     setup = dict(args["setup"])
     players = setup.pop("players")
     seed = setup.pop("seed", None)
+    outcome = _create_match(args["mode"], players, options=setup, seed=seed)
+    return {"match_id": outcome.after.match_id, "version": outcome.after.version, "bot": None}
+
+
+def _create_match(mode: str, players: list[dict[str, Any]], **options: Any) -> Outcome:
+    """Start a match in this request's transaction; its timers and bot are scheduled after the
+    commit. An illegal setup is a 422 with the engine's code."""
     try:
         with request_transaction() as conn:
-            outcome = _service().create_match(args["mode"], players, options=setup, seed=seed, conn=conn)
+            outcome = _service().create_match(mode, players, conn=conn, **options)
     except RuleViolation as exc:
         raise _rule_error(exc) from None
     except MatchExists:  # pragma: no cover - ids are random
         raise ApiError(409, "match_exists", "Retry.") from None
     _dispatch_after_commit(outcome)
-    return {"match_id": outcome.after.match_id, "version": outcome.after.version, "bot": None}
+    return outcome
 
 
 _CATALOG_BODY = json.dumps(
