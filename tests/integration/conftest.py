@@ -1,13 +1,16 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 
 import pytest
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
-from libs.config import Settings
+from libs.config import PROJECT_ROOT, Settings
 from libs.db import make_pool, migrate
 from libs.eventstore import EventStore
 
@@ -23,6 +26,18 @@ def pool(postgres_url: str) -> Iterator[ConnectionPool]:
 def store(postgres_url: str, pool: ConnectionPool, schema_name: str) -> EventStore:
     migrate(postgres_url, schema_name)
     return EventStore(pool, schema_name)
+
+
+def run_tool(postgres_url: str, module: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m module args`` as an operator or analyst runs it, against ``postgres_url``."""
+    return subprocess.run(
+        [sys.executable, "-m", module, *args],
+        env={**os.environ, "DATABASE_URL": postgres_url},
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def row_counter(pool: ConnectionPool, schema: str, tables: tuple[str, ...]) -> Callable[[], dict[str, int]]:

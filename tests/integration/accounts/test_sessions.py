@@ -90,7 +90,8 @@ def test_guessing_one_username_is_throttled(register: Callable[..., Any], login:
         assert_error(login("heidi", f"guess {i}", address=f"10.1.0.{i}"), 401, "invalid_credentials")
     resp = login("heidi", "guess 6", address="10.1.0.99")
     assert_error(resp, 429, "too_many_attempts")
-    assert 1 <= int(resp.headers["Retry-After"]) <= 60
+    # the window (60 s in these tests) began with the first guess, a moment ago
+    assert 50 <= int(resp.headers["Retry-After"]) <= 60
     # while throttled even the right password is refused (it is not checked at all)
     assert_error(login("heidi", PASSWORD, address="10.1.0.100"), 429, "too_many_attempts")
     # other usernames are unaffected

@@ -3,24 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
-from libs.config import PROJECT_ROOT
 from libs.eventstore import EventStore, Expect, NewEvent, RecordedEvent
 from tests.integration.bus.helpers import append_events
+from tests.integration.conftest import run_tool
 
 
 def export(postgres_url: str, *args: str) -> list[RecordedEvent]:
-    done = subprocess.run(
-        [sys.executable, "-m", "libs.bus.export", *args],
-        env={**os.environ, "DATABASE_URL": postgres_url},
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_tool(postgres_url, "libs.bus.export", *args)
     assert done.returncode == 0, done.stderr
     return [RecordedEvent.from_dict(json.loads(line)) for line in done.stdout.splitlines()]
 

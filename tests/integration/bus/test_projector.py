@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 from libs.bus import Projector
-from libs.config import PROJECT_ROOT
 from libs.eventstore import EventStore
 from tests.integration.bus import sample_projection
 from tests.integration.bus.helpers import append_events, wait_until
+from tests.integration.conftest import run_tool
 
 
 def model(store: EventStore) -> list[tuple]:
@@ -60,23 +56,15 @@ def test_rebuild_command_gives_the_same_read_model(store: EventStore, postgres_u
         conn.execute(f'UPDATE "{store.schema}".stream_totals SET total = -1')
         conn.execute(f"INSERT INTO \"{store.schema}\".stream_totals VALUES ('bogus', 1, 1, 1)")
 
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "libs.bus.rebuild",
-            "--schema",
-            store.schema,
-            "--projection",
-            "tests.integration.bus.sample_projection:stream_totals",
-            "--batch-size",
-            "70",
-        ],
-        env={**os.environ, "DATABASE_URL": postgres_url},
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    done = run_tool(
+        postgres_url,
+        "libs.bus.rebuild",
+        "--schema",
+        store.schema,
+        "--projection",
+        "tests.integration.bus.sample_projection:stream_totals",
+        "--batch-size",
+        "70",
     )
     assert done.returncode == 0, done.stderr
     assert "300 events" in done.stdout

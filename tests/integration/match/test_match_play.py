@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import threading
 import time
 from typing import Any
 
 from psycopg import sql
 
-from libs.config import PROJECT_ROOT
 from libs.rules import STARTER_DECK
 from services.match.service import MatchService
+from tests.integration.conftest import run_tool
 from tests.integration.match.play import decks_without_common_cards, play_to_end
 
 
@@ -73,9 +70,8 @@ def test_replay_command_replays_turn_by_turn_and_detects_drift(
     match_id = admin([alice, bob], [list(STARTER_DECK), list(STARTER_DECK)])
     alice.command(match_id, {"type": "mulligan", "cards": []})
     bob.command(match_id, {"type": "mulligan", "cards": []})
-    env = {**os.environ, "DATABASE_URL": postgres_url}
-    argv = [sys.executable, "-m", "services.match.replay", match_id, "--schema", match_schema, "--as", bob.id]
-    done = subprocess.run(argv, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=60)
+    args = (match_id, "--schema", match_schema, "--as", bob.id)
+    done = run_tool(postgres_url, "services.match.replay", *args)
     assert done.returncode == 0, done.stderr
     assert "--- turn 1" in done.stdout and "every stored state hash matches" in done.stdout
     assert '"seed"' not in done.stdout
@@ -87,7 +83,7 @@ def test_replay_command_replays_turn_by_turn_and_detects_drift(
             ).format(sql.Identifier(match_schema, "events")),
             (f"match-{match_id}",),
         )
-    done = subprocess.run(argv, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=60)
+    done = run_tool(postgres_url, "services.match.replay", *args)
     assert done.returncode == 1 and "DRIFT" in done.stderr
 
 
