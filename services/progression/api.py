@@ -14,14 +14,13 @@ A player only ever reads and changes their own quests, streak and pass (the toke
 from __future__ import annotations
 
 import datetime as dt
-import threading
 from typing import Any
 
-from flask import current_app
-
 from libs import clock
+from libs.kit import ErrorTable, Problem
+from libs.kit.web import current_service
 from libs.rules import ARCANA, daily_arcana
-from libs.web import ApiError, Blueprint, ErrorSchema, current_player, require_player, service_context
+from libs.web import ApiError, Blueprint, ErrorSchema, current_player, require_player
 from services.progression import schemas, views
 from services.progression.domain import (
     QuestAlreadyCompleted,
@@ -32,23 +31,23 @@ from services.progression.domain import (
 )
 from services.progression.service import ProgressionService
 
+ERRORS = ErrorTable(
+    {
+        QuestNotOffered: Problem(404, "quest_not_offered", "This quest is not among your quests of today."),
+        SwapAlreadyUsed: Problem(409, "swap_used", "Today's swap has been used."),
+        QuestAlreadyCompleted: Problem(409, "quest_completed", "A completed quest cannot be swapped."),
+    }
+)
+
 blp = Blueprint(
     "progression", __name__, description="Daily quests, login streak, season pass, the day's arcana."
 )
 
-_lock = threading.Lock()
 MAX_QUEST_ID = 64
 
 
 def _service() -> ProgressionService:
-    svc: ProgressionService | None = current_app.extensions.get("progression_service")
-    if svc is None:
-        with _lock:
-            svc = current_app.extensions.get("progression_service")
-            if svc is None:
-                ctx = service_context()
-                assert ctx.schema is not None
-                svc = current_app.extensions["progression_service"] = ProgressionService(ctx.pool, ctx.schema)
+    svc: ProgressionService = current_service()
     return svc
 
 
@@ -83,16 +82,9 @@ def get_quests() -> Any:
 def swap_quest(quest_id: str) -> Any:
     """Swap one of today's quests for another of the same difficulty (once a day)."""
     svc, me, today = _service(), _me(), _today()
-    try:
-        if len(quest_id) > MAX_QUEST_ID:
-            raise QuestNotOffered(quest_id)
-        svc.swap_quest(SwapQuest(me, quest_id, today))
-    except QuestNotOffered:
-        raise ApiError(404, "quest_not_offered", "This quest is not among your quests of today.") from None
-    except SwapAlreadyUsed:
-        raise ApiError(409, "swap_used", "Today's swap has been used.") from None
-    except QuestAlreadyCompleted:
-        raise ApiError(409, "quest_completed", "A completed quest cannot be swapped.") from None
+    if len(quest_id) > MAX_QUEST_ID:
+        raise QuestNotOffered(quest_id)
+    svc.swap_quest(SwapQuest(me, quest_id, today))
     return _quests(svc, me, today)
 
 

@@ -32,7 +32,7 @@ from services.progression.domain import (
     season_pass,
     streak,
 )
-from services.progression.domain.events import Event, QuestCompleted
+from services.progression.events import Event, QuestCompleted
 
 log = logging.getLogger(__name__)
 
@@ -72,14 +72,9 @@ class ProgressionService:
             return []
         now = clock.now()
         correlation = (cause.correlation_id or cause.event_id) if cause else None
+        causation = cause.event_id if cause else None
         new = [
-            NewEvent(
-                e.type,
-                e.to_data(),
-                occurred_at=now,
-                correlation_id=correlation,
-                causation_id=cause.event_id if cause else None,
-            )
+            NewEvent.of(e, occurred_at=now, correlation_id=correlation, causation_id=causation)
             for e in events
         ]
         recorded = self.store.append(stream, expected, new, conn=conn)
@@ -126,7 +121,7 @@ class ProgressionService:
 
     def offer_quests(self, player: str, day: dt.date) -> quests.QuestDay:
         """The day's quests of ``player`` (offered on first look)."""
-        return self._retried(lambda conn: self._quest_day(conn, player, day))  # type: ignore[no-any-return]
+        return self._retried(lambda conn: self._quest_day(conn, player, day))
 
     def swap_quest(self, command: SwapQuest) -> quests.QuestDay:
         """Raises ``QuestNotOffered``, ``QuestAlreadyCompleted``, ``SwapAlreadyUsed``; nothing is
@@ -141,7 +136,7 @@ class ProgressionService:
                 quests.evolve(state, e)
             return state
 
-        return self._retried(run)  # type: ignore[no-any-return]
+        return self._retried(run)
 
     # -- matches -------------------------------------------------------------------------------
 

@@ -12,8 +12,8 @@ from services.progression.domain.errors import (
     RewardAlreadyGranted,
     SwapAlreadyUsed,
 )
-from services.progression.domain.events import EVENT_TYPES, Event, RewardGranted, event_from
 from services.progression.domain.facts import MatchResult
+from services.progression.events import EVENT_TYPES, Event, RewardGranted, event_from
 
 __all__ = [
     "EVENT_TYPES",

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 from services.progression.domain.catalog import DIFFICULTIES, QUESTS, Quest, pool_of
 from services.progression.domain.errors import QuestAlreadyCompleted, QuestNotOffered, SwapAlreadyUsed
-from services.progression.domain.events import (
+from services.progression.domain.facts import MatchResult
+from services.progression.events import (
     Event,
     QuestCompleted,
     QuestProgressed,
@@ -21,7 +22,6 @@ from services.progression.domain.events import (
     RewardGranted,
     quest_reward_id,
 )
-from services.progression.domain.facts import MatchResult
 
 
 def quests_stream(player: str, day: str) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from services.progression.domain.catalog import TRACK_LEVELS, Season
-from services.progression.domain.events import Event, PassLevelReached, PassXpEarned
+from services.progression.events import Event, PassLevelReached, PassXpEarned
 
 XP_PER_LEVEL: Final = 600
 

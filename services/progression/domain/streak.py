@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from services.progression.domain.events import Event, RewardGranted, StreakDayKept, streak_reward_id
+from services.progression.events import Event, RewardGranted, StreakDayKept, streak_reward_id
 
 CYCLE_COINS: Final = (30, 40, 50, 60, 75, 100)  # days 1..6; day 7 pays a pack
 CYCLE_DAYS: Final = 7

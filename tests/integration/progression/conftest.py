@@ -16,9 +16,9 @@ from libs import clock
 from libs.config import PROJECT_ROOT, Settings
 from libs.db import migrate
 from libs.eventstore import RecordedEvent
+from libs.kit.web import service_app
 from libs.web import issue_token
 from services.progression.service import ProgressionService
-from services.progression.wsgi import create_app
 from tests.integration.conftest import row_counter, settings_for_tests
 
 SECRET = "progression-test-secret-" + "p" * 50
@@ -41,7 +41,7 @@ def progression(pool: ConnectionPool, progression_schema: str) -> ProgressionSer
 @pytest.fixture
 def progression_app(postgres_url: str, pool: ConnectionPool, progression_schema: str) -> Flask:
     settings: Settings = settings_for_tests(postgres_url, token_secret=SECRET)
-    return create_app(settings, pool, schema=progression_schema)
+    return service_app("progression", settings, pool, schema=progression_schema)
 
 
 @pytest.fixture(autouse=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 from services.progression.domain import season_of, season_pass
-from services.progression.domain.events import Event, PassLevelReached, PassXpEarned
 from services.progression.domain.facts import MatchResult
+from services.progression.events import Event, PassLevelReached, PassXpEarned
 
 SEASON = season_of(dt.date(2026, 11, 30))
 

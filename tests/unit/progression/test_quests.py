@@ -14,8 +14,8 @@ from services.progression.domain import (
     quests,
 )
 from services.progression.domain.catalog import DIFFICULTIES, pool_of
-from services.progression.domain.events import Event, QuestCompleted, QuestsOffered, RewardGranted
 from services.progression.domain.facts import MatchResult
+from services.progression.events import Event, QuestCompleted, QuestsOffered, RewardGranted
 
 DAY = dt.date(2026, 11, 30)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from services.progression.domain import streak
-from services.progression.domain.events import Event, RewardGranted, StreakDayKept
+from services.progression.events import Event, RewardGranted, StreakDayKept
 
 START = dt.date(2026, 11, 1)
 
