@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 
@@ -32,7 +33,7 @@ def _stats(units: dict[str, int], spells: int = 0, damage: int = 0, drawn: int =
 
 
 def _match(
-    match_id: str, winner: str = "me", mode: str = "ranked", turns: int = 9, **mine: object
+    match_id: str, winner: str = "me", mode: str = "ranked", turns: int = 9, **mine: Any
 ) -> MatchResult:
     stats = {"me": _stats(**mine) if mine else _stats({}), "foe": _stats({"beast": 9}, 9, 9, 9, 9)}
     return MatchResult(match_id, mode, DAY, ("me", "foe"), winner, False, turns, None, stats)
