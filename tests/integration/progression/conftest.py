@@ -20,6 +20,14 @@ from libs.kit.web import service_app
 from libs.web import issue_token
 from services.progression.service import ProgressionService
 from tests.integration.conftest import row_counter, settings_for_tests
+from tests.integration.match.conftest import (  # noqa: F401  (the match service, to play real matches)
+    app,
+    make_player,
+    match_schema,
+    scheduler,
+    settings,
+    svc,
+)
 
 SECRET = "progression-test-secret-" + "p" * 50
 MIGRATIONS = PROJECT_ROOT / "services" / "progression" / "migrations"
@@ -40,8 +48,8 @@ def progression(pool: ConnectionPool, progression_schema: str) -> ProgressionSer
 
 @pytest.fixture
 def progression_app(postgres_url: str, pool: ConnectionPool, progression_schema: str) -> Flask:
-    settings: Settings = settings_for_tests(postgres_url, token_secret=SECRET)
-    return service_app("progression", settings, pool, schema=progression_schema)
+    own: Settings = settings_for_tests(postgres_url, token_secret=SECRET)
+    return service_app("progression", own, pool, schema=progression_schema)
 
 
 @pytest.fixture(autouse=True)
@@ -63,10 +71,10 @@ def move_clock_to(day: dt.date, hour: int = 12) -> None:
 class Client:
     """One player's HTTP client on the progression app."""
 
-    def __init__(self, app: Flask, player_id: str | None = None) -> None:
+    def __init__(self, flask_app: Flask, player_id: str | None = None) -> None:
         self.id = player_id or str(uuid.uuid4())
         self.token = issue_token(SECRET, uuid.UUID(self.id), 3600).token
-        self.client = app.test_client()
+        self.client = flask_app.test_client()
 
     def get(self, path: str) -> Any:
         return self.client.get(path, headers={"Authorization": f"Bearer {self.token}"})
@@ -121,3 +129,27 @@ def match_ended(
         "stats": stats or {p: {} for p in players},
     }
     return source_event("MatchEnded", data, at, f"match-{match_id}", 40)
+
+
+def read_model_rows(pool: ConnectionPool, schema: str) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every read model, sorted: compare before and after a rebuild."""
+    from psycopg import sql
+
+    out: dict[str, list[tuple[Any, ...]]] = {}
+    with pool.connection() as conn:
+        for table in READ_MODELS:
+            rows = conn.execute(sql.SQL("SELECT * FROM {}").format(sql.Identifier(schema, table))).fetchall()
+            out[table] = sorted(tuple(str(v) for v in row) for row in rows)
+    return out
+
+
+def events_of(
+    pool: ConnectionPool, schema: str, types: tuple[str, ...] = ()
+) -> list[tuple[str, dict[str, Any]]]:
+    """(type, data) of the schema's events in position order (only ``types`` when given)."""
+    from psycopg import sql
+
+    query = sql.SQL("SELECT type, data FROM {} ORDER BY position").format(sql.Identifier(schema, "events"))
+    with pool.connection() as conn:
+        rows = conn.execute(query).fetchall()
+    return [(t, d) for t, d in rows if not types or t in types]
