@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import psycopg
@@ -36,6 +36,10 @@ _GUARD = (
     "INSERT INTO {projected_streams} (stream, version) VALUES (%(stream)s, %(version)s) "
     "ON CONFLICT (stream) DO UPDATE SET version = EXCLUDED.version "
     "WHERE {projected_streams}.version < EXCLUDED.version RETURNING 1"
+)
+_MARK = (
+    "INSERT INTO {projected_streams} (stream, version) VALUES (%(stream)s, %(version)s) "
+    "ON CONFLICT (stream) DO UPDATE SET version = EXCLUDED.version"
 )
 _SQL: dict[str, str] = {
     "QuestsOffered": (
@@ -80,7 +84,7 @@ _SQL: dict[str, str] = {
 
 @functools.lru_cache(maxsize=64)
 def _statements(schema: str, key: str) -> tuple[sql.Composed, ...]:
-    text = _GUARD if key == "guard" else _SQL[key]
+    text = {"guard": _GUARD, "mark": _MARK}.get(key) or _SQL[key]
     tables = {t: sql.Identifier(schema, t) for t in TABLES}
     return tuple(sql.SQL(part).format(**tables) for part in text.split(";"))
 
@@ -109,9 +113,17 @@ def apply(conn: psycopg.Connection[Any], schema: str, event: RecordedEvent) -> b
     return True
 
 
-def apply_all(conn: psycopg.Connection[Any], schema: str, events: Iterable[RecordedEvent]) -> None:
+def apply_appended(conn: psycopg.Connection[Any], schema: str, events: Sequence[RecordedEvent]) -> None:
+    """Apply the events of ONE stream that this transaction has just appended (so none of them can
+    have been applied yet): statements only, no result read, so a pipeline sends them at once."""
     for event in events:
-        apply(conn, schema, event)
+        if event.type in _SQL:
+            params = _params(event)
+            for statement in _statements(schema, event.type):
+                conn.execute(statement, params)
+    if events:
+        last = events[-1]
+        conn.execute(_statements(schema, "mark")[0], {"stream": last.stream, "version": last.version})
 
 
 def handler(schema: str) -> Callable[[RecordedEvent, psycopg.Connection[Any]], None]:

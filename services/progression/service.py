@@ -64,12 +64,13 @@ class ProgressionService:
         expected: int,
         events: list[Event],
         cause: RecordedEvent | None = None,
-    ) -> list[RecordedEvent]:
+    ) -> None:
         """Append ``events`` at ``expected`` and apply them to the read models, in ``conn``'s
-        transaction. Raises ``ConcurrencyError`` and ``RewardAlreadyGranted`` (a reward id recorded
-        already: the rewards table's unique key)."""
+        transaction and in one round trip (a pipeline). Raises ``ConcurrencyError`` and
+        ``RewardAlreadyGranted`` (a reward id recorded already: the rewards table's unique key);
+        the transaction is then failed and must be rolled back."""
         if not events:
-            return []
+            return
         now = clock.now()
         correlation = (cause.correlation_id or cause.event_id) if cause else None
         causation = cause.event_id if cause else None
@@ -77,15 +78,16 @@ class ProgressionService:
             NewEvent.of(e, occurred_at=now, correlation_id=correlation, causation_id=causation)
             for e in events
         ]
-        recorded = self.store.append(stream, expected, new, conn=conn)
         try:
-            with conn.transaction():
-                projections.apply_all(conn, self.schema, recorded)
+            with conn.pipeline():
+                queued = self.store.append_queued(conn, stream, expected, new)
+                projections.apply_appended(conn, self.schema, queued.predicted())
         except pg_errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "rewards_pkey":
                 raise RewardAlreadyGranted(str(exc.diag.message_detail)) from None
-            raise
-        return recorded
+            raise self.store.append_failure(exc, stream, expected) from None
+        except psycopg.Error as exc:
+            raise self.store.append_failure(exc, stream, expected) from None
 
     @contextmanager
     def _transaction(self) -> Iterator[psycopg.Connection[Any]]:
@@ -107,31 +109,47 @@ class ProgressionService:
     # -- quests --------------------------------------------------------------------------------
 
     def _quest_day(
-        self, conn: psycopg.Connection[Any], player: str, day: dt.date, cause: RecordedEvent | None = None
-    ) -> quests.QuestDay:
-        """The player's quests of ``day``, offered now (a seed drawn and written) if not yet."""
+        self, conn: psycopg.Connection[Any], player: str, day: dt.date
+    ) -> tuple[quests.QuestDay, list[Event]]:
+        """The player's quests of ``day``, with the day's offer drawn now (a seed drawn and written)
+        if none was made: (the state, offer included; the offer's events, still to append)."""
         iso = day.isoformat()
-        stream = quests.quests_stream(player, iso)
-        state = quests.fold(player, iso, self._history(conn, stream))
+        state = quests.fold(player, iso, self._history(conn, quests.quests_stream(player, iso)))
         offer = quests.offer(state, self.seeds())
-        self._append(conn, stream, state.version, offer, cause)
         for e in offer:
             quests.evolve(state, e)
-        return state
+        return state, offer
+
+    def _append_quests(
+        self,
+        conn: psycopg.Connection[Any],
+        state: quests.QuestDay,
+        offer: list[Event],
+        events: list[Event],
+        cause: RecordedEvent | None = None,
+    ) -> None:
+        """Append a pending offer and ``events`` (decided on ``state``) to the day's stream, at once."""
+        stream = quests.quests_stream(state.player_id, state.day)
+        self._append(conn, stream, state.version - len(offer), offer + events, cause)
 
     def offer_quests(self, player: str, day: dt.date) -> quests.QuestDay:
         """The day's quests of ``player`` (offered on first look)."""
-        return self._retried(lambda conn: self._quest_day(conn, player, day))
+
+        def run(conn: psycopg.Connection[Any]) -> quests.QuestDay:
+            state, offer = self._quest_day(conn, player, day)
+            self._append_quests(conn, state, offer, [])
+            return state
+
+        return self._retried(run)
 
     def swap_quest(self, command: SwapQuest) -> quests.QuestDay:
         """Raises ``QuestNotOffered``, ``QuestAlreadyCompleted``, ``SwapAlreadyUsed``; nothing is
         written then (not even the day's offer)."""
 
         def run(conn: psycopg.Connection[Any]) -> quests.QuestDay:
-            state = self._quest_day(conn, command.player_id, command.day)
+            state, offer = self._quest_day(conn, command.player_id, command.day)
             events = quests.swap(state, command.quest_id, self.seeds())
-            stream = quests.quests_stream(command.player_id, state.day)
-            self._append(conn, stream, state.version, events)
+            self._append_quests(conn, state, offer, events)
             for e in events:
                 quests.evolve(state, e)
             return state
@@ -146,9 +164,9 @@ class ProgressionService:
         if not match.counts:
             return
         for player in match.humans():
-            state = self._quest_day(conn, player, match.day, cause)
+            state, offer = self._quest_day(conn, player, match.day)
             events = quests.progress(state, match)
-            self._append(conn, quests.quests_stream(player, state.day), state.version, events, cause)
+            self._append_quests(conn, state, offer, events, cause)
             grants = [(match.xp_for(player), {"match_id": match.match_id})]
             grants += [
                 (e.xp, {"quest_id": e.quest_id, "day": e.day})
