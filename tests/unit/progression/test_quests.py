@@ -126,3 +126,28 @@ def test_a_completed_quest_cannot_be_swapped() -> None:
     _apply(state, quests.progress(state, _match("m1", units={}, spells=3)))
     with pytest.raises(QuestAlreadyCompleted):
         quests.swap(state, "easy-spells", seed=1)
+
+
+def test_match_ended_data_as_match_publishes_it() -> None:
+    data = {
+        "winner": "draw",
+        "reason": "draw",
+        "match_id": "m9",
+        "mode": "casual",
+        "players": ["me", "foe"],
+        "loser": None,
+        "draw": True,
+        "turns": 22,
+        "round": 11,
+        "bot": None,
+        "stats": {"me": _stats({"wild": 2}), "foe": _stats({})},
+    }
+    m = MatchResult.from_event(data, DAY)
+    assert m.winner is None and m.draw and m.counts
+    assert (m.xp_for("me"), m.xp_for("foe")) == (25, 25)
+    assert m.count(QUESTS["standard-wins"], "me") == 0 and m.count(QUESTS["hard-wild"], "me") == 2
+    assert m.count(QUESTS["easy-matches"], "stranger") == 0
+    bot_game = MatchResult.from_event(
+        {**data, "mode": "practice", "bot": "bot-1", "players": ["me", "bot-1"]}, DAY
+    )
+    assert not bot_game.counts and bot_game.humans() == ["me"]
