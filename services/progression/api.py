@@ -20,7 +20,15 @@ from libs import clock
 from libs.kit import ErrorTable, Problem
 from libs.kit.web import current_service
 from libs.rules import ARCANA, daily_arcana
-from libs.web import ApiError, Blueprint, ErrorSchema, current_player, require_player
+from libs.web import (
+    ApiError,
+    Blueprint,
+    ErrorSchema,
+    current_player,
+    idempotent,
+    request_transaction,
+    require_player,
+)
 from services.progression import schemas, views
 from services.progression.domain import (
     QuestAlreadyCompleted,
@@ -60,7 +68,8 @@ def _today() -> dt.date:
 
 
 def _quests(svc: ProgressionService, player: str, day: dt.date) -> dict[str, Any]:
-    with svc.pool.connection() as conn:
+    """The quests view, read in the request's transaction (an idempotent swap's writes included)."""
+    with request_transaction() as conn:
         return views.quests_view(conn, svc.schema, player, day)
 
 
@@ -76,15 +85,17 @@ def get_quests() -> Any:
 
 @blp.route("/v1/quests/<string:quest_id>/swap", methods=["POST"])
 @require_player
+@idempotent
 @blp.response(200, schemas.QuestsOut)
 @blp.alt_response(404, schema=ErrorSchema, description="quest_not_offered")
 @blp.alt_response(409, schema=ErrorSchema, description="swap_used | quest_completed")
 def swap_quest(quest_id: str) -> Any:
-    """Swap one of today's quests for another of the same difficulty (once a day)."""
+    """Swap one of today's quests for another of the same difficulty (once a day;
+    ``Idempotency-Key`` honoured: a retried swap returns the first answer, not a 409)."""
     svc, me, today = _service(), _me(), _today()
     if len(quest_id) > MAX_QUEST_ID:
         raise QuestNotOffered(quest_id)
-    svc.swap_quest(SwapQuest(me, quest_id, today))
+    svc.swap_quest(SwapQuest(me, quest_id, today), request_transaction)
     return _quests(svc, me, today)
 
 

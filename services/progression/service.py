@@ -11,7 +11,7 @@ import datetime as dt
 import logging
 import secrets
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import psycopg
@@ -37,6 +37,9 @@ from services.progression.events import Event, QuestCompleted
 log = logging.getLogger(__name__)
 
 RETRIES = 5
+
+# A transaction to write in: the request's (``libs.web.request_transaction``) or a pooled one.
+UnitOfWork = Callable[[], AbstractContextManager[psycopg.Connection[Any]]]
 
 
 def draw_seed() -> int:
@@ -94,11 +97,14 @@ class ProgressionService:
         with self.pool.connection() as conn, conn.transaction():
             yield conn
 
-    def _retried(self, command: Callable[[psycopg.Connection[Any]], Any]) -> Any:
-        """Run ``command`` in a transaction, again from a fresh read after a ``ConcurrencyError``."""
+    def _retried(
+        self, command: Callable[[psycopg.Connection[Any]], Any], transaction: UnitOfWork | None = None
+    ) -> Any:
+        """Run ``command`` in a ``transaction()`` (default: a pooled one), again from a fresh read
+        after a ``ConcurrencyError``."""
         for attempt in range(RETRIES):
             try:
-                with self._transaction() as conn:
+                with (transaction or self._transaction)() as conn:
                     return command(conn)
             except ConcurrencyError:
                 if attempt == RETRIES - 1:
@@ -132,7 +138,9 @@ class ProgressionService:
         stream = quests.quests_stream(state.player_id, state.day)
         self._append(conn, stream, state.version - len(offer), offer + events, cause)
 
-    def offer_quests(self, player: str, day: dt.date) -> quests.QuestDay:
+    def offer_quests(
+        self, player: str, day: dt.date, transaction: UnitOfWork | None = None
+    ) -> quests.QuestDay:
         """The day's quests of ``player`` (offered on first look)."""
 
         def run(conn: psycopg.Connection[Any]) -> quests.QuestDay:
@@ -140,9 +148,9 @@ class ProgressionService:
             self._append_quests(conn, state, offer, [])
             return state
 
-        return self._retried(run)
+        return self._retried(run, transaction)
 
-    def swap_quest(self, command: SwapQuest) -> quests.QuestDay:
+    def swap_quest(self, command: SwapQuest, transaction: UnitOfWork | None = None) -> quests.QuestDay:
         """Raises ``QuestNotOffered``, ``QuestAlreadyCompleted``, ``SwapAlreadyUsed``; nothing is
         written then (not even the day's offer)."""
 
@@ -154,7 +162,7 @@ class ProgressionService:
                 quests.evolve(state, e)
             return state
 
-        return self._retried(run)
+        return self._retried(run, transaction)
 
     # -- matches -------------------------------------------------------------------------------
 

@@ -113,3 +113,19 @@ def test_no_season_far_in_the_future(make_client: Any) -> None:
 
     move_clock_to(dt.date(2028, 3, 1))
     _assert_error(make_client().get("/v1/pass"), 404, "no_season")
+
+
+def test_a_retried_swap_with_an_idempotency_key_answers_the_first_result(
+    make_client: Any, counts: Any
+) -> None:
+    ada = make_client()
+    quest = ada.get("/v1/quests").get_json()["quests"][2]["id"]
+    key = {"Authorization": f"Bearer {ada.token}", "Idempotency-Key": "swap-1"}
+    first = ada.client.post(f"/v1/quests/{quest}/swap", headers=key)
+    assert first.status_code == 200, first.get_json()
+    written = counts()
+    again = ada.client.post(f"/v1/quests/{quest}/swap", headers=key)
+    assert again.status_code == 200 and again.get_json() == first.get_json()
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert counts() == written
+    assert first.get_json()["quests"][2]["id"] != quest and first.get_json()["swap_available"] is False
