@@ -1,6 +1,6 @@
 """What a ``MatchEnded`` reports, read for progression: whether it counts, each player's counts, XP.
 
-Only ranked and casual matches that reached turn 4 count (RULES.md); practice and operator matches
+Only ranked and casual matches that reached turn 4 count (docs/rules.md); practice and operator matches
 count nothing. The day of a match is the UTC date of the event's ``occurred_at``, given by the caller.
 """
 
