@@ -23,6 +23,7 @@ COSMETIC_KINDS: Final = ("card_back", "avatar", "title")
 FACTS: Final = (
     "matches",
     "wins",
+    "wins_going_second",
     "units_played",
     "spells_cast",
     "hero_damage",

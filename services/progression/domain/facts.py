@@ -69,6 +69,8 @@ class MatchResult:
         if quest.fact == "wins":
             return int(player == self.winner)
         mine = self.stats.get(player) or {}
+        if quest.fact == "wins_going_second":  # went_first absent (older matches): not known, not counted
+            return int(player == self.winner and mine.get("went_first") is False)
         if quest.fact == "units_played":
             by_tribe = mine.get("units_played") or {}
             if quest.tribe is None:

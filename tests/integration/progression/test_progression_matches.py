@@ -30,12 +30,14 @@ from tests.integration.progression.conftest import events_of, move_clock_to, rea
 
 
 def _expected_count(quest_id: str, ended: dict[str, Any], player: str) -> int:
-    """What one MatchEnded says a quest should count, read independently of the service's code."""
+    """What one match says a quest should count, read independently of the service's code."""
     quest, mine = QUESTS[quest_id], ended["stats"][player]
     if quest.fact == "matches":
         return 1
     if quest.fact == "wins":
         return int(ended["winner"] == player)
+    if quest.fact == "wins_going_second":
+        return int(ended["winner"] == player and ended["first_player"] != player)
     if quest.fact == "units_played":
         by_tribe = mine["units_played"]
         return sum(by_tribe.values()) if quest.tribe is None else by_tribe.get(quest.tribe, 0)
@@ -79,8 +81,11 @@ def _practice(alice: Any, svc: MatchService) -> str:
 
 
 def _ended(svc: MatchService, match_id: str) -> dict[str, Any]:
-    [ended] = [e for e in svc.read_events(match_id) if e.type == "MatchEnded"]
-    return dict(ended.data)
+    """The match's MatchEnded data, plus ``first_player``: who had the first TurnStarted."""
+    events = svc.read_events(match_id)
+    [ended] = [e for e in events if e.type == "MatchEnded"]
+    first = next(e.data["player"] for e in events if e.type == "TurnStarted")
+    return {**ended.data, "first_player": first}
 
 
 class Pipeline:
@@ -154,6 +159,10 @@ def test_quests_and_pass_follow_real_matches_and_nothing_is_paid_twice(
             play_to_end(players, svc, match_id, seed=i + 11)
             counted.append(_ended(svc, match_id))
         assert all(e["turns"] >= 4 for e in counted)
+        for e in counted:  # MatchEnded says who went first, as the match's own turns show
+            assert {p: e["stats"][p]["went_first"] for p in e["players"]} == {
+                p: p == e["first_player"] for p in e["players"]
+            }
         pipeline.drain()
 
         for player in (alice.id, bob.id):

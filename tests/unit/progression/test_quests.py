@@ -21,8 +21,16 @@ from services.progression.events import Event, QuestCompleted, QuestsOffered, Re
 DAY = dt.date(2026, 11, 30)
 
 
-def _stats(units: dict[str, int], spells: int = 0, damage: int = 0, drawn: int = 0, kills: int = 0) -> dict:
+def _stats(
+    units: dict[str, int],
+    spells: int = 0,
+    damage: int = 0,
+    drawn: int = 0,
+    kills: int = 0,
+    first: bool = False,
+) -> dict:
     return {
+        "went_first": first,
         "units_played": units,
         "spells_cast": spells,
         "hero_damage": damage,
@@ -73,13 +81,23 @@ def test_each_fact_counts_what_the_match_reported() -> None:
         "standard-beasts": 3,
         "standard-order": 2,
         "standard-kills": 5,
-        "standard-spells": 4,
+        "standard-second-wins": 1,
         "hard-wins": 1,
         "hard-hero-damage": 11,
         "hard-wild": 0,
         "hard-giants": 0,
         "hard-kills": 5,
     }
+
+
+def test_a_win_counts_as_the_second_players_only_for_who_went_second() -> None:
+    quest = QUESTS["standard-second-wins"]
+    assert _match("m1", units={}, first=False).count(quest, "me") == 1
+    assert _match("m1", units={}, first=True).count(quest, "me") == 0
+    assert _match("m1", winner="foe", units={}, first=False).count(quest, "me") == 0
+    unknown = _match("m1", units={})
+    del unknown.stats["me"]["went_first"]  # a MatchEnded from before the fact existed
+    assert unknown.count(quest, "me") == 0
 
 
 @pytest.mark.parametrize(("mode", "turns"), [("practice", 9), ("admin", 9), ("ranked", 3), ("casual", 3)])
