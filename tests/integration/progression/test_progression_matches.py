@@ -4,6 +4,7 @@ rebuilds the same read models."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import random
 import uuid
@@ -14,7 +15,7 @@ from psycopg_pool import ConnectionPool
 
 from libs import clock
 from libs.bus import OutboxRelay, Projector, topic_for
-from libs.eventstore import EventStore, RecordedEvent
+from libs.eventstore import EventStore
 from libs.kit import definition
 from libs.kit.consume import subscription_runner
 from libs.rules.bots import greedy_bot
@@ -195,22 +196,12 @@ def test_quests_and_pass_follow_real_matches_and_nothing_is_paid_twice(
             events_of(pool, progression.schema),
             read_model_rows(pool, progression.schema),
         )
-        ended_events = [
-            e for m in (conceded, practice, *[c["match_id"] for c in counted]) for e in svc.read_events(m)
-        ]
-        ended_events = [e for e in ended_events if e.type == "MatchEnded"]
+        match_ids = (conceded, practice, *[c["match_id"] for c in counted])
+        ended_events = [r for m in match_ids for r in svc.read_events(m) if r.type == "MatchEnded"]
         for _ in range(3):
-            assert not any(pipeline.runner.apply(e) for e in ended_events)
-        for e in ended_events:
-            twin = RecordedEvent(
-                uuid.uuid4(),
-                *[getattr(e, f) for f in ("stream", "version", "position", "type")],
-                e.schema_version,
-                e.occurred_at,
-                None,
-                None,
-                e.data,
-            )
+            assert not any(pipeline.runner.apply(r) for r in ended_events)
+        for r in ended_events:
+            twin = dataclasses.replace(r, event_id=uuid.uuid4())
             assert pipeline.runner.apply(twin)  # new to the inbox, yet the streams count each match once
         assert events_of(pool, progression.schema) == before_events
         assert read_model_rows(pool, progression.schema) == before_rows
