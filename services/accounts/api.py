@@ -1,6 +1,7 @@
 """HTTP of the accounts service: schemas in and out, one command per endpoint, named errors.
 
-- ``POST /v1/accounts`` → 201 player; 409 ``username_taken``; 422 ``validation_error``.
+- ``POST /v1/accounts`` → 201 player; 409 ``username_taken``; 422 ``validation_error``;
+  429 ``too_many_attempts`` (registrations per client address).
 - ``POST /v1/sessions`` → 201 token; 401 ``invalid_credentials``; 429 ``too_many_attempts``.
 - ``GET /v1/me`` → 200 player; 401 ``unauthorized``.
 """
@@ -81,16 +82,23 @@ def _config() -> handlers.AccountsConfig:
     return config
 
 
+def _too_many(exc: TooManyAttempts, message: str) -> ApiError:
+    return ApiError(429, "too_many_attempts", message, headers={"Retry-After": str(exc.retry_after)})
+
+
 @blp.route("/v1/accounts", methods=["POST"])
 @idempotent
 @blp.arguments(RegisterIn)
 @blp.response(201, PlayerOut)
 @blp.alt_response(409, schema=ErrorSchema, description="username_taken")
+@blp.alt_response(429, schema=ErrorSchema, description="too_many_attempts (see Retry-After)")
 def register(args: dict[str, Any]) -> Any:
     """Create a player account (``Idempotency-Key`` honoured)."""
     try:
-        command = RegisterPlayer(args["username"], args["password"])
+        command = RegisterPlayer(args["username"], args["password"], request.remote_addr or "unknown")
         event = handlers.register_player(command, _config())
+    except TooManyAttempts as exc:
+        raise _too_many(exc, "Too many registrations from this address; retry later.") from None
     except InvalidInput as exc:
         raise ApiError(
             422,
@@ -114,12 +122,7 @@ def log_in(args: dict[str, Any]) -> Any:
     try:
         issued = handlers.log_in(command, _config())
     except TooManyAttempts as exc:
-        raise ApiError(
-            429,
-            "too_many_attempts",
-            "Too many log-in attempts; retry later.",
-            headers={"Retry-After": str(exc.retry_after)},
-        ) from None
+        raise _too_many(exc, "Too many log-in attempts; retry later.") from None
     except InvalidCredentials:
         raise ApiError(401, "invalid_credentials", "The username or password is wrong.") from None
     return {

@@ -1,4 +1,5 @@
-"""The accounts domain, pure: commands, the PlayerRegistered event, username and password rules.
+"""The accounts domain, pure: commands, the PlayerRegistered and PlayerLoggedIn events, the
+username and password rules, the growing delay after failed log-ins.
 
 Usernames are 3-24 characters of ``[a-z0-9_]``, compared case-insensitively: they are stored in
 lower case. Passwords are 8-128 characters (after Unicode NFKC normalisation).
@@ -75,6 +76,7 @@ class RegisterPlayer:
 
     username: str
     password: str
+    client_address: str = "unknown"
 
     def __post_init__(self) -> None:
         for field, problem in (
@@ -118,6 +120,24 @@ class PlayerRegistered:
         return {"player_id": str(self.player_id), "username": self.username}
 
 
+@dataclass(frozen=True)
+class PlayerLoggedIn:
+    """The event: a player logged in (appended with every token issued for a password)."""
+
+    player_id: uuid.UUID
+    username: str
+    occurred_at: datetime
+
+    TYPE = "PlayerLoggedIn"
+
+    @property
+    def stream(self) -> str:
+        return player_stream(self.player_id)
+
+    def data(self) -> dict[str, Any]:
+        return {"player_id": str(self.player_id), "username": self.username}
+
+
 def player_stream(player_id: uuid.UUID) -> str:
     return f"player-{player_id}"
 
@@ -125,3 +145,11 @@ def player_stream(player_id: uuid.UUID) -> str:
 def register(command: RegisterPlayer, player_id: uuid.UUID, now: datetime) -> PlayerRegistered:
     """Decide the outcome of ``RegisterPlayer`` (uniqueness is enforced by the store)."""
     return PlayerRegistered(player_id, command.username, now)
+
+
+def delay_after_failure(excess: int, base_seconds: int, max_seconds: int) -> int:
+    """Seconds an address waits before its next try at a username that has ``excess`` failures
+    over its limit: ``base``, then twice as long with each further failure, at most ``max``."""
+    if excess <= 0:
+        return 0
+    return min(max_seconds, base_seconds * 2 ** min(excess - 1, 30))

@@ -59,36 +59,73 @@ def get_player(conn: Conn, schema: str, player_id: uuid.UUID) -> PlayerRow | Non
     return PlayerRow(*row) if row else None
 
 
-def count_attempt(conn: Conn, schema: str, scope: str, subject: str, window_seconds: int) -> tuple[int, int]:
+def count_attempt(
+    conn: Conn, schema: str, scope: str, subject: str, window_seconds: int, now: datetime
+) -> tuple[int, int]:
     """Count one attempt in the current fixed window (starting a new one when it has passed).
 
-    Returns (attempts in the window including this one, seconds until the window ends).
+    ``now`` comes from ``libs.clock`` (tests move it). Returns (attempts in the window including
+    this one, seconds until the window ends).
     """
     t = _t(schema, "login_attempts")
     query = sql.SQL(
         """
         INSERT INTO {t} AS a (scope, subject, window_start, attempts)
-        VALUES (%(scope)s, %(subject)s, now(), 1)
+        VALUES (%(scope)s, %(subject)s, %(now)s, 1)
         ON CONFLICT (scope, subject) DO UPDATE SET
-            attempts = CASE WHEN a.window_start <= now() - make_interval(secs => %(window)s)
+            attempts = CASE WHEN a.window_start <= %(now)s - make_interval(secs => %(window)s)
                             THEN 1 ELSE a.attempts + 1 END,
-            window_start = CASE WHEN a.window_start <= now() - make_interval(secs => %(window)s)
-                                THEN now() ELSE a.window_start END
+            window_start = CASE WHEN a.window_start <= %(now)s - make_interval(secs => %(window)s)
+                                THEN %(now)s ELSE a.window_start END
         RETURNING attempts,
                   greatest(1, ceil(extract(epoch FROM
-                      a.window_start + make_interval(secs => %(window)s) - now())))::int
+                      window_start + make_interval(secs => %(window)s) - %(now)s)))::int
         """
     ).format(t=t)
-    row = conn.execute(query, {"scope": scope, "subject": subject, "window": window_seconds}).fetchone()
+    params = {"scope": scope, "subject": subject, "window": window_seconds, "now": now}
+    row = conn.execute(query, params).fetchone()
     assert row is not None
     return int(row[0]), int(row[1])
 
 
+def pair_subject(username_key: str, client_address: str) -> str:
+    """The subject of a (username, address) delay row: a space never occurs in either part."""
+    return f"{username_key} {client_address}"
+
+
+def seconds_blocked(conn: Conn, schema: str, subject: str, now: datetime) -> int:
+    """Whole seconds (rounded up) until the delay of ``subject`` (scope 'pair') ends; 0 if none."""
+    query = sql.SQL(
+        """
+        SELECT ceil(extract(epoch FROM blocked_until - %(now)s))::int FROM {}
+        WHERE scope = 'pair' AND subject = %(subject)s AND blocked_until > %(now)s
+        """
+    ).format(_t(schema, "login_attempts"))
+    row = conn.execute(query, {"subject": subject, "now": now}).fetchone()
+    return max(1, int(row[0])) if row else 0
+
+
+def block_until(conn: Conn, schema: str, subject: str, now: datetime, until: datetime) -> None:
+    """Make ``subject`` (scope 'pair') wait until ``until`` before its next attempt."""
+    query = sql.SQL(
+        """
+        INSERT INTO {} AS a (scope, subject, window_start, attempts, blocked_until)
+        VALUES ('pair', %(subject)s, %(now)s, 1, %(until)s)
+        ON CONFLICT (scope, subject) DO UPDATE
+            SET attempts = a.attempts + 1, window_start = %(now)s, blocked_until = %(until)s
+        """
+    ).format(_t(schema, "login_attempts"))
+    conn.execute(query, {"subject": subject, "now": now, "until": until})
+
+
 def forgive_attempts(conn: Conn, schema: str, username_key: str, client_address: str) -> None:
-    """After a successful log-in: clear the username's counter, take one off the address's."""
+    """After a successful log-in: clear this address's delay for the username and take one off the
+    address's counter. The username's failure count stays: the owner logging in must not hand a
+    guesser on other addresses a fresh allowance."""
     t = _t(schema, "login_attempts")
     conn.execute(
-        sql.SQL("DELETE FROM {} WHERE scope = 'username' AND subject = %s").format(t), (username_key,)
+        sql.SQL("DELETE FROM {} WHERE scope = 'pair' AND subject = %s").format(t),
+        (pair_subject(username_key, client_address),),
     )
     conn.execute(
         sql.SQL(
@@ -96,3 +133,25 @@ def forgive_attempts(conn: Conn, schema: str, username_key: str, client_address:
         ).format(t),
         (client_address,),
     )
+
+
+def purge_login_attempts(conn: Conn, schema: str, now: datetime, window_seconds: int) -> int:
+    """Delete the counters whose window ended and whose delay (if any) is over; returns how many."""
+    query = sql.SQL(
+        """
+        DELETE FROM {} WHERE window_start <= %(now)s - make_interval(secs => %(window)s)
+          AND (blocked_until IS NULL OR blocked_until <= %(now)s)
+        """
+    ).format(_t(schema, "login_attempts"))
+    return conn.execute(query, {"now": now, "window": window_seconds}).rowcount
+
+
+def lock_player(conn: Conn, schema: str, player_id: uuid.UUID) -> int:
+    """Lock the player's row for this transaction (log-ins of one player append to its stream one
+    after the other) and return its token version."""
+    query = sql.SQL("SELECT token_version FROM {} WHERE player_id = %s FOR UPDATE").format(
+        _t(schema, "players")
+    )
+    row = conn.execute(query, (player_id,)).fetchone()
+    assert row is not None, player_id
+    return int(row[0])
