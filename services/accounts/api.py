@@ -3,7 +3,9 @@
 - ``POST /v1/accounts`` → 201 player; 409 ``username_taken``; 422 ``validation_error``;
   429 ``too_many_attempts`` (registrations per client address).
 - ``POST /v1/sessions`` → 201 token; 401 ``invalid_credentials``; 429 ``too_many_attempts``.
-- ``GET /v1/me`` → 200 player; 401 ``unauthorized``.
+- ``DELETE /v1/sessions/current`` → 204: log out (this token is refused from now on).
+- ``DELETE /v1/sessions`` → 204: log out everywhere (every token issued so far is refused).
+- ``GET /v1/me`` → 200 player; 401 ``unauthorized`` (also for a token that was logged out).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from libs.web import (
     Blueprint,
     ErrorSchema,
     StrictSchema,
+    current_claims,
     current_player,
     idempotent,
     require_player,
@@ -131,6 +134,24 @@ def log_in(args: dict[str, Any]) -> Any:
         "expires_at": issued.expires_at,
         "player_id": issued.player_id,
     }
+
+
+@blp.route("/v1/sessions/current", methods=["DELETE"])
+@require_player
+@blp.response(204)
+@blp.alt_response(401, schema=ErrorSchema, description="unauthorized")
+def log_out() -> None:
+    """Log out: the token of this request is refused from now on."""
+    handlers.log_out(current_claims())
+
+
+@blp.route("/v1/sessions", methods=["DELETE"])
+@require_player
+@blp.response(204)
+@blp.alt_response(401, schema=ErrorSchema, description="unauthorized")
+def log_out_everywhere() -> None:
+    """Log out everywhere: every token of the player issued so far is refused from now on."""
+    handlers.log_out_everywhere(current_claims())
 
 
 @blp.route("/v1/me", methods=["GET"])

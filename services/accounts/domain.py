@@ -138,6 +138,37 @@ class PlayerLoggedIn:
         return {"player_id": str(self.player_id), "username": self.username}
 
 
+@dataclass(frozen=True)
+class SessionRevoked:
+    """The event: one token was logged out (other services may refuse it before it expires)."""
+
+    player_id: uuid.UUID
+    token_id: str
+    expires_at: datetime
+
+    TYPE = "SessionRevoked"
+
+    def data(self) -> dict[str, Any]:
+        return {
+            "player_id": str(self.player_id),
+            "token_id": self.token_id,
+            "expires_at": self.expires_at.isoformat(),
+        }
+
+
+@dataclass(frozen=True)
+class AllSessionsRevoked:
+    """The event: every token of the player issued before now is invalid (below ``token_version``)."""
+
+    player_id: uuid.UUID
+    token_version: int
+
+    TYPE = "AllSessionsRevoked"
+
+    def data(self) -> dict[str, Any]:
+        return {"player_id": str(self.player_id), "token_version": self.token_version}
+
+
 def player_stream(player_id: uuid.UUID) -> str:
     return f"player-{player_id}"
 

@@ -10,17 +10,21 @@ import os
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from libs import clock
 from libs.eventstore import EventStore, Expect, NewEvent
-from libs.web import IssuedToken, issue_token, request_transaction, service_context
+from libs.web import IssuedToken, TokenClaims, issue_token, request_transaction, service_context
+from libs.web.sessions import RevocationCache
 from services.accounts import domain, store
 from services.accounts.domain import (
+    AllSessionsRevoked,
     InvalidCredentials,
     LogIn,
     PlayerLoggedIn,
     PlayerRegistered,
     RegisterPlayer,
+    SessionRevoked,
     TooManyAttempts,
 )
 from services.accounts.passwords import ScryptParams, dummy_hash, hash_password, verify_password
@@ -165,7 +169,7 @@ def _open_session(command: LogIn, row: store.PlayerRow) -> IssuedToken:
     ctx = service_context()
     event = PlayerLoggedIn(row.player_id, row.username, clock.now())
     with ctx.pool.connection() as conn, conn.transaction():
-        store.lock_player(conn, _schema(), row.player_id)
+        version = store.lock_player(conn, _schema(), row.player_id)
         store.forgive_attempts(conn, _schema(), command.username_key, command.client_address)
         EventStore(ctx.pool, _schema()).append(
             event.stream,
@@ -173,7 +177,45 @@ def _open_session(command: LogIn, row: store.PlayerRow) -> IssuedToken:
             [NewEvent(PlayerLoggedIn.TYPE, event.data(), occurred_at=event.occurred_at)],
             conn=conn,
         )
-    return issue_token(ctx.settings.token_secret, row.player_id, ctx.settings.token_ttl_seconds)
+    return issue_token(
+        ctx.settings.token_secret, row.player_id, ctx.settings.token_ttl_seconds, version=version
+    )
+
+
+def log_out(claims: TokenClaims) -> None:
+    """Revoke this one token (``SessionRevoked``); it is refused from now on."""
+    event = SessionRevoked(claims.player_id, claims.token_id, claims.expires_at)
+    with request_transaction() as conn:
+        store.lock_player(conn, _schema(), claims.player_id)
+        store.revoke_token(conn, _schema(), claims.player_id, claims.token_id, claims.expires_at)
+        _append(conn, claims.player_id, SessionRevoked.TYPE, event.data())
+    _forget_sessions(claims.player_id)
+
+
+def log_out_everywhere(claims: TokenClaims) -> None:
+    """Revoke every token of the player issued so far (``AllSessionsRevoked``)."""
+    with request_transaction() as conn:
+        store.lock_player(conn, _schema(), claims.player_id)
+        version = store.raise_token_version(conn, _schema(), claims.player_id)
+        event = AllSessionsRevoked(claims.player_id, version)
+        _append(conn, claims.player_id, AllSessionsRevoked.TYPE, event.data())
+    _forget_sessions(claims.player_id)
+
+
+def _append(conn: Any, player_id: uuid.UUID, event_type: str, data: dict[str, Any]) -> None:
+    EventStore(service_context().pool, _schema()).append(
+        domain.player_stream(player_id),
+        Expect.STREAM_EXISTS,
+        [NewEvent(event_type, data, occurred_at=clock.now())],
+        conn=conn,
+    )
+
+
+def _forget_sessions(player_id: uuid.UUID) -> None:
+    """This process applies a revocation at once (others within the cache's lifetime)."""
+    sessions = service_context().sessions
+    if isinstance(sessions, RevocationCache):
+        sessions.forget(player_id)
 
 
 def get_player(player_id: uuid.UUID) -> store.PlayerRow | None:

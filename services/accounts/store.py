@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -135,15 +136,18 @@ def forgive_attempts(conn: Conn, schema: str, username_key: str, client_address:
     )
 
 
-def purge_login_attempts(conn: Conn, schema: str, now: datetime, window_seconds: int) -> int:
-    """Delete the counters whose window ended and whose delay (if any) is over; returns how many."""
+def purge_login_attempts(conn: Conn, schema: str, now: datetime, windows: dict[str, int]) -> int:
+    """Delete the counters whose window (``windows[scope]`` seconds; the longest one for a scope not
+    listed) ended and whose delay, if any, is over; returns how many."""
     query = sql.SQL(
         """
-        DELETE FROM {} WHERE window_start <= %(now)s - make_interval(secs => %(window)s)
+        DELETE FROM {} WHERE window_start <= %(now)s - make_interval(secs => coalesce(
+                (%(windows)s::jsonb ->> scope)::int, %(longest)s))
           AND (blocked_until IS NULL OR blocked_until <= %(now)s)
         """
     ).format(_t(schema, "login_attempts"))
-    return conn.execute(query, {"now": now, "window": window_seconds}).rowcount
+    params = {"now": now, "windows": json.dumps(windows), "longest": max(windows.values())}
+    return conn.execute(query, params).rowcount
 
 
 def lock_player(conn: Conn, schema: str, player_id: uuid.UUID) -> int:
@@ -155,3 +159,32 @@ def lock_player(conn: Conn, schema: str, player_id: uuid.UUID) -> int:
     row = conn.execute(query, (player_id,)).fetchone()
     assert row is not None, player_id
     return int(row[0])
+
+
+def revoke_token(conn: Conn, schema: str, player_id: uuid.UUID, token_id: str, expires_at: datetime) -> None:
+    """Record a logged-out token until it would have expired (revoking twice is harmless)."""
+    conn.execute(
+        sql.SQL(
+            "INSERT INTO {} (token_id, player_id, expires_at) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING"
+        ).format(_t(schema, "revoked_tokens")),
+        (token_id, player_id, expires_at),
+    )
+
+
+def raise_token_version(conn: Conn, schema: str, player_id: uuid.UUID) -> int:
+    """Make every token issued so far invalid; returns the new version."""
+    row = conn.execute(
+        sql.SQL(
+            "UPDATE {} SET token_version = token_version + 1 WHERE player_id = %s RETURNING token_version"
+        ).format(_t(schema, "players")),
+        (player_id,),
+    ).fetchone()
+    assert row is not None, player_id
+    return int(row[0])
+
+
+def purge_revoked_tokens(conn: Conn, schema: str, now: datetime) -> int:
+    """Forget revoked tokens that have expired anyway; returns how many."""
+    return conn.execute(
+        sql.SQL("DELETE FROM {} WHERE expires_at < %s").format(_t(schema, "revoked_tokens")), (now,)
+    ).rowcount

@@ -27,10 +27,16 @@ def create_app(
     config: AccountsConfig | None = None,
 ) -> Flask:
     """The accounts Flask app. ``config`` (an ``AccountsConfig``) defaults to the environment's."""
+    from libs.web.sessions import RevocationCache
     from services.accounts import api, handlers
+    from services.accounts.passwords import dummy_hash
 
     app = create_web_app(SERVICE, [api.blp], schema=schema, settings=settings, pool=pool)
-    app.extensions["accounts_config"] = config or handlers.AccountsConfig.from_env()
+    config = config or handlers.AccountsConfig.from_env()
+    app.extensions["accounts_config"] = config
+    context = app.extensions["arcana"]
+    context.sessions = RevocationCache(lambda: context.pool, schema)  # log-outs apply here
+    dummy_hash(config.scrypt)  # now, not on the first unknown username (it costs one hash)
     return app
 
 
