@@ -15,6 +15,7 @@ from psycopg_pool import ConnectionPool
 
 from libs import clock
 from libs.celeryapp import app
+from libs.config import secret_from_env
 from services.accounts import store
 from services.accounts.handlers import LoginPolicy
 
@@ -56,7 +57,10 @@ def _worker_pool() -> ConnectionPool:
         if _pool is None:
             from libs.db import make_pool
 
-            _pool = make_pool(os.environ["DATABASE_URL"], min_size=1, max_size=2, name="accounts-tasks")
+            url = secret_from_env("DATABASE_URL")  # or DATABASE_URL_FILE
+            if not url:
+                raise RuntimeError("DATABASE_URL is not set")
+            _pool = make_pool(url, min_size=1, max_size=2, name="accounts-tasks")
         return _pool
 
 
