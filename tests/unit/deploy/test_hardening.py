@@ -25,11 +25,14 @@ SECRETS_OF = {
     "match": {"match-database-url", "token-secret", "operator-token", "celery-broker-url"},
     "match-relay": {"match-database-url"},
     "match-consumers": {"match-database-url", "celery-broker-url"},
+    "progression": {"progression-database-url", "token-secret"},
+    "progression-relay": {"progression-database-url"},
+    "progression-consumers": {"progression-database-url"},
     "celery-worker": {"worker-database-url", "celery-broker-url"},
     "celery-beat": {"celery-broker-url"},
     "arcana-migrate": {"migrate-database-url"},
     "arcana-db-roles": {"admin-database-url"}
-    | {f"role-{r}" for r in ("arcana_migrate", "accounts_app", "match_app", "arcana_worker")},
+    | {f"role-{r}" for r in ("arcana_migrate", "accounts_app", "match_app", "progression_app", "arcana_worker")},
     "arcana-redis": {"redis-password"},
 }
 
@@ -40,6 +43,9 @@ EGRESS_OF = {
     "match": {5432, 9092, 9093, 6379},
     "match-relay": {5432, 9092, 9093},
     "match-consumers": {5432, 9092, 9093, 6379},
+    "progression": {5432, 9092, 9093},
+    "progression-relay": {5432, 9092, 9093},
+    "progression-consumers": {5432, 9092, 9093},
     "celery-worker": {5432, 6379},
     "celery-beat": {6379},
     "arcana-migrate": {5432},
