@@ -32,7 +32,10 @@ SECRETS_OF = {
     "celery-beat": {"celery-broker-url"},
     "arcana-migrate": {"migrate-database-url"},
     "arcana-db-roles": {"admin-database-url"}
-    | {f"role-{r}" for r in ("arcana_migrate", "accounts_app", "match_app", "progression_app", "arcana_worker")},
+    | {
+        f"role-{r}"
+        for r in ("arcana_migrate", "accounts_app", "match_app", "progression_app", "arcana_worker")
+    },
     "arcana-redis": {"redis-password"},
 }
 
