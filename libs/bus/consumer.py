@@ -100,6 +100,7 @@ class _OnRebalance(ConsumerRebalanceListener):
 
     def on_partitions_revoked(self, revoked: Any) -> None:
         log.info("%s: partitions revoked: %s", self.runner.name, sorted(revoked))
+        self.runner._failures.clear()  # whoever gets them counts afresh
 
     def on_partitions_assigned(self, assigned: Any) -> None:
         log.info("%s: partitions assigned: %s", self.runner.name, sorted(assigned))

@@ -321,7 +321,10 @@ def _retry_in(
     letter = DeadLetter.from_row(row)
     if letter.status != "dead":
         return RetryResult(letter_id, Outcome.NOT_WAITING)
-    handler = handler_for(letter.consumer)
+    try:
+        handler = handler_for(letter.consumer)
+    except LookupError as exc:  # not the handler's failure: nothing is counted
+        return RetryResult(letter_id, Outcome.FAILED, str(exc))
     event = upcasters.upcast(letter.event())
     if inbox.claim(
         conn, schema, letter.consumer, event, letter.topic, letter.kafka_partition, letter.kafka_offset

@@ -147,3 +147,21 @@ def test_a_dead_letter_applied_meanwhile_by_a_later_delivery_is_not_applied_agai
     assert result.outcome is Outcome.ALREADY_APPLIED
     assert model.counts() == {str(event.event_id): 1}
     assert deadletters.listed(store.pool, store.schema) == []
+
+
+def test_a_dead_letter_of_an_unknown_consumer_is_reported_and_left_alone(
+    store: EventStore, model: CountingModel
+) -> None:
+    [event] = append_events(store, 1, streams=1)
+    letter = deadletters.record(
+        store.pool, store.schema, "gone", event, deadletters.Failure.first(RuntimeError("x")), "t", 0, 1
+    )
+
+    def no_such(consumer: str) -> deadletters.Handler:
+        raise LookupError(f"no subscription {consumer!r}")
+
+    result = deadletters.retry(store.pool, store.schema, letter.id, no_such)
+
+    assert result.outcome is Outcome.FAILED and result.error == "no subscription 'gone'"
+    [waiting] = deadletters.listed(store.pool, store.schema)
+    assert waiting.attempts == 1 and waiting.status == "dead"
