@@ -3,14 +3,18 @@ retry after the fix applies it exactly once (real PostgreSQL, real broker)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import psycopg
+import pytest
 from psycopg import sql
+from psycopg_pool import PoolTimeout
 
 from libs.bus import ConsumerRunner, OutboxRelay, deadletters, topic_for
+from libs.bus.consumer import HandlerFailed, database_unreachable
 from libs.bus.deadletters import Outcome
-from libs.bus.topics import dead_letter_topic
+from libs.bus.topics import dead_letter_topic, message_value
 from libs.eventstore import EventStore, RecordedEvent
 from tests.integration.bus.helpers import CountingModel, RawReader, append_events, wait_until
 from tests.integration.bus.test_consumer import inbox_count
@@ -165,3 +169,42 @@ def test_a_dead_letter_of_an_unknown_consumer_is_reported_and_left_alone(
     assert result.outcome is Outcome.FAILED and result.error == "no subscription 'gone'"
     [waiting] = deadletters.listed(store.pool, store.schema)
     assert waiting.attempts == 1 and waiting.status == "dead"
+
+
+def test_database_outages_never_count_as_attempts(store: EventStore, model: CountingModel) -> None:
+    [event] = append_events(store, 1, streams=1)
+    outages = {"left": 6}
+
+    def handler(event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+        if outages["left"] > 0:
+            outages["left"] -= 1
+            raise PoolTimeout("couldn't get a connection")
+        model.handle(event, conn)
+
+    runner = ConsumerRunner(
+        store.pool, store.schema, "c-db", ["unused"], handler, "127.0.0.1:1", max_attempts=2
+    )
+    record = SimpleNamespace(topic="t", partition=0, offset=3, value=message_value(event))
+    for _ in range(6):
+        with pytest.raises(HandlerFailed):
+            runner._apply_record(record)  # type: ignore[arg-type]
+    runner._apply_record(record)  # type: ignore[arg-type]
+
+    assert runner.dead_lettered == 0 and deadletters.listed(store.pool, store.schema) == []
+    assert model.counts() == {str(event.event_id): 1}
+
+
+@pytest.mark.parametrize(
+    ("exc", "unreachable"),
+    [
+        (PoolTimeout("no connection in time"), True),
+        (psycopg.OperationalError("server closed the connection unexpectedly"), True),
+        (psycopg.errors.AdminShutdown(), True),
+        (psycopg.errors.ConnectionFailure(), True),
+        (psycopg.errors.QueryCanceled(), False),  # e.g. a statement timeout on this event
+        (psycopg.errors.UniqueViolation(), False),
+        (RuntimeError("a bug"), False),
+    ],
+)
+def test_what_counts_as_the_database_being_unreachable(exc: Exception, unreachable: bool) -> None:
+    assert database_unreachable(exc) is unreachable
