@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 export PYTHONPATH := $(CURDIR)
 
 .PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events migrate \
-        bench bench-eventstore bench-rules bench-match rebuild-projection export-events clean
+        bench bench-eventstore bench-rules bench-match rebuild-projection export-events dead-letters clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -67,6 +67,9 @@ rebuild-projection: venv ## drop and rebuild a projection: make rebuild-projecti
 
 export-events: venv ## the event log of a service as JSON Lines: make export-events SCHEMA=match [STREAM=match-…]
 	$(PY) -m libs.bus.export --schema $(SCHEMA) $(if $(STREAM),--stream $(STREAM))
+
+dead-letters: venv ## a service's dead letters: make dead-letters SERVICE=match [RETRY=id|all] [ALL=1]
+	$(PY) -m libs.bus.deadletters $(if $(RETRY),retry $(if $(filter all,$(RETRY)),--all,$(RETRY)),list $(if $(ALL),--all)) --service $(SERVICE)
 
 clean: ## remove the virtualenv and the embedded stack's data
 	rm -rf $(VENV) .arcana .pytest_cache .mypy_cache .ruff_cache .hypothesis
