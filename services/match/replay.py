@@ -18,7 +18,7 @@ from libs.bus.process import require_database
 from libs.db import make_pool
 from libs.eventstore import EventStore
 from services.match import domain
-from services.match.service import as_rows, stream_of
+from services.match.loading import as_rows, stream_of
 
 
 def main(argv: list[str] | None = None) -> int:
