@@ -1,0 +1,257 @@
+"""The matchmaking service: open, show and cancel tickets; the pairing pass; what it consumes.
+
+Every ticket change is an event of ``ticket-<id>`` appended at the version it was decided on, with
+the ``tickets`` projection updated in the same transaction. The pairing pass runs under a
+transaction-scoped advisory lock (a second worker finds it taken and skips the pass), and every
+pair is appended at the versions read, in a savepoint: even without the lock a ticket can be
+paired only once. The published ``MatchRequested`` is an event of ``request-<id>``: the outbox
+relay sends it to ``arcana.matchmaking.events``.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg_pool import ConnectionPool
+
+from libs import clock
+from libs.eventstore import ConcurrencyError, EventStore, NewEvent, RecordedEvent
+from libs.rules import STARTER_DECK
+from services.matchmaking import domain, projections, store
+
+log = logging.getLogger(__name__)
+
+START_RATING = 900  # the ratings service's start: a player it has not rated yet
+STARTER = domain.ActiveDeck(tuple(STARTER_DECK))
+ACTIVE_DECK_CHANGED, RATING_CHANGED = "ActiveDeckChanged", "RatingChanged"
+MATCH_CREATED, MATCH_REQUEST_REJECTED = "MatchCreated", "MatchRequestRejected"
+
+
+class TicketNotFound(Exception):
+    """No such ticket, or it is another player's."""
+
+
+class TicketAlreadyOpen(Exception):
+    """The player already has a waiting or paired ticket (``ticket_id``)."""
+
+    def __init__(self, ticket_id: str | None) -> None:
+        super().__init__("you already have an open ticket")
+        self.ticket_id = ticket_id
+
+
+@dataclass(frozen=True)
+class PassResult:
+    pairs: int = 0
+    abandoned: int = 0
+    ran: bool = True  # False: another worker held the pairing lock
+
+
+def _problems(raw: Any) -> list[str]:
+    if isinstance(raw, Mapping):
+        return [f"{k}: {v}" for k, v in raw.items()]
+    if isinstance(raw, list | tuple):
+        return [str(p) for p in raw]
+    return [str(raw)] if raw else []
+
+
+class MatchmakingService:
+    def __init__(self, pool: ConnectionPool, schema: str) -> None:
+        self.pool = pool
+        self.schema = schema
+        self.events = EventStore(pool, schema)
+        self._lock_key = f"{schema}.pairing"
+
+    # -- tickets -------------------------------------------------------------------------------
+
+    def load(self, ticket_id: str, conn: psycopg.Connection[Any]) -> domain.Ticket | None:
+        recorded = self.events.read(domain.ticket_stream(ticket_id), conn=conn)
+        return domain.fold((e.type, e.data) for e in recorded)
+
+    def _append(
+        self,
+        conn: psycopg.Connection[Any],
+        stream: str,
+        expected: int,
+        events: Sequence[domain.Event],
+        now: datetime,
+        cause: uuid.UUID | None = None,
+    ) -> None:
+        new = [NewEvent(k, d, occurred_at=now, causation_id=cause) for k, d in events]
+        for recorded in self.events.append(stream, expected, new, conn=conn, savepoint=False):
+            projections.apply(conn, self.schema, recorded)
+
+    def join(self, player_id: str, mode: str) -> domain.Ticket:
+        """Open a ticket with the player's active deck (the starter deck until economy published
+        one) and current rating. Raises ``InvalidMode``, ``IllegalDeck`` (with the problems) or
+        ``TicketAlreadyOpen``; nothing is written then."""
+        now, ticket_id = clock.now(), str(uuid.uuid4())
+        try:
+            with self.pool.connection() as conn, conn.transaction():
+                deck = store.active_deck(conn, self.schema, player_id) or STARTER
+                rating = store.rating_of(conn, self.schema, player_id) or START_RATING
+                event = domain.open_ticket(ticket_id, player_id, mode, rating, deck, now)
+                self._append(conn, domain.ticket_stream(ticket_id), 0, [event], now)
+                store.touch(conn, self.schema, ticket_id, now)
+        except pg_errors.UniqueViolation:
+            with self.pool.connection() as conn:
+                raise TicketAlreadyOpen(store.open_ticket_of(conn, self.schema, player_id)) from None
+        return domain.evolve(None, *event)
+
+    def _owned(self, player_id: str, ticket_id: str, conn: psycopg.Connection[Any]) -> domain.Ticket:
+        try:
+            ticket_id = str(uuid.UUID(ticket_id))
+        except ValueError:
+            raise TicketNotFound(ticket_id) from None
+        t = self.load(ticket_id, conn)
+        if t is None or t.player_id != player_id:
+            raise TicketNotFound(ticket_id)
+        return t
+
+    def look(self, player_id: str, ticket_id: str) -> domain.Ticket:
+        """The player's ticket; a waiting one counts as polled now. Raises ``TicketNotFound``."""
+        with self.pool.connection() as conn, conn.transaction():
+            t = self._owned(player_id, ticket_id, conn)
+            if t.status == domain.WAITING:
+                store.touch(conn, self.schema, t.ticket_id, clock.now())
+        return t
+
+    def cancel(self, player_id: str, ticket_id: str) -> domain.Ticket:
+        """Cancel the player's waiting ticket. Raises ``TicketNotFound`` or ``TicketNotWaiting``
+        (a ticket being paired right now: ``ConcurrencyError`` is reported as not waiting)."""
+        now = clock.now()
+        try:
+            with self.pool.connection() as conn, conn.transaction():
+                t = self._owned(player_id, ticket_id, conn)
+                event = domain.cancel(t, "player", now)
+                self._append(conn, domain.ticket_stream(t.ticket_id), t.version, [event], now)
+        except ConcurrencyError:
+            with self.pool.connection() as conn:
+                raise domain.TicketNotWaiting(self._owned(player_id, ticket_id, conn).status) from None
+        return domain.evolve(t, *event)
+
+    # -- the pairing pass ----------------------------------------------------------------------
+
+    def pair(self) -> PassResult:
+        """One pass: cancel abandoned tickets, then pair and request matches. Returns what it did;
+        ``ran`` is False when another worker is in its pass."""
+        now = clock.now()
+        with self.pool.connection() as conn, conn.transaction():
+            locked = conn.execute(
+                "SELECT pg_try_advisory_xact_lock(hashtext(%s))", (self._lock_key,)
+            ).fetchone()
+            if not locked or not locked[0]:
+                return PassResult(ran=False)
+            rows = store.waiting(conn, self.schema)
+            abandoned = [r for r in rows if domain.is_abandoned((now - r["last_polled_at"]).total_seconds())]
+            for row in abandoned:
+                self._try(conn, self._abandon, store.ticket_from_row(row), now)
+            gone = {r["ticket_id"] for r in abandoned}
+            tickets = {r["ticket_id"]: store.ticket_from_row(r) for r in rows if r["ticket_id"] not in gone}
+            waiting = [
+                domain.Waiting(t.ticket_id, t.player_id, t.mode, t.rating, t.opened_at, r["last_opponent"])
+                for r in rows
+                if (t := tickets.get(r["ticket_id"])) is not None
+            ]
+            pairs = domain.pairing_pass(waiting, now)
+            made = sum(
+                self._try(conn, self._request, (tickets[p.first.ticket_id], tickets[p.second.ticket_id]), now)
+                for p in pairs
+            )
+        return PassResult(pairs=made, abandoned=len(abandoned))
+
+    def _try(self, conn: psycopg.Connection[Any], step: Any, arg: Any, now: datetime) -> bool:
+        """Run one step of the pass in a savepoint; a lost race (the ticket changed meanwhile)
+        undoes only that step."""
+        try:
+            with conn.transaction():
+                step(conn, arg, now)
+            return True
+        except (ConcurrencyError, domain.TicketNotWaiting) as exc:
+            log.info("pairing step skipped: %s", exc)
+            return False
+
+    def _abandon(self, conn: psycopg.Connection[Any], t: domain.Ticket, now: datetime) -> None:
+        self._append(
+            conn, domain.ticket_stream(t.ticket_id), t.version, [domain.cancel(t, "abandoned", now)], now
+        )
+
+    def _request(
+        self, conn: psycopg.Connection[Any], pair: tuple[domain.Ticket, domain.Ticket], now: datetime
+    ) -> None:
+        a, b = pair
+        _, by_stream = domain.request_match(a, b, now)
+        expected = {
+            domain.ticket_stream(a.ticket_id): a.version,
+            domain.ticket_stream(b.ticket_id): b.version,
+        }
+        for stream, events in by_stream.items():
+            self._append(conn, stream, expected.get(stream, 0), events, now)
+
+    # -- consuming -----------------------------------------------------------------------------
+
+    def handle(self, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+        """Apply one event of another service (in the consumer's transaction)."""
+        d = event.data
+        if event.type == ACTIVE_DECK_CHANGED and d.get("player_id"):
+            deck = {
+                "deck_id": d.get("deck_id"),
+                "cards": [str(c) for c in d.get("cards") or ()],
+                "legal": bool(d.get("legal")),
+                "problems": _problems(d.get("problems")),
+            }
+            store.save_active_deck(conn, self.schema, str(d["player_id"]), deck, event.position)
+        elif event.type == RATING_CHANGED and d.get("player_id"):
+            store.save_rating(conn, self.schema, str(d["player_id"]), int(d["after"]), event.version)
+        elif event.type in (MATCH_CREATED, MATCH_REQUEST_REJECTED) and d.get("request_id"):
+            self._settle(event, conn)
+
+    def _settle(self, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+        """The tickets of a request become matched (MatchCreated) or failed (MatchRequestRejected)."""
+        d, now = event.data, clock.now()
+        for ticket_id in store.tickets_of_request(conn, self.schema, str(d["request_id"])):
+            t = self.load(ticket_id, conn)
+            if t is None:
+                continue
+            if event.type == MATCH_CREATED:
+                events = domain.matched(t, str(d["match_id"]))
+            else:
+                events = domain.failed(
+                    t,
+                    str(d["match_id"]),
+                    str(d.get("reason") or "rejected"),
+                    d.get("message"),
+                    _problems(d.get("problems")),
+                )
+            if events:
+                self._append(conn, domain.ticket_stream(ticket_id), t.version, events, now, event.event_id)
+
+    # -- views ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def describe(t: domain.Ticket, now: datetime) -> dict[str, Any]:
+        """A ticket as its player sees it: status, seconds waited, the current rating window
+        (ranked and waiting; None = unlimited), the match id once matched, why it failed."""
+        view: dict[str, Any] = {
+            "ticket_id": t.ticket_id,
+            "mode": t.mode,
+            "status": t.status,
+            "waited_seconds": round(t.waited(now), 1),
+            "rating": t.rating,
+        }
+        if t.status == domain.WAITING and t.mode == "ranked":
+            w = domain.window(t.waited(now))
+            view["window"] = None if w == float("inf") else int(w)
+        if t.status == domain.MATCHED:
+            view["match_id"] = t.match_id
+        if t.status in (domain.FAILED, domain.CANCELLED):
+            view["reason"] = t.reason
+        if t.status == domain.FAILED:
+            view["message"], view["problems"] = t.message, list(t.problems)
+        return view
