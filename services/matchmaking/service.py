@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -23,8 +24,9 @@ from psycopg_pool import ConnectionPool
 
 from libs import clock
 from libs.eventstore import ConcurrencyError, EventStore, NewEvent, RecordedEvent
+from libs.kit.events import IntegrationEvent
 from libs.rules import STARTER_DECK
-from services.matchmaking import domain, projections, store
+from services.matchmaking import domain, events, projections, store
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +34,9 @@ START_RATING = 900  # the ratings service's start: a player it has not rated yet
 STARTER = domain.ActiveDeck(tuple(STARTER_DECK))
 ACTIVE_DECK_CHANGED, RATING_CHANGED = "ActiveDeckChanged", "RatingChanged"
 MATCH_CREATED, MATCH_REQUEST_REJECTED = "MatchCreated", "MatchRequestRejected"
+
+
+UnitOfWork = Callable[[], AbstractContextManager[psycopg.Connection[Any]]]
 
 
 class TicketNotFound(Exception):
@@ -53,6 +58,11 @@ class PassResult:
     ran: bool = True  # False: another worker held the pairing lock
 
 
+def _declared(kind: str, data: dict[str, Any]) -> IntegrationEvent:
+    """The domain's event as its declared, published type (KeyError for an undeclared one)."""
+    return events.CATALOG.event(kind).from_data(data)
+
+
 def _problems(raw: Any) -> list[str]:
     if isinstance(raw, Mapping):
         return [f"{k}: {v}" for k, v in raw.items()]
@@ -70,6 +80,11 @@ class MatchmakingService:
 
     # -- tickets -------------------------------------------------------------------------------
 
+    @contextmanager
+    def _own_transaction(self) -> Iterator[psycopg.Connection[Any]]:
+        with self.pool.connection() as conn, conn.transaction():
+            yield conn
+
     def load(self, ticket_id: str, conn: psycopg.Connection[Any]) -> domain.Ticket | None:
         recorded = self.events.read(domain.ticket_stream(ticket_id), conn=conn)
         return domain.fold((e.type, e.data) for e in recorded)
@@ -79,21 +94,22 @@ class MatchmakingService:
         conn: psycopg.Connection[Any],
         stream: str,
         expected: int,
-        events: Sequence[domain.Event],
+        decided: Sequence[domain.Event],
         now: datetime,
         cause: uuid.UUID | None = None,
     ) -> None:
-        new = [NewEvent(k, d, occurred_at=now, causation_id=cause) for k, d in events]
+        new = [NewEvent.of(_declared(k, d), occurred_at=now, causation_id=cause) for k, d in decided]
         for recorded in self.events.append(stream, expected, new, conn=conn, savepoint=False):
             projections.apply(conn, self.schema, recorded)
 
-    def join(self, player_id: str, mode: str) -> domain.Ticket:
+    def join(self, player_id: str, mode: str, transaction: UnitOfWork | None = None) -> domain.Ticket:
         """Open a ticket with the player's active deck (the starter deck until economy published
         one) and current rating. Raises ``InvalidMode``, ``IllegalDeck`` (with the problems) or
-        ``TicketAlreadyOpen``; nothing is written then."""
+        ``TicketAlreadyOpen``; nothing is written then. ``transaction`` (default: one of its own)
+        is where the writes go, e.g. the request's idempotency transaction."""
         now, ticket_id = clock.now(), str(uuid.uuid4())
         try:
-            with self.pool.connection() as conn, conn.transaction():
+            with (transaction or self._own_transaction)() as conn:
                 deck = store.active_deck(conn, self.schema, player_id) or STARTER
                 rating = store.rating_of(conn, self.schema, player_id) or START_RATING
                 event = domain.open_ticket(ticket_id, player_id, mode, rating, deck, now)
@@ -122,12 +138,12 @@ class MatchmakingService:
                 store.touch(conn, self.schema, t.ticket_id, clock.now())
         return t
 
-    def cancel(self, player_id: str, ticket_id: str) -> domain.Ticket:
+    def cancel(self, player_id: str, ticket_id: str, transaction: UnitOfWork | None = None) -> domain.Ticket:
         """Cancel the player's waiting ticket. Raises ``TicketNotFound`` or ``TicketNotWaiting``
         (a ticket being paired right now: ``ConcurrencyError`` is reported as not waiting)."""
         now = clock.now()
         try:
-            with self.pool.connection() as conn, conn.transaction():
+            with (transaction or self._own_transaction)() as conn:
                 t = self._owned(player_id, ticket_id, conn)
                 event = domain.cancel(t, "player", now)
                 self._append(conn, domain.ticket_stream(t.ticket_id), t.version, [event], now)
@@ -191,8 +207,8 @@ class MatchmakingService:
             domain.ticket_stream(a.ticket_id): a.version,
             domain.ticket_stream(b.ticket_id): b.version,
         }
-        for stream, events in by_stream.items():
-            self._append(conn, stream, expected.get(stream, 0), events, now)
+        for stream, decided in by_stream.items():
+            self._append(conn, stream, expected.get(stream, 0), decided, now)
 
     # -- consuming -----------------------------------------------------------------------------
 
@@ -220,17 +236,17 @@ class MatchmakingService:
             if t is None:
                 continue
             if event.type == MATCH_CREATED:
-                events = domain.matched(t, str(d["match_id"]))
+                decided = domain.matched(t, str(d["match_id"]))
             else:
-                events = domain.failed(
+                decided = domain.failed(
                     t,
                     str(d["match_id"]),
                     str(d.get("reason") or "rejected"),
                     d.get("message"),
                     _problems(d.get("problems")),
                 )
-            if events:
-                self._append(conn, domain.ticket_stream(ticket_id), t.version, events, now, event.event_id)
+            if decided:
+                self._append(conn, domain.ticket_stream(ticket_id), t.version, decided, now, event.event_id)
 
     # -- views ---------------------------------------------------------------------------------
 

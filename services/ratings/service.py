@@ -22,7 +22,7 @@ from psycopg_pool import ConnectionPool
 
 from libs import clock
 from libs.eventstore import EventStore, NewEvent
-from services.ratings import domain, projections, store
+from services.ratings import domain, events, projections, store
 
 log = logging.getLogger(__name__)
 
@@ -113,9 +113,8 @@ class RatingsService:
             return []
         now = clock.now()
         for change in sorted(changes, key=lambda c: c.player_id):
-            event = NewEvent(
-                change.TYPE, change.data(), occurred_at=now, causation_id=cause, correlation_id=cause
-            )
+            fact = events.RatingChanged(**change.data())
+            event = NewEvent.of(fact, occurred_at=now, causation_id=cause, correlation_id=cause)
             (recorded,) = self.events.append(
                 change.stream, players[change.player_id].version, [event], conn=conn
             )
