@@ -13,7 +13,10 @@ from libs import clock
 from libs.config import PROJECT_ROOT
 from libs.db import migrate
 from libs.eventstore import RecordedEvent
+from libs.kit.web import service_app
+from libs.web import issue_token
 from services.matchmaking.service import MatchmakingService
+from tests.integration.conftest import row_counter, settings_for_tests
 
 MIGRATIONS = PROJECT_ROOT / "services" / "matchmaking" / "migrations"
 
@@ -57,3 +60,43 @@ def deliver(mm: MatchmakingService) -> Callable[[RecordedEvent], None]:
 def requested(mm: MatchmakingService) -> list[dict[str, Any]]:
     """Every MatchRequested stored (the outbox), oldest first."""
     return [e.data for e in mm.events.iter_all() if e.type == "MatchRequested"]
+
+
+SECRET = "matchmaking-test-secret-" + "m" * 50
+
+
+class Player:
+    """One player's HTTP client with their own bearer token."""
+
+    def __init__(self, app: Any, player_id: str | None = None) -> None:
+        self.id = player_id or str(uuid.uuid4())
+        self.token = issue_token(SECRET, uuid.UUID(self.id), 3600).token
+        self.client = app.test_client()
+
+    def _h(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}", **(extra or {})}
+
+    def get(self, path: str) -> Any:
+        return self.client.get(path, headers=self._h())
+
+    def post(self, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
+        return self.client.post(path, json=body, headers=self._h(headers))
+
+    def delete(self, path: str) -> Any:
+        return self.client.delete(path, headers=self._h())
+
+
+@pytest.fixture
+def app(postgres_url: str, pool: ConnectionPool, mm_schema: str) -> Any:
+    settings = settings_for_tests(postgres_url, token_secret=SECRET)
+    return service_app("matchmaking", settings, pool, schema=mm_schema)
+
+
+@pytest.fixture
+def player(app: Any) -> Callable[[], Player]:
+    return lambda: Player(app)
+
+
+@pytest.fixture
+def counts(pool: ConnectionPool, mm_schema: str) -> Callable[[], dict[str, int]]:
+    return row_counter(pool, mm_schema, ("events", "tickets", "ticket_polls", "idempotency"))
