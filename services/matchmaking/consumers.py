@@ -15,6 +15,7 @@ from typing import Any
 import psycopg
 
 from libs.eventstore import RecordedEvent
+from libs.kit.definition import EventHandler
 from services.matchmaking.service import (
     ACTIVE_DECK_CHANGED,
     MATCH_CREATED,
@@ -32,6 +33,6 @@ def handle(svc: MatchmakingService, event: RecordedEvent, conn: psycopg.Connecti
     svc.handle(event, conn)
 
 
-DECK_HANDLERS = {ACTIVE_DECK_CHANGED: handle}
-RATING_HANDLERS = {RATING_CHANGED: handle}
-MATCH_HANDLERS = {MATCH_CREATED: handle, MATCH_REQUEST_REJECTED: handle}
+DECK_HANDLERS: dict[str, EventHandler] = {ACTIVE_DECK_CHANGED: handle}
+RATING_HANDLERS: dict[str, EventHandler] = {RATING_CHANGED: handle}
+MATCH_HANDLERS: dict[str, EventHandler] = {MATCH_CREATED: handle, MATCH_REQUEST_REJECTED: handle}

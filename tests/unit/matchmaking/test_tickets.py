@@ -95,3 +95,21 @@ def test_fold_replays_a_stream_and_refuses_a_headless_one() -> None:
     assert d.fold(events).status == "cancelled"
     with pytest.raises(ValueError):
         d.evolve(None, *events[1])
+
+
+def test_every_domain_event_has_exactly_its_declared_published_shape() -> None:
+    from services.matchmaking.events import CATALOG
+
+    a, b = opened("t1", "pa"), opened("t2", "pb")
+    _, by_stream = d.request_match(a, b, at(1))
+    paired_a = d.evolve(a, *by_stream["ticket-t1"][0])
+    produced = [
+        d.open_ticket("t1", "pa", "ranked", 900, DECK, T0),
+        d.cancel(a, "player", at(2)),
+        *[e for events in by_stream.values() for e in events],
+        *d.matched(paired_a, paired_a.match_id),
+        *d.failed(paired_a, paired_a.match_id, "invalid_deck", "m", ["p"]),
+    ]
+    assert {kind for kind, _ in produced} == set(CATALOG.types())
+    for kind, data in produced:
+        assert CATALOG.event(kind).from_data(data).data() == data, kind

@@ -147,3 +147,10 @@ def test_fold_replays_the_stream() -> None:
         events.append(w)
     assert d.fold("a", events) == a
     assert (a.wins, a.losses, a.version) == (5, 0, 5)
+
+
+def test_the_domain_event_has_exactly_the_published_shape() -> None:
+    from services.ratings.events import RatingChanged
+
+    w, _ = d.rate(d.RankedResult("m1", "a", "b"), d.PlayerRating("a"), d.PlayerRating("b"))
+    assert RatingChanged(**w.data()).data() == w.data()
