@@ -23,7 +23,7 @@ from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool
 
 from libs import clock
-from libs.eventstore import ConcurrencyError, EventStore, NewEvent, RecordedEvent
+from libs.eventstore import ConcurrencyError, EventStore, NewEvent, RecordedEvent, stream_moved
 from libs.kit.events import IntegrationEvent
 from libs.rules import STARTER_DECK
 from services.matchmaking import domain, events, projections, store
@@ -56,6 +56,20 @@ class PassResult:
     pairs: int = 0
     abandoned: int = 0
     ran: bool = True  # False: another worker held the pairing lock
+
+
+Write = tuple[str, int, Sequence[domain.Event]]  # (stream, expected version, events)
+
+
+def _abandon_writes(t: domain.Ticket, now: datetime) -> list[Write]:
+    return [(domain.ticket_stream(t.ticket_id), t.version, [domain.cancel(t, "abandoned", now)])]
+
+
+def _request_writes(a: domain.Ticket, b: domain.Ticket, now: datetime) -> list[Write]:
+    """TicketPaired on both tickets (at the versions read) and the MatchRequested."""
+    _, by_stream = domain.request_match(a, b, now)
+    expected = {domain.ticket_stream(a.ticket_id): a.version, domain.ticket_stream(b.ticket_id): b.version}
+    return [(stream, expected.get(stream, 0), decided) for stream, decided in by_stream.items()]
 
 
 def _declared(kind: str, data: dict[str, Any]) -> IntegrationEvent:
@@ -166,8 +180,6 @@ class MatchmakingService:
                 return PassResult(ran=False)
             rows = store.waiting(conn, self.schema)
             abandoned = [r for r in rows if domain.is_abandoned((now - r["last_polled_at"]).total_seconds())]
-            for row in abandoned:
-                self._try(conn, self._abandon, store.ticket_from_row(row), now)
             gone = {r["ticket_id"] for r in abandoned}
             tickets = {r["ticket_id"]: store.ticket_from_row(r) for r in rows if r["ticket_id"] not in gone}
             waiting = [
@@ -176,39 +188,49 @@ class MatchmakingService:
                 if (t := tickets.get(r["ticket_id"])) is not None
             ]
             pairs = domain.pairing_pass(waiting, now)
-            made = sum(
-                self._try(conn, self._request, (tickets[p.first.ticket_id], tickets[p.second.ticket_id]), now)
-                for p in pairs
-            )
-        return PassResult(pairs=made, abandoned=len(abandoned))
-
-    def _try(self, conn: psycopg.Connection[Any], step: Any, arg: Any, now: datetime) -> bool:
-        """Run one step of the pass in a savepoint; a lost race (the ticket changed meanwhile)
-        undoes only that step."""
-        try:
-            with conn.transaction():
-                step(conn, arg, now)
-            return True
-        except (ConcurrencyError, domain.TicketNotWaiting) as exc:
-            log.info("pairing step skipped: %s", exc)
-            return False
-
-    def _abandon(self, conn: psycopg.Connection[Any], t: domain.Ticket, now: datetime) -> None:
-        self._append(
-            conn, domain.ticket_stream(t.ticket_id), t.version, [domain.cancel(t, "abandoned", now)], now
+            steps = [_abandon_writes(store.ticket_from_row(r), now) for r in abandoned]
+            steps += [
+                _request_writes(tickets[p.first.ticket_id], tickets[p.second.ticket_id], now) for p in pairs
+            ]
+            done = self._write_steps(conn, steps, now)
+        return PassResult(
+            pairs=sum(1 for i in done if i >= len(abandoned)),
+            abandoned=sum(1 for i in done if i < len(abandoned)),
         )
 
-    def _request(
-        self, conn: psycopg.Connection[Any], pair: tuple[domain.Ticket, domain.Ticket], now: datetime
-    ) -> None:
-        a, b = pair
-        _, by_stream = domain.request_match(a, b, now)
-        expected = {
-            domain.ticket_stream(a.ticket_id): a.version,
-            domain.ticket_stream(b.ticket_id): b.version,
-        }
-        for stream, decided in by_stream.items():
-            self._append(conn, stream, expected.get(stream, 0), decided, now)
+    def _write_steps(
+        self, conn: psycopg.Connection[Any], steps: Sequence[Sequence[Write]], now: datetime
+    ) -> list[int]:
+        """Write every step of the pass; the indices of the steps written. All steps go in one
+        savepoint, pipelined (one round trip); if a ticket changed meanwhile (a player cancelled:
+        an append refused), they go again one savepoint each, and the steps that lost are left out."""
+        with conn.pipeline():
+            try:
+                with conn.transaction():
+                    for step in steps:
+                        self._queue(conn, step, now)
+                return list(range(len(steps)))
+            except psycopg.Error as exc:
+                if not stream_moved(exc):
+                    raise
+            done = []
+            for i, step in enumerate(steps):
+                try:
+                    with conn.transaction():
+                        self._queue(conn, step, now)
+                    done.append(i)
+                except psycopg.Error as exc:
+                    if not stream_moved(exc):
+                        raise
+                    log.info("pairing step skipped (the ticket changed meanwhile): %s", exc)
+            return done
+
+    def _queue(self, conn: psycopg.Connection[Any], writes: Sequence[Write], now: datetime) -> None:
+        """Queue the appends of one step and their projection updates (conn in pipeline mode)."""
+        for stream, expected, decided in writes:
+            new = [NewEvent.of(_declared(k, d), occurred_at=now) for k, d in decided]
+            for predicted in self.events.append_queued(conn, stream, expected, new).predicted():
+                projections.apply(conn, self.schema, predicted)
 
     # -- consuming -----------------------------------------------------------------------------
 

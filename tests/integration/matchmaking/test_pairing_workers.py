@@ -6,6 +6,7 @@ import contextlib
 import threading
 import uuid
 from collections import Counter
+from typing import Any
 
 from psycopg_pool import ConnectionPool
 
@@ -91,3 +92,36 @@ def test_a_ticket_cancelled_during_a_pass_is_either_cancelled_or_paired_never_bo
     assert sum(1 for s in statuses.values() if s == "paired") == len(seats)
     assert set(outcomes) <= {"paired", "cancelled"}
     print(f"\ncancel vs pass: {dict(outcomes)}")
+
+
+class _CancelBeforeWriting(MatchmakingService):
+    """The real pass, with a player cancelling one ticket (committed) after the pass has read the
+    queue and before it writes: the lost race of a real deployment, made certain."""
+
+    victim: tuple[str, str] | None = None
+
+    def _write_steps(self, conn: Any, steps: Any, now: Any) -> list[int]:
+        if self.victim is not None:
+            MatchmakingService(self.pool, self.schema).cancel(*self.victim)
+        return super()._write_steps(conn, steps, now)
+
+
+def test_a_ticket_cancelled_after_the_read_is_left_out_and_the_other_pairs_are_made(
+    pool: ConnectionPool, mm: MatchmakingService
+) -> None:
+    tickets = [mm.join(str(uuid.uuid4()), "casual") for _ in range(6)]  # pairs (0,1) (2,3) (4,5)
+    racing = _CancelBeforeWriting(pool, mm.schema)
+    racing.victim = (tickets[2].player_id, tickets[2].ticket_id)
+    assert racing.pair().pairs == 2
+    status = {t.ticket_id: mm.look(t.player_id, t.ticket_id).status for t in tickets}
+    assert [status[t.ticket_id] for t in tickets] == [
+        "paired",
+        "paired",
+        "cancelled",
+        "waiting",
+        "paired",
+        "paired",
+    ]
+    assert {tid for r in requested(mm) for tid in r["tickets"]} == {
+        tickets[i].ticket_id for i in (0, 1, 4, 5)
+    }
