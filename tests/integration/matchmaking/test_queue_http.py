@@ -122,3 +122,8 @@ def test_a_retried_join_with_the_same_idempotency_key_returns_the_first_ticket(p
     again = ada.post("/v1/queue", {"mode": "ranked"}, headers={"Idempotency-Key": "k-1"})
     assert first.status_code == again.status_code == 202
     assert first.get_json()["ticket_id"] == again.get_json()["ticket_id"]
+
+
+def test_the_openapi_document_lists_the_queue(app: object) -> None:
+    doc = app.test_client().get("/v1/openapi/matchmaking.json").get_json()  # type: ignore[attr-defined]
+    assert {"/v1/queue", "/v1/queue/{ticket_id}"} <= set(doc["paths"])

@@ -195,3 +195,10 @@ def test_a_redelivered_event_is_applied_once_by_the_inbox(svc: RatingsService) -
     event = as_event("MatchEnded", ended(pid(), pid()))
     assert runner.apply(event) and not runner.apply(event)
     assert svc.events.head_position() == 2
+
+
+def test_the_openapi_document_lists_the_reads(app: Any) -> None:
+    doc = app.test_client().get("/v1/openapi/ratings.json").get_json()
+    assert {"/v1/ratings/me", "/v1/ratings/me/history", "/v1/ratings/{player_id}", "/v1/leaderboard"} <= set(
+        doc["paths"]
+    )
