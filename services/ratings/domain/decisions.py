@@ -10,7 +10,7 @@ from .elo import higher_tier, new_rating, tier_for
 from .model import LOSS, WIN, PlayerRating, RatingChanged
 
 RANKED = "ranked"
-MIN_TURNS = 4  # RULES.md "Which matches count": turn 4 reached
+MIN_TURNS = 4  # docs/rules.md, "Which matches count": turn 4 reached
 
 
 @dataclass(frozen=True)
