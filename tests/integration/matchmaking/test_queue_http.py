@@ -55,6 +55,8 @@ def test_a_pair_is_matched_then_shows_the_match(
     for p, t in ((a, ta), (b, tb)):
         view = p.get(f"/v1/queue/{t['ticket_id']}").get_json()
         assert (view["status"], view["match_id"]) == ("matched", req["match_id"])
+    err = assert_error(a.delete(f"/v1/queue/{ta['ticket_id']}"), 409, "ticket_not_waiting")
+    assert err["details"] == {"status": "matched"}
 
 
 @pytest.mark.parametrize(
