@@ -68,11 +68,13 @@ class TicketMatched(IntegrationEvent):
 @integration_event("TicketFailed", version=1)
 @dataclass(frozen=True)
 class TicketFailed(IntegrationEvent):
-    """The match service rejected the ticket's match request."""
+    """The match service rejected the ticket's match request, or never answered it (120 s)."""
 
     ticket_id: str = field(metadata={"doc": "the ticket id"})
     match_id: str = field(metadata={"doc": "the match id the request would have had"})
-    reason: str = field(metadata={"doc": "the match service's reason code (e.g. `invalid_deck`)"})
+    reason: str = field(
+        metadata={"doc": "the match service's reason code (e.g. `invalid_deck`), or `no_answer`"}
+    )
     message: str | None = field(metadata={"doc": "what was wrong, for people"})
     problems: list[str] = field(metadata={"doc": "details, one line each"})
 

@@ -44,9 +44,18 @@ def _change(conn: psycopg.Connection[Any], schema: str, e: RecordedEvent) -> Non
     conn.execute(
         sql.SQL(
             "UPDATE {} SET status = %s, version = %s, request_id = coalesce(%s, request_id), "
-            "match_id = coalesce(%s, match_id) WHERE ticket_id = %s AND version < %s"
+            "match_id = coalesce(%s, match_id), paired_at = coalesce(%s, paired_at) "
+            "WHERE ticket_id = %s AND version < %s"
         ).format(sql.Identifier(schema, "tickets")),
-        (_STATUS[e.type], e.version, d.get("request_id"), d.get("match_id"), d["ticket_id"], e.version),
+        (
+            _STATUS[e.type],
+            e.version,
+            d.get("request_id"),
+            d.get("match_id"),
+            d.get("paired_at"),
+            d["ticket_id"],
+            e.version,
+        ),
     )
     if e.type == domain.TICKET_PAIRED:
         conn.execute(

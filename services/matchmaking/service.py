@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import psycopg
@@ -54,15 +55,20 @@ class TicketAlreadyOpen(Exception):
 @dataclass(frozen=True)
 class PassResult:
     pairs: int = 0
-    abandoned: int = 0
+    abandoned: int = 0  # waiting tickets not polled for 30 s, cancelled
+    unanswered: int = 0  # paired tickets the match service never answered, failed
     ran: bool = True  # False: another worker held the pairing lock
 
 
 Write = tuple[str, int, Sequence[domain.Event]]  # (stream, expected version, events)
 
 
-def _abandon_writes(t: domain.Ticket, now: datetime) -> list[Write]:
-    return [(domain.ticket_stream(t.ticket_id), t.version, [domain.cancel(t, "abandoned", now)])]
+def _tickets(rows: Sequence[dict[str, Any]]) -> list[domain.Ticket]:
+    return [store.ticket_from_row(r) for r in rows]
+
+
+def _ticket_writes(t: domain.Ticket, *decided: domain.Event) -> list[Write]:
+    return [(domain.ticket_stream(t.ticket_id), t.version, list(decided))]
 
 
 def _request_writes(a: domain.Ticket, b: domain.Ticket, now: datetime) -> list[Write]:
@@ -169,8 +175,9 @@ class MatchmakingService:
     # -- the pairing pass ----------------------------------------------------------------------
 
     def pair(self) -> PassResult:
-        """One pass: cancel abandoned tickets, then pair and request matches. Returns what it did;
-        ``ran`` is False when another worker is in its pass."""
+        """One pass: cancel waiting tickets not polled for 30 s, fail paired tickets the match
+        service never answered (so their players can queue again), then pair and request matches.
+        Returns what it did; ``ran`` is False when another worker is in its pass."""
         now = clock.now()
         with self.pool.connection() as conn, conn.transaction():
             locked = conn.execute(
@@ -179,24 +186,31 @@ class MatchmakingService:
             if not locked or not locked[0]:
                 return PassResult(ran=False)
             rows = store.waiting(conn, self.schema)
+            stale = store.unanswered(conn, self.schema, now - timedelta(seconds=domain.ANSWER_SECONDS))
             abandoned = [r for r in rows if domain.is_abandoned((now - r["last_polled_at"]).total_seconds())]
             gone = {r["ticket_id"] for r in abandoned}
-            tickets = {r["ticket_id"]: store.ticket_from_row(r) for r in rows if r["ticket_id"] not in gone}
-            waiting = [
-                domain.Waiting(t.ticket_id, t.player_id, t.mode, t.rating, t.opened_at, r["last_opponent"])
-                for r in rows
-                if (t := tickets.get(r["ticket_id"])) is not None
-            ]
-            pairs = domain.pairing_pass(waiting, now)
-            steps = [_abandon_writes(store.ticket_from_row(r), now) for r in abandoned]
-            steps += [
-                _request_writes(tickets[p.first.ticket_id], tickets[p.second.ticket_id], now) for p in pairs
-            ]
-            done = self._write_steps(conn, steps, now)
-        return PassResult(
-            pairs=sum(1 for i in done if i >= len(abandoned)),
-            abandoned=sum(1 for i in done if i < len(abandoned)),
-        )
+            pairs = self._pairs([r for r in rows if r["ticket_id"] not in gone], now)
+            kinds = ["abandoned"] * len(abandoned) + ["unanswered"] * len(stale) + ["pairs"] * len(pairs)
+            steps = [_ticket_writes(t, domain.cancel(t, "abandoned", now)) for t in _tickets(abandoned)]
+            steps += [_ticket_writes(t, *domain.unanswered(t, now)) for t in _tickets(stale)]
+            steps += [_request_writes(a, b, now) for a, b in pairs]
+            done = Counter(kinds[i] for i in self._write_steps(conn, steps, now))
+        return PassResult(pairs=done["pairs"], abandoned=done["abandoned"], unanswered=done["unanswered"])
+
+    @staticmethod
+    def _pairs(rows: Sequence[dict[str, Any]], now: datetime) -> list[tuple[domain.Ticket, domain.Ticket]]:
+        """The pairing pass over the waiting rows: the tickets of each pair."""
+        tickets = {r["ticket_id"]: store.ticket_from_row(r) for r in rows}
+        waiting = [
+            domain.Waiting(
+                r["ticket_id"], r["player_id"], r["mode"], r["rating"], r["opened_at"], r["last_opponent"]
+            )
+            for r in rows
+        ]
+        return [
+            (tickets[p.first.ticket_id], tickets[p.second.ticket_id])
+            for p in domain.pairing_pass(waiting, now)
+        ]
 
     def _write_steps(
         self, conn: psycopg.Connection[Any], steps: Sequence[Sequence[Write]], now: datetime

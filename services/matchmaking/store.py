@@ -29,6 +29,7 @@ def ticket_from_row(row: dict[str, Any]) -> domain.Ticket:
         version=row["version"],
         request_id=row["request_id"],
         match_id=row["match_id"],
+        closed_at=row.get("paired_at"),
     )
 
 
@@ -53,6 +54,15 @@ def waiting(conn: psycopg.Connection[Any], schema: str) -> list[dict[str, Any]]:
     ).format(t=_t(schema, "tickets"), p=_t(schema, "ticket_polls"), o=_t(schema, "last_opponents"))
     with conn.cursor(row_factory=dict_row) as cur:
         return cur.execute(query).fetchall()
+
+
+def unanswered(conn: psycopg.Connection[Any], schema: str, paired_before: datetime) -> list[dict[str, Any]]:
+    """Tickets paired before ``paired_before`` and still waiting for the match service's answer."""
+    query = sql.SQL("SELECT * FROM {} WHERE status = 'paired' AND paired_at < %s").format(
+        _t(schema, "tickets")
+    )
+    with conn.cursor(row_factory=dict_row) as cur:
+        return cur.execute(query, (paired_before,)).fetchall()
 
 
 def open_ticket_of(conn: psycopg.Connection[Any], schema: str, player_id: str) -> str | None:

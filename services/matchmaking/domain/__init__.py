@@ -4,10 +4,12 @@ pass and match requests. See ``services/matchmaking/README.md``."""
 from .pairing import Pair, Waiting, pair_casual, pair_ranked, pairing_pass
 from .requests import MATCH_REQUESTED, match_id_for, request_id_for, request_match, request_stream
 from .ticket import (
+    ANSWER_SECONDS,
     CANCELLED,
     FAILED,
     MATCHED,
     MODES,
+    NO_ANSWER,
     OPEN_STATUSES,
     PAIRED,
     TICKET_CANCELLED,
@@ -31,16 +33,19 @@ from .ticket import (
     matched,
     open_ticket,
     ticket_stream,
+    unanswered,
 )
 from .window import ABANDON_SECONDS, WINDOW_UNLIMITED_AFTER, is_abandoned, window
 
 __all__ = [
     "ABANDON_SECONDS",
+    "ANSWER_SECONDS",
     "CANCELLED",
     "FAILED",
     "MATCHED",
     "MATCH_REQUESTED",
     "MODES",
+    "NO_ANSWER",
     "OPEN_STATUSES",
     "PAIRED",
     "TICKET_CANCELLED",
@@ -75,5 +80,6 @@ __all__ = [
     "request_match",
     "request_stream",
     "ticket_stream",
+    "unanswered",
     "window",
 ]

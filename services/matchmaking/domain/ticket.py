@@ -15,6 +15,8 @@ from typing import Any
 MODES = ("ranked", "casual")
 WAITING, PAIRED, MATCHED, CANCELLED, FAILED = "waiting", "paired", "matched", "cancelled", "failed"
 OPEN_STATUSES = (WAITING, PAIRED)
+ANSWER_SECONDS = 120.0  # a paired ticket the match service has not answered for this long fails
+NO_ANSWER = "no_answer"
 
 TICKET_OPENED = "TicketOpened"
 TICKET_PAIRED = "TicketPaired"
@@ -202,3 +204,12 @@ def failed(
         "problems": [str(p) for p in problems],
     }
     return [(TICKET_FAILED, data)]
+
+
+def unanswered(t: Ticket, now: datetime) -> list[Event]:
+    """TicketFailed (``no_answer``) for a ticket paired ``ANSWER_SECONDS`` ago or more whose match
+    the match service has neither created nor rejected, so its player can queue again; else nothing."""
+    if t.status != PAIRED or t.closed_at is None or (now - t.closed_at).total_seconds() < ANSWER_SECONDS:
+        return []
+    message = "the match service did not answer the match request"
+    return failed(t, t.match_id or "", NO_ANSWER, message, [])

@@ -11,6 +11,7 @@ CREATE TABLE IF NOT EXISTS {schema}.tickets (
     deck            TEXT[]      NOT NULL,
     status          TEXT        NOT NULL,                  -- waiting | paired | matched | cancelled | failed
     opened_at       TIMESTAMPTZ NOT NULL,
+    paired_at       TIMESTAMPTZ,                           -- when the match was requested
     request_id      TEXT,
     match_id        TEXT,
     version         INTEGER     NOT NULL
@@ -19,6 +20,7 @@ CREATE TABLE IF NOT EXISTS {schema}.tickets (
 CREATE UNIQUE INDEX IF NOT EXISTS tickets_one_open_per_player
     ON {schema}.tickets (player_id) WHERE status IN ('waiting', 'paired');
 CREATE INDEX IF NOT EXISTS tickets_waiting_idx ON {schema}.tickets (mode, opened_at) WHERE status = 'waiting';
+CREATE INDEX IF NOT EXISTS tickets_paired_idx ON {schema}.tickets (paired_at) WHERE status = 'paired';
 CREATE INDEX IF NOT EXISTS tickets_request_idx ON {schema}.tickets (request_id) WHERE request_id IS NOT NULL;
 
 CREATE TABLE IF NOT EXISTS {schema}.last_opponents (  -- each player's previous ranked opponent

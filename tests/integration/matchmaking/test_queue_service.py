@@ -183,3 +183,22 @@ def test_ranked_waits_for_the_window_and_casual_does_not(mm: MatchmakingService)
     for t in (low, high):
         mm.look(t.player_id, t.ticket_id)
     assert mm.pair().pairs == 1
+
+
+def test_tickets_the_match_service_never_answers_fail_after_120_s(
+    mm: MatchmakingService, deliver: Callable
+) -> None:
+    a, b = mm.join(pid(), "casual"), mm.join(pid(), "casual")
+    assert mm.pair().pairs == 1
+    clock.advance(119)
+    assert mm.pair().unanswered == 0
+    clock.advance(2)
+    assert mm.pair().unanswered == 2
+    for t in (a, b):
+        got = mm.look(t.player_id, t.ticket_id)
+        assert (got.status, got.reason) == ("failed", "no_answer")
+    (req,) = requested(mm)
+    deliver(_created(req))  # the answer, too late: nothing changes
+    assert mm.look(a.player_id, a.ticket_id).status == "failed"
+    assert mm.join(a.player_id, "casual").status == "waiting"
+    assert mm.pair().unanswered == 0

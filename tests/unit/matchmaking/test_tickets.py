@@ -113,3 +113,15 @@ def test_every_domain_event_has_exactly_its_declared_published_shape() -> None:
     assert {kind for kind, _ in produced} == set(CATALOG.types())
     for kind, data in produced:
         assert CATALOG.event(kind).from_data(data).data() == data, kind
+
+
+def test_a_paired_ticket_unanswered_for_120_s_fails_so_its_player_can_queue_again() -> None:
+    a, b = opened("t1", "pa"), opened("t2", "pb")
+    _, by_stream = d.request_match(a, b, at(10))
+    a = d.evolve(a, *by_stream["ticket-t1"][0])
+    assert d.unanswered(a, at(129.9)) == []
+    (event,) = d.unanswered(a, at(130))
+    gone = d.evolve(a, *event)
+    assert (gone.status, gone.reason) == ("failed", "no_answer")
+    assert d.matched(gone, a.match_id) == []  # a late creation changes nothing
+    assert d.unanswered(opened("t3", "pc"), at(1000)) == []  # only paired tickets
