@@ -3,19 +3,18 @@
 Every ticket change is an event of ``ticket-<id>`` appended at the version it was decided on, with
 the ``tickets`` projection updated in the same transaction. The pairing pass runs under a
 transaction-scoped advisory lock (a second worker finds it taken and skips the pass), and every
-pair is appended at the versions read, in a savepoint: even without the lock a ticket can be
-paired only once. The published ``MatchRequested`` is an event of ``request-<id>``: the outbox
-relay sends it to ``arcana.matchmaking.events``.
+write is an append at the ticket version read: even without the lock a ticket can be paired only
+once. What a pass writes is planned in ``plan.py``; all of it goes in one pipelined savepoint.
+The published ``MatchRequested`` is an event of ``request-<id>``: the outbox relay sends it to
+``arcana.matchmaking.events``.
 """
 
 from __future__ import annotations
 
 import logging
 import uuid
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -28,6 +27,7 @@ from libs.eventstore import ConcurrencyError, EventStore, NewEvent, RecordedEven
 from libs.kit.events import IntegrationEvent
 from libs.rules import STARTER_DECK
 from services.matchmaking import domain, events, projections, store
+from services.matchmaking.plan import PassResult, Write, plan_pass
 
 log = logging.getLogger(__name__)
 
@@ -50,32 +50,6 @@ class TicketAlreadyOpen(Exception):
     def __init__(self, ticket_id: str | None) -> None:
         super().__init__("you already have an open ticket")
         self.ticket_id = ticket_id
-
-
-@dataclass(frozen=True)
-class PassResult:
-    pairs: int = 0
-    abandoned: int = 0  # waiting tickets not polled for 30 s, cancelled
-    unanswered: int = 0  # paired tickets the match service never answered, failed
-    ran: bool = True  # False: another worker held the pairing lock
-
-
-Write = tuple[str, int, Sequence[domain.Event]]  # (stream, expected version, events)
-
-
-def _tickets(rows: Sequence[dict[str, Any]]) -> list[domain.Ticket]:
-    return [store.ticket_from_row(r) for r in rows]
-
-
-def _ticket_writes(t: domain.Ticket, *decided: domain.Event) -> list[Write]:
-    return [(domain.ticket_stream(t.ticket_id), t.version, list(decided))]
-
-
-def _request_writes(a: domain.Ticket, b: domain.Ticket, now: datetime) -> list[Write]:
-    """TicketPaired on both tickets (at the versions read) and the MatchRequested."""
-    _, by_stream = domain.request_match(a, b, now)
-    expected = {domain.ticket_stream(a.ticket_id): a.version, domain.ticket_stream(b.ticket_id): b.version}
-    return [(stream, expected.get(stream, 0), decided) for stream, decided in by_stream.items()]
 
 
 def _declared(kind: str, data: dict[str, Any]) -> IntegrationEvent:
@@ -176,8 +150,9 @@ class MatchmakingService:
 
     def pair(self) -> PassResult:
         """One pass: cancel waiting tickets not polled for 30 s, fail paired tickets the match
-        service never answered (so their players can queue again), then pair and request matches.
-        Returns what it did; ``ran`` is False when another worker is in its pass."""
+        service never answered (so their players can queue again), then pair and request matches
+        (``plan.plan_pass``). Returns what it did; ``ran`` is False when another worker is in its
+        pass."""
         now = clock.now()
         with self.pool.connection() as conn, conn.transaction():
             locked = conn.execute(
@@ -185,32 +160,11 @@ class MatchmakingService:
             ).fetchone()
             if not locked or not locked[0]:
                 return PassResult(ran=False)
-            rows = store.waiting(conn, self.schema)
+            waiting = store.waiting(conn, self.schema)
             stale = store.unanswered(conn, self.schema, now - timedelta(seconds=domain.ANSWER_SECONDS))
-            abandoned = [r for r in rows if domain.is_abandoned((now - r["last_polled_at"]).total_seconds())]
-            gone = {r["ticket_id"] for r in abandoned}
-            pairs = self._pairs([r for r in rows if r["ticket_id"] not in gone], now)
-            kinds = ["abandoned"] * len(abandoned) + ["unanswered"] * len(stale) + ["pairs"] * len(pairs)
-            steps = [_ticket_writes(t, domain.cancel(t, "abandoned", now)) for t in _tickets(abandoned)]
-            steps += [_ticket_writes(t, *domain.unanswered(t, now)) for t in _tickets(stale)]
-            steps += [_request_writes(a, b, now) for a, b in pairs]
-            done = Counter(kinds[i] for i in self._write_steps(conn, steps, now))
-        return PassResult(pairs=done["pairs"], abandoned=done["abandoned"], unanswered=done["unanswered"])
-
-    @staticmethod
-    def _pairs(rows: Sequence[dict[str, Any]], now: datetime) -> list[tuple[domain.Ticket, domain.Ticket]]:
-        """The pairing pass over the waiting rows: the tickets of each pair."""
-        tickets = {r["ticket_id"]: store.ticket_from_row(r) for r in rows}
-        waiting = [
-            domain.Waiting(
-                r["ticket_id"], r["player_id"], r["mode"], r["rating"], r["opened_at"], r["last_opponent"]
-            )
-            for r in rows
-        ]
-        return [
-            (tickets[p.first.ticket_id], tickets[p.second.ticket_id])
-            for p in domain.pairing_pass(waiting, now)
-        ]
+            planned = plan_pass(waiting, stale, now)
+            done = self._write_steps(conn, [step.writes for step in planned], now)
+        return PassResult.of(planned[i].kind for i in done)
 
     def _write_steps(
         self, conn: psycopg.Connection[Any], steps: Sequence[Sequence[Write]], now: datetime
