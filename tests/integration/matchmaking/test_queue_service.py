@@ -202,3 +202,31 @@ def test_tickets_the_match_service_never_answers_fail_after_120_s(
     assert mm.look(a.player_id, a.ticket_id).status == "failed"
     assert mm.join(a.player_id, "casual").status == "waiting"
     assert mm.pair().unanswered == 0
+
+
+def test_the_ticket_read_models_rebuild_to_the_same_rows(mm: MatchmakingService, deliver: Callable) -> None:
+    from libs.bus import Projector
+    from services.matchmaking.projections import projection
+
+    a, b, c = mm.join(pid(), "ranked"), mm.join(pid(), "ranked"), mm.join(pid(), "casual")
+    mm.pair()
+    (req,) = requested(mm)
+    deliver(_created(req))
+    mm.cancel(c.player_id, c.ticket_id)
+
+    def rows() -> tuple[list, list]:
+        with mm.pool.connection() as conn:
+            tickets = conn.execute(
+                sql.SQL("SELECT * FROM {} ORDER BY ticket_id").format(sql.Identifier(mm.schema, "tickets"))
+            ).fetchall()
+            opponents = conn.execute(
+                sql.SQL("SELECT * FROM {} ORDER BY player_id").format(
+                    sql.Identifier(mm.schema, "last_opponents")
+                )
+            ).fetchall()
+        return tickets, opponents
+
+    before = rows()
+    assert len(before[0]) == 3 and {r[0] for r in before[1]} == {a.player_id, b.player_id}
+    Projector(mm.events, projection(mm.schema)).rebuild()
+    assert rows() == before
