@@ -9,9 +9,11 @@ import sys
 import threading
 from types import FrameType
 
+from libs.config import secret_from_env
+
 
 def require_env(name: str) -> str:
-    value = os.environ.get(name)
+    value = secret_from_env(name)  # NAME, or the file named by NAME_FILE (a mounted Secret)
     if not value:
         sys.exit(f"{name} must be set")
     return value

@@ -8,10 +8,10 @@ twice (and concurrently: ``migrate`` takes an advisory lock).
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
+from libs.config import secret_from_env
 from libs.db.migrate import migrate
 from libs.kit.registry import SERVICES_DIR, service_names
 
@@ -31,7 +31,7 @@ def migrate_all(url: str) -> dict[str, list[str]]:
 
 
 def main() -> int:
-    url = os.environ.get("DATABASE_URL")
+    url = secret_from_env("DATABASE_URL")  # or DATABASE_URL_FILE (the migration role's URL)
     if not url:
         print("DATABASE_URL is not set", file=sys.stderr)
         return 2
