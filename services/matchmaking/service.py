@@ -105,7 +105,8 @@ class MatchmakingService:
         try:
             with (transaction or self._own_transaction)() as conn:
                 deck = store.active_deck(conn, self.schema, player_id) or STARTER
-                rating = store.rating_of(conn, self.schema, player_id) or START_RATING
+                known = store.rating_of(conn, self.schema, player_id)
+                rating = START_RATING if known is None else known
                 event = domain.open_ticket(ticket_id, player_id, mode, rating, deck, now)
                 self._append(conn, domain.ticket_stream(ticket_id), 0, [event], now)
                 store.touch(conn, self.schema, ticket_id, now)

@@ -230,3 +230,9 @@ def test_the_ticket_read_models_rebuild_to_the_same_rows(mm: MatchmakingService,
     assert len(before[0]) == 3 and {r[0] for r in before[1]} == {a.player_id, b.player_id}
     Projector(mm.events, projection(mm.schema)).rebuild()
     assert rows() == before
+
+
+def test_a_rating_of_zero_is_a_rating(mm: MatchmakingService, deliver: Callable) -> None:
+    p = pid()
+    deliver(foreign_event("RatingChanged", {"player_id": p, "after": 0}, version=7))
+    assert mm.join(p, "ranked").rating == 0
