@@ -70,7 +70,7 @@ def _history_cursor(cursor: str) -> int:
 
 
 def _public(row: Mapping[str, Any]) -> dict[str, Any]:
-    rating = row.get("rating") or domain.START_RATING
+    rating = domain.START_RATING if row.get("rating") is None else row["rating"]
     return {
         "player_id": row["player_id"],
         "username": row.get("username"),
