@@ -5,7 +5,8 @@ PY     := $(VENV)/bin/python
 export PYTHONPATH := $(CURDIR)
 
 .PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events migrate \
-        bench bench-eventstore bench-rules bench-match rebuild-projection export-events dead-letters clean
+        bench bench-eventstore bench-rules bench-match bench-matchmaking rebuild-projection export-events \
+        dead-letters clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -51,7 +52,7 @@ docs-events: venv ## regenerate docs/events.md from every service's declared eve
 migrate: venv ## apply every service's migrations to DATABASE_URL
 	$(PY) -m libs.db.migrate_all
 
-bench: bench-eventstore bench-rules bench-match ## every benchmark
+bench: bench-eventstore bench-rules bench-match bench-matchmaking ## every benchmark
 
 bench-eventstore: venv ## event store appends vs raw INSERT, replay throughput
 	$(PY) -m bench.bench_eventstore
@@ -61,6 +62,9 @@ bench-rules: venv ## rules engine games/s and steps/s on one core
 
 bench-match: venv ## concurrent bot-vs-bot matches over HTTP
 	$(PY) -m bench.bench_match
+
+bench-matchmaking: venv ## one ranked pairing pass over 1k / 10k tickets; latency p50/p99 and rating gap under steady arrivals
+	$(PY) -m bench.bench_matchmaking
 
 rebuild-projection: venv ## drop and rebuild a projection: make rebuild-projection SCHEMA=x PROJECTION=mod:obj
 	$(PY) -m libs.bus.rebuild --schema $(SCHEMA) --projection $(PROJECTION)
