@@ -20,6 +20,59 @@ def data_dir() -> Path:
     return Path(os.environ.get("ARCANA_DATA_DIR", PROJECT_ROOT / ".arcana")).resolve()
 
 
+DATABASE_URL_FILE = "database-url"
+
+
+class DatabaseNotFound(KeyError):
+    """Neither ``DATABASE_URL`` nor a running embedded stack's database URL is known."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "no database"
+
+
+def stack_database_file() -> Path:
+    """Where ``make run`` records the URL of the embedded PostgreSQL it started."""
+    return data_dir() / DATABASE_URL_FILE
+
+
+def record_stack_database(url: str) -> Path:
+    """Record ``url`` as the embedded stack's database (``make run`` calls it after starting
+    PostgreSQL), so tools run without ``DATABASE_URL`` find it. Written atomically; returns the file."""
+    path = stack_database_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(url + "\n")
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+    return path
+
+
+def forget_stack_database() -> None:
+    """Remove the record of the embedded stack's database (``make run`` calls it on stopping)."""
+    stack_database_file().unlink(missing_ok=True)
+
+
+def database_url() -> str:
+    """``DATABASE_URL`` (or the file named by ``DATABASE_URL_FILE``), or else the URL of the
+    database a running ``make run`` started (recorded in ``<ARCANA_DATA_DIR>/database-url``).
+
+    Raises ``DatabaseNotFound`` (a ``KeyError``) when neither is there."""
+    url = secret_from_env("DATABASE_URL")
+    if url:
+        return url
+    path = stack_database_file()
+    try:
+        recorded = path.read_text().strip()
+    except FileNotFoundError:
+        recorded = ""
+    if recorded:
+        return recorded
+    raise DatabaseNotFound(
+        f"DATABASE_URL is not set and no embedded stack is running ({path} is missing): "
+        "set DATABASE_URL, or start the stack with `make run`"
+    )
+
+
 def _dev_secret(name: str) -> str:
     """A random secret kept in the data folder: stable across restarts, never in the repository.
 
@@ -93,15 +146,12 @@ class Settings:
 
 
 def load() -> Settings:
-    """Read the settings; raise ``KeyError`` naming the variable when a required one is missing
-    and ``InsecureSetting`` for a token secret shorter than 32 bytes. Secrets (``DATABASE_URL``,
-    ``ARCANA_TOKEN_SECRET``, ``ARCANA_OPERATOR_TOKEN``, ``CELERY_BROKER_URL``) may be given as files
-    with ``<NAME>_FILE``."""
-    database_url = secret_from_env("DATABASE_URL")
-    if database_url is None:
-        raise KeyError("DATABASE_URL")
+    """Read the settings; the database is ``database_url()``'s (raises ``DatabaseNotFound``, a
+    ``KeyError``, when there is none) and ``InsecureSetting`` stops a token secret shorter than 32
+    bytes. Secrets (``DATABASE_URL``, ``ARCANA_TOKEN_SECRET``, ``ARCANA_OPERATOR_TOKEN``,
+    ``CELERY_BROKER_URL``) may be given as files with ``<NAME>_FILE``."""
     return Settings(
-        database_url=database_url,
+        database_url=database_url(),
         kafka_bootstrap_servers=os.environ.get("KAFKA_BOOTSTRAP_SERVERS", ""),
         celery_broker_url=secret_from_env("CELERY_BROKER_URL") or "",
         token_secret=secret_from_env("ARCANA_TOKEN_SECRET") or _dev_secret("token_secret"),

@@ -19,6 +19,17 @@ def require_env(name: str) -> str:
     return value
 
 
+def require_database() -> str:
+    """The database URL a tool uses (``libs.config.database_url()``: ``DATABASE_URL`` or the
+    running embedded stack's); exits with the reason when there is none."""
+    from libs.config import DatabaseNotFound, database_url
+
+    try:
+        return database_url()
+    except DatabaseNotFound as exc:
+        sys.exit(str(exc))
+
+
 def setup_logging() -> None:
     logging.basicConfig(
         level=os.environ.get("LOG_LEVEL", "INFO"),

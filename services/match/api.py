@@ -38,7 +38,9 @@ from libs.web import (
     require_player,
 )
 from services.match import domain, schemas
-from services.match.service import MatchExists, MatchNotFound, MatchService, Outcome, VersionConflict
+from services.match.errors import MatchExists, MatchNotFound, VersionConflict
+from services.match.service import MatchService
+from services.match.writing import Outcome
 
 ERRORS = ErrorTable(
     {

@@ -25,6 +25,12 @@ SECRETS_OF = {
     "match": {"match-database-url", "token-secret", "operator-token", "celery-broker-url"},
     "match-relay": {"match-database-url"},
     "match-consumers": {"match-database-url", "celery-broker-url"},
+    "matchmaking": {"matchmaking-database-url", "token-secret"},
+    "matchmaking-relay": {"matchmaking-database-url"},
+    "matchmaking-consumers": {"matchmaking-database-url"},
+    "ratings": {"ratings-database-url", "token-secret"},
+    "ratings-relay": {"ratings-database-url"},
+    "ratings-consumers": {"ratings-database-url"},
     "progression": {"progression-database-url", "token-secret"},
     "progression-relay": {"progression-database-url"},
     "progression-consumers": {"progression-database-url"},
@@ -34,7 +40,15 @@ SECRETS_OF = {
     "arcana-db-roles": {"admin-database-url"}
     | {
         f"role-{r}"
-        for r in ("arcana_migrate", "accounts_app", "match_app", "progression_app", "arcana_worker")
+        for r in (
+            "arcana_migrate",
+            "accounts_app",
+            "match_app",
+            "matchmaking_app",
+            "ratings_app",
+            "progression_app",
+            "arcana_worker",
+        )
     },
     "arcana-redis": {"redis-password"},
 }
@@ -46,6 +60,12 @@ EGRESS_OF = {
     "match": {5432, 9092, 9093, 6379},
     "match-relay": {5432, 9092, 9093},
     "match-consumers": {5432, 9092, 9093, 6379},
+    "matchmaking": {5432, 9092, 9093},
+    "matchmaking-relay": {5432, 9092, 9093},
+    "matchmaking-consumers": {5432, 9092, 9093},
+    "ratings": {5432, 9092, 9093},
+    "ratings-relay": {5432, 9092, 9093},
+    "ratings-consumers": {5432, 9092, 9093},
     "progression": {5432, 9092, 9093},
     "progression-relay": {5432, 9092, 9093},
     "progression-consumers": {5432, 9092, 9093},
