@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 export PYTHONPATH := $(CURDIR)
 
 .PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events migrate \
-        bench bench-eventstore bench-rules bench-match bench-matchmaking rebuild-projection export-events \
+        bench bench-eventstore bench-rules bench-match bench-matchmaking bench-progression rebuild-projection export-events \
         dead-letters clean
 
 help: ## list the targets
@@ -52,7 +52,7 @@ docs-events: venv ## regenerate docs/events.md from every service's declared eve
 migrate: venv ## apply every service's migrations to DATABASE_URL
 	$(PY) -m libs.db.migrate_all
 
-bench: bench-eventstore bench-rules bench-match bench-matchmaking ## every benchmark
+bench: bench-eventstore bench-rules bench-match bench-matchmaking bench-progression ## every benchmark
 
 bench-eventstore: venv ## event store appends vs raw INSERT, replay throughput
 	$(PY) -m bench.bench_eventstore
@@ -65,6 +65,9 @@ bench-match: venv ## concurrent bot-vs-bot matches over HTTP
 
 bench-matchmaking: venv ## one ranked pairing pass over 1k / 10k tickets; latency p50/p99 and rating gap under steady arrivals
 	$(PY) -m bench.bench_matchmaking
+
+bench-progression: venv ## MatchEnded -> quests and pass through relay, broker and consumer: events/s, lag
+	$(PY) -m bench.bench_progression
 
 rebuild-projection: venv ## drop and rebuild a projection: make rebuild-projection SCHEMA=x PROJECTION=mod:obj
 	$(PY) -m libs.bus.rebuild --schema $(SCHEMA) --projection $(PROJECTION)

@@ -110,7 +110,8 @@ def summary_stats(state: State) -> dict[str, Any]:
 
     `units_played` by tribe ("none" for tribeless), `spells_cast`, `hero_damage` (damage dealt to the enemy
     hero by units and spells; drains excluded), `cards_drawn` (opening hand and mulligan included),
-    `units_killed` (enemy units that died), `turns` (turns the player started); plus the match's `turn` and
+    `units_killed` (enemy units that died), `turns` (turns the player started), `went_first` (whether
+    the player had the first turn); plus the match's `turn` and
     `round` reached, `winner` and `reason`.
     """
     return {
@@ -126,6 +127,7 @@ def summary_stats(state: State) -> dict[str, Any]:
                 "cards_drawn": p.cards_drawn,
                 "units_killed": p.units_killed,
                 "turns": p.turns,
+                "went_first": p.id == state.pids[state.first],
             }
             for p in state.players
         },

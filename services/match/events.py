@@ -80,7 +80,7 @@ class MatchEnded(IntegrationEvent):
     stats: dict[str, Any] = field(
         metadata={
             "doc": "per player id: `units_played` (by tribe), `spells_cast`, `hero_damage`, "
-            "`cards_drawn`, `units_killed`, `turns`"
+            "`cards_drawn`, `units_killed`, `turns`, `went_first`"
         }
     )
 

@@ -248,6 +248,7 @@ def test_summary_stats_count_what_the_match_did() -> None:
         "cards_drawn": 6,
         "units_killed": 1,
         "turns": 2,
+        "went_first": True,
     }
     assert stats["players"][P2] == {
         "units_played": {"giant": 1},
@@ -256,4 +257,5 @@ def test_summary_stats_count_what_the_match_did() -> None:
         "cards_drawn": 6,
         "units_killed": 0,
         "turns": 1,
+        "went_first": False,
     }

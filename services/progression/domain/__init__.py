@@ -1,0 +1,41 @@
+"""Progression's pure domain (standard library only): daily quests, the login streak, the season
+pass, their events and errors. Dates are passed in; randomness comes in as seeds written into events.
+"""
+
+from services.progression.domain import quests, season_pass, streak
+from services.progression.domain.catalog import QUESTS, SEASONS, Quest, Season, season_by_id, season_of
+from services.progression.domain.commands import RecordMatch, RecordVisit, SwapQuest
+from services.progression.domain.errors import (
+    ProgressionError,
+    QuestAlreadyCompleted,
+    QuestNotOffered,
+    RewardAlreadyGranted,
+    SwapAlreadyUsed,
+)
+from services.progression.domain.facts import MatchResult
+from services.progression.events import EVENT_TYPES, Event, RewardGranted, event_from
+
+__all__ = [
+    "EVENT_TYPES",
+    "QUESTS",
+    "SEASONS",
+    "Event",
+    "MatchResult",
+    "ProgressionError",
+    "Quest",
+    "QuestAlreadyCompleted",
+    "QuestNotOffered",
+    "RecordMatch",
+    "RecordVisit",
+    "RewardAlreadyGranted",
+    "RewardGranted",
+    "Season",
+    "SwapAlreadyUsed",
+    "SwapQuest",
+    "event_from",
+    "quests",
+    "season_by_id",
+    "season_of",
+    "season_pass",
+    "streak",
+]

@@ -1,0 +1,158 @@
+"""What progression publishes on ``arcana.progression.events`` (declared once; see docs/events.md).
+
+Streams: ``quests-<player>-<YYYY-MM-DD>`` (a player's quests of one UTC day), ``streak-<player>``,
+``pass-<player>-<season>``. ``RewardGranted`` is what economy credits, once per ``reward_id``. These
+are also the domain's own events (standard library only: the domain folds them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
+
+TOPIC = "arcana.progression.events"
+
+Event = IntegrationEvent
+
+
+@integration_event("QuestsOffered", version=1)
+@dataclass(frozen=True)
+class QuestsOffered(IntegrationEvent):
+    """A player's three quests of a UTC day (easy, standard, hard), drawn once with ``seed``."""
+
+    player_id: str = field(metadata={"doc": "the player's id"})
+    day: str = field(metadata={"doc": "the UTC day, YYYY-MM-DD"})
+    seed: int = field(metadata={"doc": "the seed the draw used (written, never drawn again on replay)"})
+    quests: list[str] = field(metadata={"doc": "the quest ids, easy, standard, hard"})
+
+
+@integration_event("QuestSwapped", version=1)
+@dataclass(frozen=True)
+class QuestSwapped(IntegrationEvent):
+    """The day's one swap: ``quest_id`` replaced by another quest of its difficulty."""
+
+    player_id: str = field(metadata={"doc": "the player's id"})
+    day: str = field(metadata={"doc": "the UTC day, YYYY-MM-DD"})
+    quest_id: str = field(metadata={"doc": "the quest given up"})
+    replacement: str = field(metadata={"doc": "the quest offered instead (progress 0)"})
+    seed: int = field(metadata={"doc": "the seed the draw used"})
+
+
+@integration_event("QuestProgressed", version=1)
+@dataclass(frozen=True)
+class QuestProgressed(IntegrationEvent):
+    """A counting match moved a quest."""
+
+    player_id: str = field(metadata={"doc": "the player's id"})
+    day: str = field(metadata={"doc": "the UTC day the match ended"})
+    quest_id: str = field(metadata={"doc": "the quest"})
+    match_id: str = field(metadata={"doc": "the match that moved it (counted once)"})
+    amount: int = field(metadata={"doc": "what the match counted for it"})
+    progress: int = field(metadata={"doc": "the progress now, at most the quest's target"})
+
+
+@integration_event("QuestCompleted", version=1)
+@dataclass(frozen=True)
+class QuestCompleted(IntegrationEvent):
+    """A quest reached its target (once per player, day and quest)."""
+
+    player_id: str = field(metadata={"doc": "the player's id"})
+    day: str = field(metadata={"doc": "the UTC day"})
+    quest_id: str = field(metadata={"doc": "the quest"})
+    coins: int = field(
+        metadata={"doc": "coins it pays (20 / 30 / 45), granted by the RewardGranted that follows"}
+    )
+    xp: int = field(metadata={"doc": "pass XP it pays (80 / 120 / 180)"})
+
+
+@integration_event("StreakDayKept", version=1)
+@dataclass(frozen=True)
+class StreakDayKept(IntegrationEvent):
+    """The first log-in of a UTC day kept the streak."""
+
+    player_id: str = field(metadata={"doc": "the player's id"})
+    day: str = field(metadata={"doc": "the UTC day, YYYY-MM-DD"})
+    streak_day: int = field(metadata={"doc": "the day of the 7-day cycle, 1..7"})
+    forgiven: bool = field(metadata={"doc": "whether a missed day was forgiven to go on"})
+    forgiveness_from: str | None = field(
+        metadata={"doc": "first day a forgiveness is available again; null: one is held"}
+    )
+    coins: int = field(metadata={"doc": "coins it pays (days 1..6: 30 / 40 / 50 / 60 / 75 / 100)"})
+    packs: int = field(metadata={"doc": "packs it pays (1 on day 7)"})
+
+
+@integration_event("PassXpEarned", version=1)
+@dataclass(frozen=True)
+class PassXpEarned(IntegrationEvent):
+    """Season pass XP from a match or a completed quest (each source once)."""
+
+    player_id: str = field(metadata={"doc": "the player's id"})
+    season_id: str = field(metadata={"doc": "the season of the day the match ended"})
+    xp: int = field(metadata={"doc": "XP earned"})
+    source: dict[str, str] = field(metadata={"doc": '`{"match_id"}` or `{"quest_id", "day"}`'})
+    total_xp: int = field(metadata={"doc": "the player's XP in the season now"})
+    level: int = field(metadata={"doc": "the level now (0..30; 600 XP each)"})
+
+
+@integration_event("PassLevelReached", version=1)
+@dataclass(frozen=True)
+class PassLevelReached(IntegrationEvent):
+    """A pass level reached, and the cosmetics it unlocks."""
+
+    player_id: str = field(metadata={"doc": "the player's id"})
+    season_id: str = field(metadata={"doc": "the season"})
+    level: int = field(metadata={"doc": "1..30"})
+    rewards: list[str] = field(metadata={"doc": "cosmetic ids unlocked (card backs, avatars, titles)"})
+
+
+@integration_event("RewardGranted", version=1)
+@dataclass(frozen=True)
+class RewardGranted(IntegrationEvent):
+    """Coins and packs to credit, once per ``reward_id`` (economy consumes it)."""
+
+    reward_id: str = field(
+        metadata={"doc": "`quest:<player>:<YYYY-MM-DD>:<quest_id>` or `streak:<player>:<YYYY-MM-DD>`"}
+    )
+    player_id: str = field(metadata={"doc": "the player's id"})
+    coins: int = field(metadata={"doc": "coins to credit"})
+    packs: int = field(metadata={"doc": "packs to hold (unopened)"})
+    reason: str = field(metadata={"doc": "`quest` or `streak`"})
+    source: dict[str, Any] = field(
+        metadata={"doc": '`{"quest_id", "day"}` or `{"streak_day" (1..7), "day"}`'}
+    )
+
+
+EVENTS: tuple[type[IntegrationEvent], ...] = (
+    QuestsOffered,
+    QuestSwapped,
+    QuestProgressed,
+    QuestCompleted,
+    StreakDayKept,
+    PassXpEarned,
+    PassLevelReached,
+    RewardGranted,
+)
+EVENT_TYPES: dict[str, type[IntegrationEvent]] = {cls.TYPE: cls for cls in EVENTS}
+
+CATALOG = EventCatalog(
+    "progression",
+    TOPIC,
+    EVENTS,
+    "Daily quests, login streak, season pass and the rewards they pay. Streams "
+    "`quests-<player>-<day>`, `streak-<player>`, `pass-<player>-<season>`.",
+)
+
+
+def event_from(type_: str, data: dict[str, Any]) -> IntegrationEvent:
+    """The event of a stored ``type`` and ``data``. Raises ``KeyError`` for a type not of this service."""
+    return EVENT_TYPES[type_].from_data(data)
+
+
+def quest_reward_id(player: str, day: str, quest_id: str) -> str:
+    return f"quest:{player}:{day}:{quest_id}"
+
+
+def streak_reward_id(player: str, day: str) -> str:
+    return f"streak:{player}:{day}"

@@ -1,0 +1,87 @@
+"""Marshmallow schemas of the progression API."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+
+from libs.web import StrictSchema
+
+
+class QuestOut(ma.Schema):
+    id = ma.fields.String(required=True)
+    difficulty = ma.fields.String(required=True)
+    title = ma.fields.String(required=True)
+    target = ma.fields.Integer(required=True)
+    progress = ma.fields.Integer(required=True)
+    completed = ma.fields.Boolean(required=True)
+    coins = ma.fields.Integer(required=True)
+    xp = ma.fields.Integer(required=True)
+
+
+class QuestsOut(ma.Schema):
+    day = ma.fields.Date(required=True)
+    quests = ma.fields.List(ma.fields.Nested(QuestOut), required=True)
+    swap_available = ma.fields.Boolean(required=True)
+
+
+class ForgivenessOut(ma.Schema):
+    available = ma.fields.Boolean(required=True)
+    next_available_on = ma.fields.Date(allow_none=True)
+    cooldown_days = ma.fields.Integer(required=True)
+
+
+class StreakDayOut(ma.Schema):
+    day = ma.fields.Date(required=True)
+    kept = ma.fields.Boolean(required=True)
+    streak_day = ma.fields.Integer(allow_none=True)
+    forgiven = ma.fields.Boolean(required=True)
+
+
+class StreakOut(ma.Schema):
+    day = ma.fields.Date(required=True)
+    streak_day = ma.fields.Integer(required=True, metadata={"description": "1..7; 0: no streak to go on"})
+    kept_today = ma.fields.Boolean(required=True)
+    forgiveness = ma.fields.Nested(ForgivenessOut, required=True)
+    history = ma.fields.List(ma.fields.Nested(StreakDayOut), required=True)
+
+
+class SeasonOut(ma.Schema):
+    id = ma.fields.String(required=True)
+    name = ma.fields.String(required=True)
+    start = ma.fields.Date(required=True)
+    end = ma.fields.Date(required=True)
+
+
+class CosmeticOut(ma.Schema):
+    id = ma.fields.String(required=True)
+    kind = ma.fields.String(required=True)
+    name = ma.fields.String(required=True)
+
+
+class PassOut(ma.Schema):
+    season = ma.fields.Nested(SeasonOut, required=True)
+    xp = ma.fields.Integer(required=True)
+    level = ma.fields.Integer(required=True)
+    xp_into_level = ma.fields.Integer(required=True)
+    xp_per_level = ma.fields.Integer(required=True)
+    unlocked = ma.fields.List(ma.fields.Nested(CosmeticOut), required=True)
+
+
+class TrackLevelOut(ma.Schema):
+    level = ma.fields.Integer(required=True)
+    xp_required = ma.fields.Integer(required=True)
+    reward = ma.fields.Nested(CosmeticOut, required=True)
+
+
+class TrackOut(ma.Schema):
+    season = ma.fields.Nested(SeasonOut, required=True)
+    levels = ma.fields.List(ma.fields.Nested(TrackLevelOut), required=True)
+
+
+class ArcanaQuery(StrictSchema):
+    date = ma.fields.Date(metadata={"description": "YYYY-MM-DD (UTC); default today"})
+
+
+class ArcanaOut(ma.Schema):
+    date = ma.fields.Date(required=True)
+    arcana = ma.fields.Dict(required=True, metadata={"description": "the ascendant arcana of that date"})
