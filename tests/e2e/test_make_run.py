@@ -80,7 +80,8 @@ def test_run_serves_the_api_and_ctrl_c_leaves_nothing_running(tmp_path: Path) ->
             timeout=60,
         )
         assert exported.returncode == 0, exported.stderr
-        assert [json.loads(line)["type"] for line in exported.stdout.splitlines()] == ["PlayerRegistered"]
+        types = [json.loads(line)["type"] for line in exported.stdout.splitlines()]
+        assert types == ["PlayerRegistered", "PlayerLoggedIn"]  # the account, then the log-in above
     finally:
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
         output = proc.communicate(timeout=60)[0].decode()
