@@ -34,6 +34,14 @@ def test_nothing_points_outside_the_repository() -> None:
     assert not offenders, offenders
 
 
+def test_no_file_carries_merge_conflict_markers() -> None:
+    marker = re.compile(r"^(<{7} |>{7} |={7}$)", re.M)
+    offenders = [
+        p for p in _tracked_text_files() if marker.search((PROJECT_ROOT / p).read_text(errors="replace"))
+    ]
+    assert not offenders, offenders
+
+
 def test_every_named_document_exists() -> None:
     missing = set()
     for path in _tracked_text_files():
