@@ -1,0 +1,237 @@
+"""The economy service object: runs the domain's decisions against the event store.
+
+Every write reads the player's streams, decides, and appends at the versions it read, applying
+the read models in the same transaction. A ``ConcurrencyError`` (someone appended first) retries
+the whole command from a fresh read, at most ``ATTEMPTS`` times, then raises ``Busy``. A credit's
+event id is derived from its source (``credit_event_id``), so the event store's unique key refuses
+a second payment of the same source: ``AlreadyCredited``. Writes may run inside a caller's
+transaction (``conn=``, a consumer's), as a savepoint of it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from libs.eventstore import ConcurrencyError, DuplicateEventError, EventStore, NewEvent, RecordedEvent
+from services.economy import projections, store
+from services.economy.domain import AlreadyCredited, EconomyError, WalletNotFound, decks, wallet
+from services.economy.domain.credits import PlayerCredit
+from services.economy.domain.events import Event, PackOpened, event_from
+from services.economy.domain.packs import new_server_seed
+
+Conn = psycopg.Connection[Any]
+T = TypeVar("T")
+ATTEMPTS = 8
+_NAMESPACE = uuid.UUID("3b7f8c2e-5d1a-4e0b-9a6c-2f4d8e1b7c90")
+
+
+class Busy(EconomyError):
+    """The player's streams kept changing under the command; nothing was written. Retry."""
+
+    code = "busy"
+
+
+def credit_event_id(player_id: str, source: str) -> uuid.UUID:
+    """The event id of the credit of ``source`` to ``player_id`` (one payment per source)."""
+    return uuid.uuid5(_NAMESPACE, f"credit|{player_id}|{source}")
+
+
+def wallet_stream(player_id: str) -> str:
+    return f"wallet-{player_id}"
+
+
+def decks_stream(player_id: str) -> str:
+    return f"decks-{player_id}"
+
+
+def starter_deck_id(player_id: str) -> str:
+    return str(uuid.uuid5(_NAMESPACE, f"starter-deck|{player_id}"))
+
+
+class _Stale(Exception):
+    """What was read is already outdated: retry like a ConcurrencyError."""
+
+
+class EconomyService:
+    """Wallets, collections, packs and decks of players, in the schema ``schema``."""
+
+    def __init__(self, pool: ConnectionPool, schema: str) -> None:
+        self.pool = pool
+        self.schema = schema
+        self.events = EventStore(pool, schema)
+
+    # -- plumbing ---------------------------------------------------------------------------------
+
+    @contextmanager
+    def _transaction(self, conn: Conn | None) -> Iterator[Conn]:
+        if conn is not None:
+            with conn.transaction():
+                yield conn
+        else:
+            with self.pool.connection() as own, own.transaction():
+                yield own
+
+    def _retrying(self, conn: Conn | None, work: Callable[[Conn], T]) -> T:
+        """Run ``work`` in a transaction, again from scratch after a concurrent append."""
+        for _ in range(ATTEMPTS):
+            try:
+                with self._transaction(conn) as c:
+                    return work(c)
+            except (ConcurrencyError, _Stale):
+                continue
+        raise Busy("too many concurrent changes to this wallet; try again")
+
+    def _read(self, c: Conn, stream: str) -> tuple[list[Event], int]:
+        recorded = self.events.read(stream, conn=c)
+        return [event_from(e.type, e.data) for e in recorded], len(recorded)
+
+    def _wallet(self, c: Conn, player_id: str) -> tuple[wallet.Wallet | None, int]:
+        events, version = self._read(c, wallet_stream(player_id))
+        return wallet.fold(events), version
+
+    def _decks(self, c: Conn, player_id: str) -> tuple[decks.Decks, int]:
+        events, version = self._read(c, decks_stream(player_id))
+        return decks.fold(player_id, events), version
+
+    def _append(
+        self, c: Conn, stream: str, version: int, events: Sequence[Event], ids: Sequence[uuid.UUID] = ()
+    ) -> list[RecordedEvent]:
+        new = [
+            NewEvent(e.TYPE, e.data(), **({"event_id": ids[i]} if i < len(ids) else {}))
+            for i, e in enumerate(events)
+        ]
+        recorded = self.events.append(stream, version, new, conn=c)
+        for r in recorded:
+            projections.apply(r, c, self.schema)
+        return recorded
+
+    def _refresh_active_deck(self, c: Conn, player_id: str, collection: Any) -> None:
+        """Publish the active deck again if the collection changed its legality."""
+        state, version = self._decks(c, player_id)
+        changed = decks.refresh(state, collection)
+        if changed:
+            self._append(c, decks_stream(player_id), version, changed)
+
+    # -- accounts and credits -------------------------------------------------------------------
+
+    def open_account(self, player_id: str, *, conn: Conn | None = None) -> None:
+        """A new player's wallet (400 coins, starter collection, first pack seed) and starter deck,
+        active. Raises ``AlreadyOpened`` when the player has a wallet already."""
+
+        def work(c: Conn) -> None:
+            current, version = self._wallet(c, player_id)
+            seed = new_server_seed()
+            events = wallet.decide_open_wallet(current, wallet.OpenWallet(player_id, seed))
+            credit_id = credit_event_id(player_id, f"starter:{player_id}")
+            self._append(c, wallet_stream(player_id), version, events, [uuid.uuid4(), credit_id])
+            store.save_seed(c, self.schema, player_id, seed)
+            state, deck_version = self._decks(c, player_id)
+            collection = wallet.fold(events).collection  # type: ignore[union-attr]
+            starter = decks.decide_starter(state, starter_deck_id(player_id), collection)
+            self._append(c, decks_stream(player_id), deck_version, starter)
+
+        self._retrying(conn, work)
+
+    def credit(self, paid: PlayerCredit, *, conn: Conn | None = None) -> RecordedEvent:
+        """Pay one credit. Raises ``AlreadyCredited`` (its source was paid), ``WalletNotFound``,
+        ``InvalidAmount``, ``Busy``."""
+        player_id = paid.player_id
+        event_id = credit_event_id(player_id, paid.credit.source)
+
+        def work(c: Conn) -> RecordedEvent:
+            current, version = self._wallet(c, player_id)
+            events = wallet.decide_credit(current, paid.credit)
+            try:
+                (recorded,) = self._append(c, wallet_stream(player_id), version, events, [event_id])
+            except DuplicateEventError:
+                raise AlreadyCredited(f"{paid.credit.source} was paid already") from None
+            return recorded
+
+        return self._retrying(conn, work)
+
+    # -- packs, crafting -----------------------------------------------------------------------
+
+    def open_pack(self, player_id: str, client_seed: str = "") -> PackOpened:
+        """Open the player's next pack. Raises ``WalletNotFound``, ``InsufficientCoins``, ``Busy``."""
+
+        def work(c: Conn) -> PackOpened:
+            seed = store.lock_seed(c, self.schema, player_id)
+            if seed is None:
+                raise WalletNotFound("this player has no wallet yet")
+            current, version = self._wallet(c, player_id)
+            next_seed = new_server_seed()
+            try:
+                events = wallet.decide_open_pack(current, wallet.OpenPack(seed, next_seed, client_seed))
+            except ValueError:
+                raise _Stale() from None
+            self._append(c, wallet_stream(player_id), version, events)
+            store.save_seed(c, self.schema, player_id, next_seed)
+            self._refresh_active_deck(c, player_id, wallet.evolve(current, events[0]).collection)
+            (opened,) = events
+            assert isinstance(opened, PackOpened)
+            return opened
+
+        return self._retrying(None, work)
+
+    def _card_change(self, player_id: str, decide: Callable[[wallet.Wallet | None], list[Event]]) -> Event:
+        def work(c: Conn) -> Event:
+            current, version = self._wallet(c, player_id)
+            events = decide(current)
+            self._append(c, wallet_stream(player_id), version, events)
+            self._refresh_active_deck(c, player_id, wallet.evolve(current, events[0]).collection)
+            return events[0]
+
+        return self._retrying(None, work)
+
+    def craft(self, player_id: str, card_id: str) -> Event:
+        """Raises ``WalletNotFound``, ``UnknownCard``, ``CraftBeyondLimit``, ``InsufficientDust``."""
+        return self._card_change(player_id, lambda w: wallet.decide_craft(w, wallet.Craft(card_id)))
+
+    def disenchant(self, player_id: str, card_id: str) -> Event:
+        """Raises ``WalletNotFound``, ``UnknownCard``, ``CardNotOwned``; republishes the active deck
+        when it loses its legality."""
+        return self._card_change(player_id, lambda w: wallet.decide_disenchant(w, wallet.Disenchant(card_id)))
+
+    # -- decks ------------------------------------------------------------------------------------
+
+    def _deck_command(self, player_id: str, decide: Callable[[decks.Decks, Any], list[Event]]) -> None:
+        def work(c: Conn) -> None:
+            current, _ = self._wallet(c, player_id)
+            if current is None:
+                raise WalletNotFound("this player has no wallet yet")
+            state, version = self._decks(c, player_id)
+            events = decide(state, current.collection)
+            if events:
+                self._append(c, decks_stream(player_id), version, events)
+
+        self._retrying(None, work)
+
+    def save_deck(self, player_id: str, deck_id: str | None, name: str, cards: Sequence[str]) -> str:
+        """Create (``deck_id`` None) or replace a deck; returns its id. Raises ``InvalidDeck``,
+        ``DeckLimitReached``, ``DeckNotFound`` (replacing a deck that is not the player's)."""
+        new_id = deck_id or str(uuid.uuid4())
+        cmd = decks.SaveDeck(new_id, name, tuple(cards))
+        decide = decks.decide_update if deck_id else decks.decide_save
+        self._deck_command(player_id, lambda state, owned: decide(state, cmd, owned))
+        return new_id
+
+    def delete_deck(self, player_id: str, deck_id: str) -> None:
+        """Raises ``DeckNotFound``, ``ActiveDeckUndeletable``."""
+        self._deck_command(player_id, lambda state, _owned: decks.decide_delete(state, deck_id))
+
+    def activate_deck(self, player_id: str, deck_id: str) -> None:
+        """Raises ``DeckNotFound``, ``IllegalDeck`` (every problem in its details)."""
+        self._deck_command(player_id, lambda state, owned: decks.decide_activate(state, deck_id, owned))
+
+    # -- reads ------------------------------------------------------------------------------------
+
+    def read(self, query: Callable[..., T], *args: Any) -> T:
+        """Run one of ``store``'s read functions on a pooled connection."""
+        with self.pool.connection() as c:
+            return query(c, self.schema, *args)
