@@ -97,20 +97,27 @@ def _cards(conn: Conn, schema: str, player: str, changes: dict[str, int]) -> Non
             )
 
 
-def _wallet_opened(conn: Conn, schema: str, e: RecordedEvent) -> None:
+def _ensure_wallet(conn: Conn, schema: str, e: RecordedEvent) -> None:
+    """The wallet's row, empty, if it has none yet (a credit may come before the opening)."""
     conn.execute(
         _q(
             schema,
             "INSERT INTO {wallets} (player_id, coins, dust, free_packs, pity, packs_opened, commitment, "
-            "updated_at) VALUES (%s, 0, 0, 0, 0, 0, %s, %s)",
+            "updated_at) VALUES (%s, 0, 0, 0, 0, 0, '', %s) ON CONFLICT (player_id) DO NOTHING",
         ),
-        (player_of(e.stream), e.data["commitment"], e.occurred_at),
+        (player_of(e.stream), e.occurred_at),
     )
+
+
+def _wallet_opened(conn: Conn, schema: str, e: RecordedEvent) -> None:
+    _ensure_wallet(conn, schema, e)
+    _balances(conn, schema, e, commitment=e.data["commitment"])
     _cards(conn, schema, player_of(e.stream), dict(e.data["cards"]))
 
 
 def _credited(conn: Conn, schema: str, e: RecordedEvent) -> None:
     d = e.data
+    _ensure_wallet(conn, schema, e)
     _balances(conn, schema, e, coins=d["coins_after"], dust=d["dust_after"], free_packs=d["free_packs_after"])
     reason, source = d["reason"], d["source"]
     _ledger(

@@ -132,15 +132,18 @@ class EconomyService:
             self._append(c, wallet_stream(player_id), version, events, [uuid.uuid4(), credit_id])
             store.save_seed(c, self.schema, player_id, seed)
             state, deck_version = self._decks(c, player_id)
-            collection = wallet.fold(events).collection  # type: ignore[union-attr]
-            starter = decks.decide_starter(state, starter_deck_id(player_id), collection)
+            opened = current
+            for e in events:
+                opened = wallet.evolve(opened, e)
+            assert opened is not None
+            starter = decks.decide_starter(state, starter_deck_id(player_id), opened.collection)
             self._append(c, decks_stream(player_id), deck_version, starter)
 
         self._retrying(conn, work)
 
     def credit(self, paid: PlayerCredit, *, conn: Conn | None = None) -> RecordedEvent:
-        """Pay one credit. Raises ``AlreadyCredited`` (its source was paid), ``WalletNotFound``,
-        ``InvalidAmount``, ``Busy``."""
+        """Pay one credit (also before the account's opening). Raises ``AlreadyCredited`` (its source
+        was paid), ``InvalidAmount``, ``Busy``."""
         player_id = paid.player_id
         event_id = credit_event_id(player_id, paid.credit.source)
 
@@ -203,7 +206,7 @@ class EconomyService:
     def _deck_command(self, player_id: str, decide: Callable[[decks.Decks, Any], list[Event]]) -> None:
         def work(c: Conn) -> None:
             current, _ = self._wallet(c, player_id)
-            if current is None:
+            if current is None or not current.opened:
                 raise WalletNotFound("this player has no wallet yet")
             state, version = self._decks(c, player_id)
             events = decide(state, current.collection)

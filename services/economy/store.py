@@ -63,7 +63,7 @@ def wallet(conn: Conn, schema: str, player_id: str) -> dict[str, Any] | None:
         "free_packs": free_packs,
         "pity_counter": pity,
         "packs_opened": opened,
-        "next_pack": {"pack_number": opened + 1, "commitment": commitment},
+        "next_pack": {"pack_number": opened + 1, "commitment": commitment or None},
     }
 
 

@@ -1,8 +1,10 @@
 """The wallet of one player (stream ``wallet-<player>``): coins, dust, held free packs, the pity
 counter, the committed seed of the next pack and the card collection.
 
-``decide_*`` functions take the current ``Wallet`` (None before ``WalletOpened``) and a command and
+``decide_*`` functions take the current ``Wallet`` (None before its first event) and a command and
 return the events, or raise an ``EconomyError``; ``evolve`` applies one event; ``fold`` many.
+Credits may arrive before ``WalletOpened`` (events of other services come in any order across
+streams): they are kept, and the account's opening adds the starter coins and cards to them.
 """
 
 from __future__ import annotations
@@ -36,8 +38,8 @@ from .values import (
 
 @dataclass(frozen=True)
 class Wallet:
-    player_id: str
-    commitment: str
+    commitment: str = ""  # of the next pack's server seed; empty until the wallet is opened
+    opened: bool = False
     coins: int = 0
     dust: int = 0
     free_packs: int = 0
@@ -89,24 +91,29 @@ class Disenchant:
 
 
 def _existing(wallet: Wallet | None) -> Wallet:
-    if wallet is None:
+    if wallet is None or not wallet.opened:
         raise WalletNotFound("this player has no wallet yet")
     return wallet
 
 
 def decide_open_wallet(wallet: Wallet | None, cmd: OpenWallet) -> list[Event]:
     """A new account's wallet, its 400 coins and the starter collection. Raises ``AlreadyOpened``."""
-    if wallet is not None:
+    if wallet is not None and wallet.opened:
         raise AlreadyOpened(f"player {cmd.player_id} has a wallet already")
+    w = wallet or Wallet()
     opened = WalletOpened(cmd.player_id, commitment(cmd.first_seed), dict(STARTER_CARDS))
-    credit = WalletCredited(f"starter:{cmd.player_id}", "starter", STARTING_COINS, 0, 0, STARTING_COINS, 0, 0)
+    source = f"starter:{cmd.player_id}"
+    credit = WalletCredited(
+        source, "starter", STARTING_COINS, 0, 0, w.coins + STARTING_COINS, w.dust, w.free_packs
+    )
     return [opened, credit]
 
 
 def decide_credit(wallet: Wallet | None, cmd: Credit) -> list[Event]:
-    """Pay ``cmd`` (non-negative amounts, at least one positive). Raises ``WalletNotFound``,
-    ``InvalidAmount``. Paying a source once only is the store's job (the event id is the source's)."""
-    w = _existing(wallet)
+    """Pay ``cmd`` (non-negative amounts, at least one positive), also to a wallet not opened yet.
+    Raises ``InvalidAmount``. Paying a source once only is the store's job (the event id is the
+    source's)."""
+    w = wallet or Wallet()
     amounts = (cmd.coins, cmd.dust, cmd.free_packs)
     if any(a < 0 for a in amounts) or not any(amounts):
         raise InvalidAmount("a credit pays a positive amount and nothing negative")
@@ -217,10 +224,10 @@ def _with_cards(w: Wallet, changes: Mapping[str, int]) -> Mapping[str, int]:
 
 
 def evolve(wallet: Wallet | None, event: Event) -> Wallet:
-    """The wallet after ``event``; raises ``WalletNotFound`` for an event before ``WalletOpened``."""
+    """The wallet after ``event``."""
+    w = wallet or Wallet()
     if isinstance(event, WalletOpened):
-        return Wallet(event.player_id, event.commitment, collection=MappingProxyType(dict(event.cards)))
-    w = _existing(wallet)
+        return replace(w, commitment=event.commitment, opened=True, collection=_with_cards(w, event.cards))
     if isinstance(event, WalletCredited):
         return replace(w, coins=event.coins_after, dust=event.dust_after, free_packs=event.free_packs_after)
     if isinstance(event, PackOpened):

@@ -43,7 +43,7 @@ def test_a_source_is_paid_once(svc, new_player) -> None:
 
 def test_fifty_concurrent_openings_on_100_coins_open_exactly_one_pack(svc, new_player, pool) -> None:
     player = new_player()
-    for i in range(3):  # 400 -> 100 coins
+    for _ in range(3):  # 400 -> 100 coins
         svc.open_pack(player)
     assert svc.read(store.wallet, player)["coins"] == 100
     outcomes: list[Any] = []

@@ -79,7 +79,7 @@ def _wallet(coins: int = 0, dust: int = 0, cards: dict[str, int] | None = None) 
     events = decide_open_wallet(None, OpenWallet("p", "00" * 32))
     wallet = fold(events)
     assert wallet is not None
-    return Wallet("p", wallet.commitment, coins=coins, dust=dust, collection=cards or {})
+    return Wallet(wallet.commitment, True, coins=coins, dust=dust, collection=cards or {})
 
 
 def test_a_pack_costs_100_coins_and_is_refused_below() -> None:
@@ -128,3 +128,14 @@ def test_disenchant_pays_the_dust_value_of_an_owned_card() -> None:
         decide_disenchant(_wallet(), Disenchant(epic))
     (event,) = decide_disenchant(_wallet(dust=10, cards={epic: 1}), Disenchant(epic))
     assert (event.dust_gained, event.dust_after) == (150, 160)
+
+
+def test_a_credit_before_the_account_opening_is_kept_and_the_starter_adds_to_it() -> None:
+    early = decide_credit(None, Credit("match:m:p", "match", coins=60))
+    with pytest.raises(WalletNotFound):
+        decide_open_pack(fold(early), OpenPack("00" * 32, "11" * 32))
+    events = early + decide_open_wallet(fold(early), OpenWallet("p", "00" * 32))
+    wallet = fold(events)
+    assert wallet is not None and wallet.opened and wallet.coins == 460
+    with pytest.raises(AlreadyOpened):
+        decide_open_wallet(wallet, OpenWallet("p", "22" * 32))
