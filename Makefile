@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 export PYTHONPATH := $(CURDIR)
 
-.PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck migrate \
+.PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events migrate \
         bench bench-eventstore bench-rules bench-match rebuild-projection export-events clean
 
 help: ## list the targets
@@ -32,17 +32,21 @@ test-integration: venv ## integration tests (real PostgreSQL and broker)
 test-e2e: venv ## end-to-end tests (real processes over HTTP)
 	$(PY) -m pytest tests/e2e
 
-lint: venv ## ruff lint + format check, mypy on libs/
+lint: venv ## ruff lint + format check, import contracts, mypy on libs/ and services/
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy libs
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy libs services
 
 format: venv ## apply ruff's fixes and formatting
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-typecheck: venv ## mypy on libs/
-	$(VENV)/bin/mypy libs
+typecheck: venv ## mypy on libs/ and services/
+	$(VENV)/bin/mypy libs services
+
+docs-events: venv ## regenerate docs/events.md from every service's declared events
+	$(PY) -m libs.kit.catalog > docs/events.md
 
 migrate: venv ## apply every service's migrations to DATABASE_URL
 	$(PY) -m libs.db.migrate_all

@@ -1,30 +1,25 @@
 """The Celery worker and beat of all services: ``celery -A services.worker worker|beat``.
 
-Each service with a ``tasks.py`` registers its tasks on ``libs.celeryapp.app`` and may export a
-``BEAT_SCHEDULE`` dict (name -> Celery beat entry); they are merged here.
+Each service (``libs.kit.service_names()``) with a ``tasks.py`` registers its tasks on
+``libs.celeryapp.app`` and may export a ``BEAT_SCHEDULE`` dict (name -> Celery beat entry); they
+are merged here.
 """
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from typing import Any
 
-import services
 from libs.celeryapp import app
+from libs.kit.registry import SERVICES_DIR, service_names
 
 
 def _task_modules() -> list[Any]:
-    modules = []
-    for info in pkgutil.iter_modules(services.__path__):
-        if not info.ispkg:
-            continue
-        try:
-            modules.append(importlib.import_module(f"services.{info.name}.tasks"))
-        except ModuleNotFoundError as exc:
-            if exc.name != f"services.{info.name}.tasks":
-                raise
-    return modules
+    return [
+        importlib.import_module(f"services.{name}.tasks")
+        for name in service_names()
+        if (SERVICES_DIR / name / "tasks.py").is_file()
+    ]
 
 
 schedule: dict[str, Any] = {}

@@ -1,30 +1,41 @@
-"""Every service under one WSGI app, routed by path prefix: ``gunicorn services.wsgi:app``.
+"""Services under one WSGI app, routed by path prefix: ``gunicorn services.wsgi:app``.
 
-To add a service, append its name to ``SERVICES``; its module ``services/<name>/wsgi.py`` must
-expose ``create_app(settings=None, pool=None) -> Flask`` and ``PREFIXES`` (ARCHITECTURE.md's
-routing table). Its OpenAPI document is routed to it as ``/v1/openapi/<name>.json``. The top-level
-``/healthz``, ``/readyz``, ``/metrics`` and unknown paths are answered by a plain gateway app.
-All apps of a process share one lazily opened database pool.
+Every service found by ``libs.kit.discover()`` is mounted at its prefixes and at
+``/v1/openapi/<name>.json``; ``ARCANA_SERVICES=accounts,match`` limits a process to those (one
+Deployment per service in Kubernetes). The top-level ``/healthz``, ``/readyz``, ``/metrics`` and
+unknown paths are answered by a plain gateway app. All apps of a process share one lazily opened
+database pool.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 from typing import Any
 
 from psycopg_pool import ConnectionPool
 
-from libs import config
+from libs import config, kit
 from libs.config import Settings
+from libs.kit.web import create_service_app
 from libs.web import PrefixDispatcher, base_app, lazy_app
 from libs.web.app import OPENAPI_PREFIX
 from libs.web.context import lazy_pool
 
-SERVICES: tuple[str, ...] = ("accounts", "match")
+
+def selected_services() -> list[str] | None:
+    """The services this process serves (``ARCANA_SERVICES``), or None for all of them."""
+    raw = os.environ.get("ARCANA_SERVICES", "").strip()
+    return [name.strip() for name in raw.split(",") if name.strip()] or None
 
 
-def build_app(settings: Settings | None = None, pool: ConnectionPool | None = None) -> PrefixDispatcher:
+def build_app(
+    settings: Settings | None = None,
+    pool: ConnectionPool | None = None,
+    *,
+    schemas: dict[str, str] | None = None,
+    **options: Any,
+) -> PrefixDispatcher:
+    """``schemas`` (service -> schema) and ``options`` (passed to each service's build) are for tests."""
     settings = settings or config.load()
     pool = pool or lazy_pool(
         settings.database_url,
@@ -32,10 +43,10 @@ def build_app(settings: Settings | None = None, pool: ConnectionPool | None = No
         name="arcana-gateway",
     )
     mounts: list[tuple[str, Any]] = []
-    for name in SERVICES:
-        module = importlib.import_module(f"services.{name}.wsgi")
-        app = module.create_app(settings=settings, pool=pool)
-        mounts.extend((prefix, app) for prefix in (*module.PREFIXES, f"{OPENAPI_PREFIX}/{name}.json"))
+    for defn in kit.discover(selected_services()):
+        schema = (schemas or {}).get(defn.name)
+        app = create_service_app(defn, settings, pool, schema=schema, **options)
+        mounts.extend((prefix, app) for prefix in (*defn.prefixes, f"{OPENAPI_PREFIX}/{defn.name}.json"))
     gateway = base_app("gateway", schema=None, settings=settings, pool=pool)
     return PrefixDispatcher(gateway, mounts)
 

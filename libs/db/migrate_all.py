@@ -1,6 +1,7 @@
 """Apply every service's migrations: ``python -m libs.db.migrate_all`` (uses ``DATABASE_URL``).
 
-For each package ``services/<svc>/`` the schema ``<svc>`` gets the shared tables (event store,
+For each service (``libs.kit.service_names()``: a package ``services/<svc>/`` with a
+``root.py``) the schema ``<svc>`` gets the shared tables (event store,
 bus, web idempotency) plus the files of ``services/<svc>/migrations/`` when present. Safe to run
 twice (and concurrently: ``migrate`` takes an advisory lock).
 """
@@ -11,18 +12,16 @@ import os
 import sys
 from pathlib import Path
 
-from libs.config import PROJECT_ROOT
 from libs.db.migrate import migrate
+from libs.kit.registry import SERVICES_DIR, service_names
 
-SERVICES_DIR = PROJECT_ROOT / "services"
 
-
-def service_folders(root: Path = SERVICES_DIR) -> dict[str, list[Path]]:
-    """Service name → its migration folders, for every package under ``services/``."""
+def service_folders() -> dict[str, list[Path]]:
+    """Service name → its migration folders."""
     found: dict[str, list[Path]] = {}
-    for package in sorted(p for p in root.iterdir() if (p / "__init__.py").is_file()):
-        migrations = package / "migrations"
-        found[package.name] = [migrations] if migrations.is_dir() else []
+    for name in service_names():
+        migrations = SERVICES_DIR / name / "migrations"
+        found[name] = [migrations] if migrations.is_dir() else []
     return found
 
 

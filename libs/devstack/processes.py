@@ -4,7 +4,6 @@ the tests start things exactly as the product does."""
 from __future__ import annotations
 
 import os
-import pkgutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,13 +21,16 @@ class Component:
 
 
 def services_present() -> list[str]:
-    """Service packages under ``services/`` (each owns a schema of the same name)."""
-    root = PROJECT_ROOT / "services"
-    return sorted(info.name for info in pkgutil.iter_modules([str(root)]) if info.ispkg)
+    """The services (``libs.kit.service_names()``; each owns a schema of the same name)."""
+    from libs.kit import service_names
+
+    return service_names()
 
 
-def _has_module(service: str, module: str) -> bool:
-    return (PROJECT_ROOT / "services" / service / f"{module}.py").is_file()
+def _consuming_services() -> list[str]:
+    from libs.kit import discover
+
+    return [svc.name for svc in discover() if svc.subscriptions]
 
 
 def base_env(database_url: str, kafka: str, celery_broker: str | None, data_dir: Path) -> dict[str, str]:
@@ -109,9 +111,7 @@ def relays() -> list[Component]:
 
 def consumers() -> list[Component]:
     return [
-        Component(f"consumers-{svc}", [PY, "-m", f"services.{svc}.consumers"])
-        for svc in services_present()
-        if _has_module(svc, "consumers")
+        Component(f"consumers-{svc}", [PY, "-m", "libs.kit.consume", svc]) for svc in _consuming_services()
     ]
 
 

@@ -24,6 +24,12 @@ class NewEvent:
     correlation_id: uuid.UUID | None = None
     causation_id: uuid.UUID | None = None
 
+    @classmethod
+    def of(cls, fact: Any, **envelope: Any) -> NewEvent:
+        """A typed event (``libs.kit.events.IntegrationEvent``: ``TYPE``, ``VERSION``, ``data()``)
+        about to be appended; ``envelope`` sets ``occurred_at``, ``event_id``, ``correlation_id``..."""
+        return cls(fact.TYPE, fact.data(), schema_version=fact.VERSION, **envelope)
+
     def to_dict(self) -> dict[str, Any]:
         """The envelope as JSON-able values (the shape ``append_events`` reads, migrations/003)."""
         return _json_fields(self)

@@ -1,4 +1,5 @@
-"""HTTP of the accounts service: schemas in and out, one command per endpoint, named errors.
+"""HTTP of the accounts service: each endpoint parses, calls one service method, returns; domain
+errors become HTTP answers through ``ERRORS``.
 
 - ``POST /v1/accounts`` → 201 player; 409 ``username_taken``; 422 ``validation_error``.
 - ``POST /v1/sessions`` → 201 token; 401 ``invalid_credentials``; 429 ``too_many_attempts``.
@@ -11,18 +12,19 @@ from collections.abc import Callable
 from typing import Any
 
 import marshmallow as ma
-from flask import current_app, request
+from flask import request
 
+from libs.kit import ErrorTable, Problem
+from libs.kit.web import current_service
 from libs.web import (
-    ApiError,
     Blueprint,
     ErrorSchema,
     StrictSchema,
     current_player,
     idempotent,
+    request_transaction,
     require_player,
 )
-from services.accounts import handlers
 from services.accounts.domain import (
     PASSWORD_MAX,
     USERNAME_MAX,
@@ -31,9 +33,31 @@ from services.accounts.domain import (
     LogIn,
     RegisterPlayer,
     TooManyAttempts,
+    UnknownPlayer,
     UsernameTaken,
     password_problem,
     username_problem,
+)
+from services.accounts.service import AccountsService
+
+ERRORS = ErrorTable(
+    {
+        InvalidInput: Problem(
+            422,
+            "validation_error",
+            "The request did not pass validation.",
+            details=lambda e: {"fields": {"json": {e.field: [e.message]}}},
+        ),
+        UsernameTaken: Problem(409, "username_taken", "This username is already taken."),
+        InvalidCredentials: Problem(401, "invalid_credentials", "The username or password is wrong."),
+        TooManyAttempts: Problem(
+            429,
+            "too_many_attempts",
+            "Too many log-in attempts; retry later.",
+            headers=lambda e: {"Retry-After": str(e.retry_after)},
+        ),
+        UnknownPlayer: Problem(401, "unauthorized", "The token's player does not exist."),
+    }
 )
 
 blp = Blueprint("accounts", __name__, description="Player accounts, log-in sessions (bearer tokens).")
@@ -76,9 +100,9 @@ class MeOut(ma.Schema):
     created_at = ma.fields.AwareDateTime(required=True)
 
 
-def _config() -> handlers.AccountsConfig:
-    config: handlers.AccountsConfig = current_app.extensions["accounts_config"]
-    return config
+def _service() -> AccountsService:
+    service: AccountsService = current_service()
+    return service
 
 
 @blp.route("/v1/accounts", methods=["POST"])
@@ -88,18 +112,7 @@ def _config() -> handlers.AccountsConfig:
 @blp.alt_response(409, schema=ErrorSchema, description="username_taken")
 def register(args: dict[str, Any]) -> Any:
     """Create a player account (``Idempotency-Key`` honoured)."""
-    try:
-        command = RegisterPlayer(args["username"], args["password"])
-        event = handlers.register_player(command, _config())
-    except InvalidInput as exc:
-        raise ApiError(
-            422,
-            "validation_error",
-            "The request did not pass validation.",
-            {"fields": {"json": {exc.field: [exc.message]}}},
-        ) from None
-    except UsernameTaken:
-        raise ApiError(409, "username_taken", "This username is already taken.") from None
+    event = _service().register(RegisterPlayer(args["username"], args["password"]), request_transaction)
     return {"player_id": event.player_id, "username": event.username}
 
 
@@ -110,18 +123,7 @@ def register(args: dict[str, Any]) -> Any:
 @blp.alt_response(429, schema=ErrorSchema, description="too_many_attempts (see Retry-After)")
 def log_in(args: dict[str, Any]) -> Any:
     """Exchange a username and password for a bearer token."""
-    command = LogIn(args["username"], args["password"], request.remote_addr or "unknown")
-    try:
-        issued = handlers.log_in(command, _config())
-    except TooManyAttempts as exc:
-        raise ApiError(
-            429,
-            "too_many_attempts",
-            "Too many log-in attempts; retry later.",
-            headers={"Retry-After": str(exc.retry_after)},
-        ) from None
-    except InvalidCredentials:
-        raise ApiError(401, "invalid_credentials", "The username or password is wrong.") from None
+    issued = _service().log_in(LogIn(args["username"], args["password"], request.remote_addr or "unknown"))
     return {
         "token": issued.token,
         "token_type": "Bearer",
@@ -136,7 +138,5 @@ def log_in(args: dict[str, Any]) -> Any:
 @blp.alt_response(401, schema=ErrorSchema, description="unauthorized")
 def me() -> Any:
     """The authenticated player's account."""
-    row = handlers.get_player(current_player())
-    if row is None:
-        raise ApiError(401, "unauthorized", "The token's player does not exist.")
+    row = _service().player(current_player())
     return {"player_id": row.player_id, "username": row.username, "created_at": row.created_at}

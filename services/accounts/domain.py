@@ -1,4 +1,5 @@
-"""The accounts domain, pure: commands, the PlayerRegistered event, username and password rules.
+"""The accounts domain, pure: commands, errors, username and password rules; its events are in
+``events.py``.
 
 Usernames are 3-24 characters of ``[a-z0-9_]``, compared case-insensitively: they are stored in
 lower case. Passwords are 8-128 characters (after Unicode NFKC normalisation).
@@ -10,8 +11,8 @@ import re
 import unicodedata
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+
+from services.accounts.events import PlayerRegistered
 
 USERNAME_MIN, USERNAME_MAX = 3, 24
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
@@ -35,6 +36,10 @@ class UsernameTaken(AccountsError):
 
 class InvalidCredentials(AccountsError):
     """Unknown username or wrong password: deliberately not saying which."""
+
+
+class UnknownPlayer(AccountsError):
+    """A valid token names a player that does not exist (any more)."""
 
 
 class TooManyAttempts(AccountsError):
@@ -100,28 +105,10 @@ class LogIn:
         return normalize_username(self.username)
 
 
-@dataclass(frozen=True)
-class PlayerRegistered:
-    """The event: a player account exists. Never carries the password or its hash."""
-
-    player_id: uuid.UUID
-    username: str
-    occurred_at: datetime
-
-    TYPE = "PlayerRegistered"
-
-    @property
-    def stream(self) -> str:
-        return player_stream(self.player_id)
-
-    def data(self) -> dict[str, Any]:
-        return {"player_id": str(self.player_id), "username": self.username}
-
-
 def player_stream(player_id: uuid.UUID) -> str:
     return f"player-{player_id}"
 
 
-def register(command: RegisterPlayer, player_id: uuid.UUID, now: datetime) -> PlayerRegistered:
+def register(command: RegisterPlayer, player_id: uuid.UUID) -> PlayerRegistered:
     """Decide the outcome of ``RegisterPlayer`` (uniqueness is enforced by the store)."""
-    return PlayerRegistered(player_id, command.username, now)
+    return PlayerRegistered(str(player_id), command.username)

@@ -11,7 +11,7 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg import sql
 
-from services.accounts.domain import PlayerRegistered, UsernameTaken
+from services.accounts.domain import UsernameTaken
 
 Conn = psycopg.Connection[Any]
 
@@ -28,17 +28,19 @@ def _t(schema: str, table: str) -> sql.Identifier:
     return sql.Identifier(schema, table)
 
 
-def insert_player(conn: Conn, schema: str, event: PlayerRegistered, password_hash: str) -> None:
+def insert_player(
+    conn: Conn, schema: str, player_id: uuid.UUID, username: str, password_hash: str, created_at: datetime
+) -> None:
     """Insert the account row. Raises ``UsernameTaken`` (the caller's transaction is then failed:
     let the exception leave its ``with conn.transaction()`` block)."""
     query = sql.SQL(
         "INSERT INTO {} (player_id, username, password_hash, created_at) VALUES (%s, %s, %s, %s)"
     ).format(_t(schema, "players"))
     try:
-        conn.execute(query, (event.player_id, event.username, password_hash, event.occurred_at))
+        conn.execute(query, (player_id, username, password_hash, created_at))
     except pg_errors.UniqueViolation as exc:
         if exc.diag.constraint_name == "players_username_key":
-            raise UsernameTaken(event.username) from None
+            raise UsernameTaken(username) from None
         raise
 
 

@@ -19,15 +19,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 import uuid
+from collections.abc import Callable
 from typing import Any
 
-from flask import Response, after_this_request, current_app, request
+from flask import Response, after_this_request, request
 
+from libs.kit import ErrorTable, Problem
+from libs.kit.web import current_service
 from libs.rules import ARCANA, CATALOG, STARTER_DECK, RuleViolation
 from libs.web import (
-    ApiError,
     Blueprint,
     current_player,
     idempotent,
@@ -35,16 +36,25 @@ from libs.web import (
     request_transaction,
     require_operator,
     require_player,
-    service_context,
 )
 from services.match import domain, schemas
-from services.match.notify import MatchNotifier
 from services.match.service import MatchExists, MatchNotFound, MatchService, Outcome, VersionConflict
-from services.match.store import channel
+
+ERRORS = ErrorTable(
+    {
+        MatchNotFound: Problem(404, "match_not_found", "No such match among yours."),
+        VersionConflict: Problem(
+            409,
+            "version_conflict",
+            lambda e: f"The match is at version {e.current}; read it again.",
+            details=lambda e: {"current_version": e.current},
+        ),
+        MatchExists: Problem(409, "match_exists", "Retry."),
+        RuleViolation: Problem(422, lambda e: str(e.code.value), lambda e: e.message),
+    }
+)
 
 blp = Blueprint("match", __name__, description="Arcana matches: play, watch events, practice against a bot.")
-
-_lock = threading.Lock()
 
 # Schema instances, not classes: webargs would build a new instance (fields deep-copied) per request.
 _ListQuery = schemas.ListQuery()
@@ -55,17 +65,7 @@ _AdminMatchIn = schemas.AdminMatchIn()
 
 
 def _service() -> MatchService:
-    app = current_app
-    svc: MatchService | None = app.extensions.get("match_service")
-    if svc is None:
-        with _lock:
-            svc = app.extensions.get("match_service")
-            if svc is None:
-                ctx = service_context()
-                assert ctx.schema is not None
-                notifier = MatchNotifier(ctx.settings.database_url, channel(ctx.schema))
-                svc = MatchService(ctx.pool, ctx.schema, app.extensions["match_scheduler"], notifier)
-                app.extensions["match_service"] = svc
+    svc: MatchService = current_service()
     return svc
 
 
@@ -73,19 +73,11 @@ def _match_id(raw: str) -> str:
     try:
         return str(uuid.UUID(raw))
     except ValueError:
-        raise _not_found() from None
-
-
-def _not_found() -> ApiError:
-    return ApiError(404, "match_not_found", "No such match among yours.")
+        raise MatchNotFound(raw) from None
 
 
 def _me() -> str:
     return str(current_player())
-
-
-def _rule_error(exc: RuleViolation) -> ApiError:
-    return ApiError(422, str(exc.code.value), exc.message)
 
 
 def _events_out(recorded: list[Any], player: str) -> list[dict[str, Any]]:
@@ -100,13 +92,13 @@ def _events_out(recorded: list[Any], player: str) -> list[dict[str, Any]]:
     return out
 
 
-def _dispatch_after_commit(outcome: Outcome) -> None:
-    svc = _service()
+def _after_commit(action: Callable[[], None]) -> None:
+    """Run ``action`` once the request's transaction has committed (its response is a success)."""
 
     @after_this_request
-    def _schedule(response: Response) -> Response:
+    def _run(response: Response) -> Response:
         if response.status_code < 400:
-            svc.dispatch(outcome)
+            action()
         return response
 
 
@@ -125,10 +117,7 @@ def list_matches(query: dict[str, Any]) -> Any:
 
 def _touched(match_id: str, player: str) -> Any:
     """The match as ``player`` may read it (their request also counts as presence); 404 otherwise."""
-    try:
-        return _service().touch(_match_id(match_id), player)
-    except MatchNotFound:
-        raise _not_found() from None
+    return _service().touch(_match_id(match_id), player)
 
 
 @blp.route("/v1/matches/<match_id>", methods=["GET"])
@@ -147,12 +136,7 @@ def get_match(match_id: str) -> Any:
 def get_events(query: dict[str, Any], match_id: str) -> Any:
     """Events after version ``after`` as the caller may see them; waits up to ``wait`` s for one."""
     player = _me()
-    try:
-        version, recorded = _service().wait_for_events(
-            _match_id(match_id), player, query["after"], query["wait"]
-        )
-    except MatchNotFound:
-        raise _not_found() from None
+    version, recorded = _service().wait_for_events(_match_id(match_id), player, query["after"], query["wait"])
     return {"version": version, "events": _events_out(recorded, player)}
 
 
@@ -179,33 +163,15 @@ def post_command(args: dict[str, Any], match_id: str) -> Any:
     """Mulligan, play, attack, end_turn or concede; ``expected_version`` optional."""
     player = _me()
     expected = args.pop("expected_version", None)
-    svc = _service()
-    mid = _match_id(match_id)
-    try:
-        # The match at the expected version from the cache (no read), else read before the
-        # transaction (one autocommit round trip, no BEGIN); with an Idempotency-Key the read
-        # happens in its transaction, on its connection. The write is pipelined: with an expected
-        # version one round trip (BEGIN, append, index + NOTIFY, presence, COMMIT), else two.
-        loaded = svc.cached_at(mid, player, expected)
-        if loaded is None and not in_idempotent_request():
-            loaded = svc.load_for(mid, player)
-        with svc.refused_appends(mid, expected), request_transaction(pipelined=True) as conn:
-            outcome = svc.player_command(mid, player, args, expected, conn, loaded=loaded)
-        outcome = svc.confirmed(outcome)
-        if not in_idempotent_request():  # committed now (else when the key's record commits)
-            svc.remember(outcome.after)
-    except MatchNotFound:
-        raise _not_found() from None
-    except VersionConflict as exc:
-        raise ApiError(
-            409,
-            "version_conflict",
-            f"The match is at version {exc.current}; read it again.",
-            {"current_version": exc.current},
-        ) from None
-    except RuleViolation as exc:
-        raise _rule_error(exc) from None
-    _dispatch_after_commit(outcome)
+    outcome = _service().execute(
+        _match_id(match_id),
+        player,
+        args,
+        expected,
+        transaction=request_transaction,
+        in_outer_transaction=in_idempotent_request(),
+        after_commit=_after_commit,
+    )
     return {
         "version": outcome.after.version,
         "events": _events_out(list(outcome.recorded), player),
@@ -248,14 +214,10 @@ def admin_create_match(args: dict[str, Any]) -> Any:
 def _create_match(mode: str, players: list[dict[str, Any]], **options: Any) -> Outcome:
     """Start a match in this request's transaction; its timers and bot are scheduled after the
     commit. An illegal setup is a 422 with the engine's code."""
-    try:
-        with request_transaction() as conn:
-            outcome = _service().create_match(mode, players, conn=conn, **options)
-    except RuleViolation as exc:
-        raise _rule_error(exc) from None
-    except MatchExists:  # pragma: no cover - ids are random
-        raise ApiError(409, "match_exists", "Retry.") from None
-    _dispatch_after_commit(outcome)
+    svc = _service()
+    with request_transaction() as conn:
+        outcome = svc.create_match(mode, players, conn=conn, **options)
+    _after_commit(lambda: svc.dispatch(outcome))
     return outcome
 
 

@@ -1,6 +1,6 @@
 """Consumes ``MatchRequested`` from ``arcana.matchmaking.events`` and starts the match.
 
-Run: ``python -m services.match.consumers`` (``DATABASE_URL``, ``KAFKA_BOOTSTRAP_SERVERS``).
+Declared as a subscription in ``root.py``; run with ``python -m libs.kit.consume match``.
 
 MatchRequested data: ``request_id`` (str; the event id when absent), ``mode`` (``ranked`` |
 ``casual``) and ``players`` (two ``{"id", "deck": [20 card ids]}``). The match id is
@@ -14,24 +14,19 @@ in the stream ``match-<that id>``, published on ``arcana.match.events`` like eve
 from __future__ import annotations
 
 import logging
-import os
 import uuid
 from typing import Any
 
 import psycopg
 
-from libs.bus import ConsumerRunner, run_consumer_process, topic_for
-from libs.bus.consumer import Handler
 from libs.eventstore import RecordedEvent
 from libs.rules import RuleViolation
 from services.match import domain
-from services.match.scheduling import CeleryScheduler
 from services.match.service import MatchExists, MatchService
 
 log = logging.getLogger(__name__)
 
 CONSUMER = "match-requests"
-TOPIC = topic_for("matchmaking")
 MATCH_REQUESTED = "MatchRequested"
 _NAMESPACE = uuid.UUID("6f1c7a52-2f0e-4d8e-9a51-3c0b7f4e8d21")
 
@@ -68,33 +63,3 @@ def request_match(svc: MatchService, event: RecordedEvent, conn: psycopg.Connect
         return None
     log.info("match request %s rejected: %s", request_id, message)
     return match_id
-
-
-def handler_for(svc: MatchService) -> Handler:
-    def handle(event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
-        if event.type == MATCH_REQUESTED:
-            request_match(svc, event, conn)
-
-    return handle
-
-
-def build_runner(
-    svc: MatchService, bootstrap: str, *, topic: str = TOPIC, name: str = CONSUMER
-) -> ConsumerRunner:
-    return ConsumerRunner(svc.pool, svc.schema, name, [topic], handler_for(svc), bootstrap)
-
-
-def main() -> None:
-    from libs.bus.process import require_env
-    from libs.db import make_pool
-
-    pool = make_pool(require_env("DATABASE_URL"), min_size=1, max_size=4, name="match-consumers")
-    try:
-        svc = MatchService(pool, os.environ.get("ARCANA_MATCH_SCHEMA", "match"), CeleryScheduler())
-        run_consumer_process(build_runner(svc, require_env("KAFKA_BOOTSTRAP_SERVERS")))
-    finally:
-        pool.close()
-
-
-if __name__ == "__main__":
-    main()

@@ -16,7 +16,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -313,6 +313,38 @@ class MatchService:
                 self._record_presence(conn, match_id, player)
             return outcome
         raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def execute(
+        self,
+        match_id: str,
+        player: str,
+        command: dict[str, Any],
+        expected: int | None,
+        *,
+        transaction: Callable[..., AbstractContextManager[psycopg.Connection[Any]]],
+        in_outer_transaction: bool = False,
+        after_commit: Callable[[Callable[[], None]], None],
+    ) -> Outcome:
+        """A player's command, decided and appended; timers and the bot are dispatched through
+        ``after_commit`` once ``transaction`` (pipelined) has committed.
+
+        The match at the expected version comes from the cache (no read), else it is read before
+        the transaction (one autocommit round trip); inside an outer transaction (an
+        Idempotency-Key's) the read happens there, on its connection. With an expected version the
+        write is one round trip (BEGIN, append, index + NOTIFY, presence, COMMIT), else two.
+
+        Raises ``MatchNotFound``, ``VersionConflict`` and ``RuleViolation``; nothing is written then.
+        """
+        loaded = self.cached_at(match_id, player, expected)
+        if loaded is None and not in_outer_transaction:
+            loaded = self.load_for(match_id, player)
+        with self.refused_appends(match_id, expected), transaction(pipelined=True) as conn:
+            outcome = self.player_command(match_id, player, command, expected, conn, loaded=loaded)
+        outcome = self.confirmed(outcome)
+        if not in_outer_transaction:  # committed now (else when the outer transaction commits)
+            self.remember(outcome.after)
+        after_commit(lambda: self.dispatch(outcome))
+        return outcome
 
     def _system(
         self, match_id: str, choose: Callable[[Match], dict[str, Any] | None], *, bot: bool = True

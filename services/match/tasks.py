@@ -12,12 +12,11 @@
 
 from __future__ import annotations
 
-import os
-import threading
 from typing import Any
 
 from libs.celeryapp import app
-from services.match.scheduling import BOT_TASK, ENFORCE_TASK, SWEEP_TASK, CeleryScheduler
+from libs.kit.runtime import service_object
+from services.match.scheduling import BOT_TASK, ENFORCE_TASK, SWEEP_TASK
 from services.match.service import MatchService
 
 SWEEP_SECONDS = 2.0
@@ -30,20 +29,11 @@ BEAT_SCHEDULE: dict[str, Any] = {
     "match-purge-idempotency": {"task": PURGE_TASK, "schedule": 3600.0, "options": {"expires": 600}},
 }
 
-_service: MatchService | None = None
-_lock = threading.Lock()
-
 
 def service() -> MatchService:
-    """This worker process's service (its pool is opened on first use, after the fork)."""
-    global _service
-    with _lock:
-        if _service is None:
-            from libs.db import make_pool
-
-            pool = make_pool(os.environ["DATABASE_URL"], min_size=1, max_size=4, name="match-tasks")
-            _service = MatchService(pool, os.environ.get("ARCANA_MATCH_SCHEMA", "match"), CeleryScheduler())
-        return _service
+    """This worker process's service (built on first use, after the fork)."""
+    svc: MatchService = service_object("match")
+    return svc
 
 
 @app.task(name=ENFORCE_TASK, ignore_result=True)

@@ -11,9 +11,9 @@ from psycopg_pool import ConnectionPool
 
 from libs.config import Settings
 from libs.db import migrate
-from services.accounts.handlers import AccountsConfig, LoginPolicy
+from libs.kit.web import service_app
 from services.accounts.passwords import ScryptParams
-from services.accounts.wsgi import create_app
+from services.accounts.service import AccountsConfig, LoginPolicy
 from tests.integration.conftest import row_counter, settings_for_tests
 
 SECRET = "accounts-test-secret-" + "a" * 60
@@ -40,7 +40,9 @@ def policy() -> LoginPolicy:
 
 @pytest.fixture
 def app(settings: Settings, pool: ConnectionPool, accounts_schema: str, policy: LoginPolicy) -> Flask:
-    return create_app(settings, pool, schema=accounts_schema, config=AccountsConfig(FAST_SCRYPT, policy))
+    return service_app(
+        "accounts", settings, pool, schema=accounts_schema, config=AccountsConfig(FAST_SCRYPT, policy)
+    )
 
 
 @pytest.fixture

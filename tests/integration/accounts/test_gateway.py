@@ -1,4 +1,4 @@
-"""services/wsgi.py: every service behind one WSGI app, routed by the ARCHITECTURE.md prefixes."""
+"""services/wsgi.py: every service behind one WSGI app, routed by its declared prefixes."""
 
 from __future__ import annotations
 
@@ -17,14 +17,8 @@ from tests.integration.accounts.conftest import PASSWORD
 def gateway(
     settings: Settings, pool: ConnectionPool, accounts_schema: str, monkeypatch: pytest.MonkeyPatch
 ) -> Client:
-    from services.accounts import wsgi as accounts_wsgi
-
-    original = accounts_wsgi.create_app
     monkeypatch.setenv("ARCANA_SCRYPT_N", "1024")
-    monkeypatch.setattr(
-        accounts_wsgi, "create_app", lambda settings, pool: original(settings, pool, schema=accounts_schema)
-    )
-    return Client(wsgi.build_app(replace(settings), pool))
+    return Client(wsgi.build_app(replace(settings), pool, schemas={"accounts": accounts_schema}))
 
 
 def test_the_gateway_routes_accounts_and_answers_the_rest(gateway: Client) -> None:

@@ -14,10 +14,10 @@ from psycopg_pool import ConnectionPool
 from libs import clock
 from libs.config import PROJECT_ROOT, Settings
 from libs.db import migrate
+from libs.kit.web import service_app
 from libs.web import issue_token
 from services.match.scheduling import RecordingScheduler
 from services.match.service import MatchService
-from services.match.wsgi import create_app
 from tests.integration.conftest import row_counter, settings_for_tests
 
 SECRET = "match-test-secret-" + "x" * 50
@@ -43,7 +43,7 @@ def scheduler() -> RecordingScheduler:
 
 @pytest.fixture
 def app(settings: Settings, pool: ConnectionPool, match_schema: str, scheduler: RecordingScheduler) -> Flask:
-    return create_app(settings, pool, schema=match_schema, scheduler=scheduler)
+    return service_app("match", settings, pool, schema=match_schema, scheduler=scheduler)
 
 
 @pytest.fixture

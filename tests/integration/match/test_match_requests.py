@@ -11,8 +11,10 @@ from psycopg_pool import ConnectionPool
 from libs.bus import OutboxRelay, topic_for
 from libs.db import migrate
 from libs.eventstore import EventStore, Expect, NewEvent
+from libs.kit import definition
+from libs.kit.consume import subscription_runner
 from libs.rules import STARTER_DECK
-from services.match.consumers import build_runner, match_id_for
+from services.match.consumers import match_id_for
 from services.match.service import MatchService
 from tests.integration.bus.helpers import wait_until
 
@@ -42,7 +44,16 @@ def test_match_requests_are_consumed_once_per_request_id(
         mm.append(f"ticket-{uuid.uuid4()}", Expect.NO_STREAM, [NewEvent("MatchRequested", data)])
     mm.append("ticket-other", Expect.NO_STREAM, [NewEvent("QueueJoined", {"player": alice.id})])
     relay = OutboxRelay(mm, service, kafka_bootstrap)
-    runner = build_runner(svc, kafka_bootstrap, topic=topic_for(service), name=f"{service}-requests")
+    [requests] = definition("match").subscriptions
+    runner = subscription_runner(
+        requests,
+        svc,
+        pool,
+        svc.schema,
+        kafka_bootstrap,
+        topics=[topic_for(service)],
+        name=f"{service}-requests",
+    )
     relay.start()
     runner.start()
     try:

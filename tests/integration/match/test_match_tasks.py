@@ -8,15 +8,15 @@ from typing import Any
 import pytest
 
 from libs import clock
+from libs.kit.runtime import provided
 from services.match import tasks
 from services.match.service import MatchService
 
 
 @pytest.fixture
 def task_service(svc: MatchService) -> Iterator[MatchService]:
-    tasks._service = svc
-    yield svc
-    tasks._service = None
+    with provided("match", svc):
+        yield svc
 
 
 def test_tasks_enforce_deadlines_move_the_bot_and_sweep(make_player: Any, task_service: MatchService) -> None:

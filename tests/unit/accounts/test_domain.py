@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
 
 import pytest
 
@@ -36,9 +35,10 @@ def test_register_player_normalises_and_the_event_never_carries_the_password() -
     )  # full-width: NFKC
     assert command.username == "alice" and command.password == "secret password"
     player = uuid.uuid4()
-    event = domain.register(command, player, datetime.now(UTC))
-    assert event.stream == f"player-{player}"
+    event = domain.register(command, player)
+    assert domain.player_stream(player) == f"player-{player}"
     assert event.data() == {"player_id": str(player), "username": "alice"}
+    assert (event.TYPE, event.VERSION) == ("PlayerRegistered", 1)
 
 
 def test_register_player_enforces_the_rules() -> None:

@@ -33,6 +33,10 @@ def _containers(docs: list[dict]) -> list[dict]:
     ]
 
 
+def _env(container: dict) -> dict[str, str]:
+    return {e["name"]: e.get("value", "") for e in container.get("env", [])}
+
+
 def _module_of(command: list[str]) -> str:
     if command[0] == "gunicorn":
         return command[1].split(":")[0]
@@ -56,7 +60,7 @@ def test_every_container_runs_a_module_that_exists_with_config_and_secrets() -> 
 
 
 def test_every_service_has_a_deployment_and_the_ingress_routes_exactly_its_prefixes() -> None:
-    from services.wsgi import SERVICES
+    from libs import kit
 
     docs = _documents()
     deployments = {d["metadata"]["name"] for d in docs if d["kind"] == "Deployment"}
@@ -67,12 +71,27 @@ def test_every_service_has_a_deployment_and_the_ingress_routes_exactly_its_prefi
         for p in rule["http"]["paths"]
     }
     expected: dict[str, str] = {}
-    for name in SERVICES:
-        module = importlib.import_module(f"services.{name}.wsgi")
-        assert {name, f"{name}-relay"} <= deployments
-        expected.update(dict.fromkeys(module.PREFIXES, name))
-        expected[f"/v1/openapi/{name}.json"] = name
+    for svc in kit.discover():
+        assert {svc.name, f"{svc.name}-relay"} <= deployments
+        if svc.subscriptions:
+            assert f"{svc.name}-consumers" in deployments
+        expected.update(dict.fromkeys(svc.prefixes, svc.name))
+        expected[f"/v1/openapi/{svc.name}.json"] = svc.name
     assert routed == expected
+
+
+def test_each_service_deployment_serves_only_its_service_and_runs_its_parts() -> None:
+    from libs import kit
+
+    by_name = {d["metadata"]["name"]: d for d in _documents() if d["kind"] == "Deployment"}
+    for svc in kit.discover():
+        [web] = by_name[svc.name]["spec"]["template"]["spec"]["containers"]
+        assert web["command"][1] == "services.wsgi:app" and _env(web)["ARCANA_SERVICES"] == svc.name
+        [relay] = by_name[f"{svc.name}-relay"]["spec"]["template"]["spec"]["containers"]
+        assert relay["command"][-4:] == ["--service", svc.name, "--schema", svc.name]
+        if svc.subscriptions:
+            [consumer] = by_name[f"{svc.name}-consumers"]["spec"]["template"]["spec"]["containers"]
+            assert consumer["command"] == ["python", "-m", "libs.kit.consume", svc.name]
 
 
 def test_no_secret_values_in_the_config_map() -> None:

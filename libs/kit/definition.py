@@ -1,0 +1,59 @@
+"""What a service declares about itself in its composition root (``services/<name>/root.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from libs.kit.errors import ErrorTable
+from libs.kit.events import EventCatalog
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from libs.eventstore import RecordedEvent
+    from libs.kit.runtime import Runtime
+
+# (service object, event, connection of the consumer's transaction) -> anything (ignored)
+EventHandler = Callable[[Any, "RecordedEvent", "psycopg.Connection[Any]"], object]
+
+
+@dataclass(frozen=True)
+class Subscription:
+    """A consumer of other services' events: Kafka group ``name`` reads ``topics`` and applies
+    ``handlers[event.type]`` once per event (inbox + effect in one transaction). Other types are
+    recorded in the inbox and ignored."""
+
+    name: str
+    topics: tuple[str, ...]
+    handlers: dict[str, EventHandler]
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        return tuple(sorted(self.handlers))
+
+
+@dataclass(frozen=True)
+class ServiceDef:
+    """One service, as every process sees it.
+
+    - ``build(runtime)`` returns the service object (the application layer: the one thing its
+      endpoints, tasks and consumers call). It runs once per process and app.
+    - ``blueprints()`` returns its flask-smorest blueprints (imported lazily).
+    - ``errors`` maps its domain exceptions to HTTP problems, for every endpoint at once.
+    - ``events`` declares what it publishes, one catalog per topic (``arcana.<name>.events``).
+    """
+
+    name: str
+    prefixes: tuple[str, ...]
+    build: Callable[[Runtime], Any]
+    blueprints: Callable[[], Sequence[Any]]
+    errors: ErrorTable = field(default_factory=ErrorTable)
+    events: tuple[EventCatalog, ...] = ()
+    subscriptions: tuple[Subscription, ...] = ()
+
+    @property
+    def schema(self) -> str:
+        """The PostgreSQL schema of its event store and read models."""
+        return self.name

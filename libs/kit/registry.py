@@ -1,0 +1,34 @@
+"""Finding services: every package ``services/<name>/`` with a ``root.py`` is one."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+
+from libs.config import PROJECT_ROOT
+from libs.kit.definition import ServiceDef
+
+SERVICES_DIR = PROJECT_ROOT / "services"
+
+
+def service_names() -> list[str]:
+    """The services present, by folder (nothing imported): sorted names."""
+    return sorted(
+        p.name for p in SERVICES_DIR.iterdir() if (p / "__init__.py").is_file() and (p / "root.py").is_file()
+    )
+
+
+@functools.cache
+def definition(name: str) -> ServiceDef:
+    """The ``SERVICE`` declared by ``services/<name>/root.py``; raises ``LookupError``."""
+    if name not in service_names():
+        raise LookupError(f"no service {name!r} (have: {', '.join(service_names())})")
+    svc = importlib.import_module(f"services.{name}.root").SERVICE
+    if not isinstance(svc, ServiceDef) or svc.name != name:
+        raise TypeError(f"services/{name}/root.py must declare SERVICE = ServiceDef(name={name!r}, ...)")
+    return svc
+
+
+def discover(names: list[str] | None = None) -> list[ServiceDef]:
+    """Every service's definition (or those of ``names``), in name order."""
+    return [definition(n) for n in (names if names is not None else service_names())]

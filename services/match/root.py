@@ -1,0 +1,42 @@
+"""Composition root of the match service: what it is, and its objects wired once per process."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from libs.bus import topic_for
+from libs.kit import ServiceDef, Subscription
+from libs.kit.runtime import Runtime
+from services.match import api, consumers
+from services.match.events import CATALOG
+from services.match.notify import MatchNotifier
+from services.match.scheduling import CeleryScheduler
+from services.match.service import MatchService
+from services.match.store import channel
+
+
+def build(runtime: Runtime) -> MatchService:
+    scheduler = runtime.option("scheduler") or CeleryScheduler()
+    notifier = MatchNotifier(runtime.settings.database_url, channel(runtime.schema))  # listens on first wait
+    return MatchService(runtime.pool, runtime.schema, scheduler, notifier)
+
+
+def _blueprints() -> list[Any]:
+    return [api.blp]
+
+
+SERVICE = ServiceDef(
+    name="match",
+    prefixes=("/v1/matches", "/v1/practice", "/v1/catalog", "/v1/admin/matches"),
+    build=build,
+    blueprints=_blueprints,
+    errors=api.ERRORS,
+    events=(CATALOG,),
+    subscriptions=(
+        Subscription(
+            consumers.CONSUMER,
+            (topic_for("matchmaking"),),
+            {consumers.MATCH_REQUESTED: consumers.request_match},
+        ),
+    ),
+)

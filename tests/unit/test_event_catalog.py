@@ -1,0 +1,33 @@
+"""docs/events.md is generated from the services' declarations and must not go stale."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from libs import kit
+from libs.config import PROJECT_ROOT
+from libs.kit.catalog import render
+
+
+def test_the_checked_in_event_catalog_is_current() -> None:
+    checked_in = (PROJECT_ROOT / "docs" / "events.md").read_text()
+    assert checked_in == render(kit.discover()), "run `make docs-events` and commit docs/events.md"
+
+
+def test_every_published_event_is_a_typed_versioned_dataclass_on_its_services_topic() -> None:
+    seen: set[tuple[str, str]] = set()
+    for svc in kit.discover():
+        for catalog in svc.events:
+            assert catalog.service == svc.name and catalog.topic == f"arcana.{svc.name}.events"
+            for event in catalog.events:
+                assert dataclasses.is_dataclass(event) and event.VERSION >= 1
+                assert (catalog.topic, event.TYPE) not in seen
+                seen.add((catalog.topic, event.TYPE))
+                undocumented = [f for f in dataclasses.fields(event) if not f.metadata.get("doc")]
+                assert not undocumented, f"{event.TYPE}: fields without a doc: {undocumented}"
+
+
+def test_the_catalog_names_publishers_and_consumers() -> None:
+    text = render(kit.discover())
+    assert "### MatchEnded (schema version 1)" in text and "Published by match" in text
+    assert "| `player_id` | `str` |" in text
