@@ -8,11 +8,13 @@ import hmac
 import pytest
 
 from services.economy.domain import (
+    AlreadyOpened,
     CardNotOwned,
     CraftBeyondLimit,
     InsufficientCoins,
     InsufficientDust,
     UnknownCard,
+    WalletNotFound,
 )
 from services.economy.domain.packs import commitment, open_pack, pack_rarities
 from services.economy.domain.values import CARDS_BY_RARITY, DUST_VALUE
