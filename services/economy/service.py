@@ -4,15 +4,17 @@ Every write reads the player's streams, decides, and appends at the versions it 
 the read models in the same transaction. A ``ConcurrencyError`` (someone appended first) retries
 the whole command from a fresh read, at most ``ATTEMPTS`` times, then raises ``Busy``. A credit's
 event id is derived from its source (``credit_event_id``), so the event store's unique key refuses
-a second payment of the same source: ``AlreadyCredited``. Writes may run inside a caller's
-transaction (``conn=``, a consumer's), as a savepoint of it.
+a second payment of the same source: ``AlreadyCredited``. Writes run in the transaction ``tx``
+gives (a factory of context managers yielding a connection: the web request's
+``request_transaction``, so an ``Idempotency-Key`` record commits with them) or, with ``conn=`` (a
+consumer's transaction), as a savepoint of it; by default in a pooled connection of their own.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, TypeVar
 
 import psycopg
@@ -26,6 +28,7 @@ from services.economy.domain.events import Event, PackOpened, event_from
 from services.economy.domain.packs import new_server_seed
 
 Conn = psycopg.Connection[Any]
+Tx = Callable[[], AbstractContextManager[Conn]]
 T = TypeVar("T")
 ATTEMPTS = 8
 _NAMESPACE = uuid.UUID("3b7f8c2e-5d1a-4e0b-9a6c-2f4d8e1b7c90")
@@ -54,6 +57,19 @@ def starter_deck_id(player_id: str) -> str:
     return str(uuid.uuid5(_NAMESPACE, f"starter-deck|{player_id}"))
 
 
+def _savepoint(conn: Conn | None) -> Tx | None:
+    """A transaction factory making savepoints of ``conn``'s open transaction (None without one)."""
+    if conn is None:
+        return None
+
+    @contextmanager
+    def savepoint() -> Iterator[Conn]:
+        with conn.transaction():
+            yield conn
+
+    return savepoint
+
+
 class _Stale(Exception):
     """What was read is already outdated: retry like a ConcurrencyError."""
 
@@ -69,19 +85,15 @@ class EconomyService:
     # -- plumbing ---------------------------------------------------------------------------------
 
     @contextmanager
-    def _transaction(self, conn: Conn | None) -> Iterator[Conn]:
-        if conn is not None:
-            with conn.transaction():
-                yield conn
-        else:
-            with self.pool.connection() as own, own.transaction():
-                yield own
+    def _own_transaction(self) -> Iterator[Conn]:
+        with self.pool.connection() as own, own.transaction():
+            yield own
 
-    def _retrying(self, conn: Conn | None, work: Callable[[Conn], T]) -> T:
+    def _retrying(self, tx: Tx | None, work: Callable[[Conn], T]) -> T:
         """Run ``work`` in a transaction, again from scratch after a concurrent append."""
         for _ in range(ATTEMPTS):
             try:
-                with self._transaction(conn) as c:
+                with (tx or self._own_transaction)() as c:
                     return work(c)
             except (ConcurrencyError, _Stale):
                 continue
@@ -102,10 +114,7 @@ class EconomyService:
     def _append(
         self, c: Conn, stream: str, version: int, events: Sequence[Event], ids: Sequence[uuid.UUID] = ()
     ) -> list[RecordedEvent]:
-        new = [
-            NewEvent(e.TYPE, e.data(), **({"event_id": ids[i]} if i < len(ids) else {}))
-            for i, e in enumerate(events)
-        ]
+        new = [NewEvent.of(e, **({"event_id": ids[i]} if i < len(ids) else {})) for i, e in enumerate(events)]
         recorded = self.events.append(stream, version, new, conn=c)
         for r in recorded:
             projections.apply(r, c, self.schema)
@@ -139,9 +148,9 @@ class EconomyService:
             starter = decks.decide_starter(state, starter_deck_id(player_id), opened.collection)
             self._append(c, decks_stream(player_id), deck_version, starter)
 
-        self._retrying(conn, work)
+        self._retrying(_savepoint(conn), work)
 
-    def credit(self, paid: PlayerCredit, *, conn: Conn | None = None) -> RecordedEvent:
+    def credit(self, paid: PlayerCredit, *, conn: Conn | None = None, tx: Tx | None = None) -> RecordedEvent:
         """Pay one credit (also before the account's opening). Raises ``AlreadyCredited`` (its source
         was paid), ``InvalidAmount``, ``Busy``."""
         player_id = paid.player_id
@@ -156,11 +165,11 @@ class EconomyService:
                 raise AlreadyCredited(f"{paid.credit.source} was paid already") from None
             return recorded
 
-        return self._retrying(conn, work)
+        return self._retrying(_savepoint(conn) or tx, work)
 
     # -- packs, crafting -----------------------------------------------------------------------
 
-    def open_pack(self, player_id: str, client_seed: str = "") -> PackOpened:
+    def open_pack(self, player_id: str, client_seed: str = "", *, tx: Tx | None = None) -> PackOpened:
         """Open the player's next pack. Raises ``WalletNotFound``, ``InsufficientCoins``, ``Busy``."""
 
         def work(c: Conn) -> PackOpened:
@@ -180,9 +189,11 @@ class EconomyService:
             assert isinstance(opened, PackOpened)
             return opened
 
-        return self._retrying(None, work)
+        return self._retrying(tx, work)
 
-    def _card_change(self, player_id: str, decide: Callable[[wallet.Wallet | None], list[Event]]) -> Event:
+    def _card_change(
+        self, player_id: str, decide: Callable[[wallet.Wallet | None], list[Event]], tx: Tx | None
+    ) -> Event:
         def work(c: Conn) -> Event:
             current, version = self._wallet(c, player_id)
             events = decide(current)
@@ -190,20 +201,23 @@ class EconomyService:
             self._refresh_active_deck(c, player_id, wallet.evolve(current, events[0]).collection)
             return events[0]
 
-        return self._retrying(None, work)
+        return self._retrying(tx, work)
 
-    def craft(self, player_id: str, card_id: str) -> Event:
+    def craft(self, player_id: str, card_id: str, *, tx: Tx | None = None) -> Event:
         """Raises ``WalletNotFound``, ``UnknownCard``, ``CraftBeyondLimit``, ``InsufficientDust``."""
-        return self._card_change(player_id, lambda w: wallet.decide_craft(w, wallet.Craft(card_id)))
+        return self._card_change(player_id, lambda w: wallet.decide_craft(w, wallet.Craft(card_id)), tx)
 
-    def disenchant(self, player_id: str, card_id: str) -> Event:
+    def disenchant(self, player_id: str, card_id: str, *, tx: Tx | None = None) -> Event:
         """Raises ``WalletNotFound``, ``UnknownCard``, ``CardNotOwned``; republishes the active deck
         when it loses its legality."""
-        return self._card_change(player_id, lambda w: wallet.decide_disenchant(w, wallet.Disenchant(card_id)))
+        cmd = wallet.Disenchant(card_id)
+        return self._card_change(player_id, lambda w: wallet.decide_disenchant(w, cmd), tx)
 
     # -- decks ------------------------------------------------------------------------------------
 
-    def _deck_command(self, player_id: str, decide: Callable[[decks.Decks, Any], list[Event]]) -> None:
+    def _deck_command(
+        self, player_id: str, decide: Callable[[decks.Decks, Any], list[Event]], tx: Tx | None
+    ) -> None:
         def work(c: Conn) -> None:
             current, _ = self._wallet(c, player_id)
             if current is None or not current.opened:
@@ -213,24 +227,26 @@ class EconomyService:
             if events:
                 self._append(c, decks_stream(player_id), version, events)
 
-        self._retrying(None, work)
+        self._retrying(tx, work)
 
-    def save_deck(self, player_id: str, deck_id: str | None, name: str, cards: Sequence[str]) -> str:
+    def save_deck(
+        self, player_id: str, deck_id: str | None, name: str, cards: Sequence[str], *, tx: Tx | None = None
+    ) -> str:
         """Create (``deck_id`` None) or replace a deck; returns its id. Raises ``InvalidDeck``,
         ``DeckLimitReached``, ``DeckNotFound`` (replacing a deck that is not the player's)."""
         new_id = deck_id or str(uuid.uuid4())
         cmd = decks.SaveDeck(new_id, name, tuple(cards))
         decide = decks.decide_update if deck_id else decks.decide_save
-        self._deck_command(player_id, lambda state, owned: decide(state, cmd, owned))
+        self._deck_command(player_id, lambda state, owned: decide(state, cmd, owned), tx)
         return new_id
 
-    def delete_deck(self, player_id: str, deck_id: str) -> None:
+    def delete_deck(self, player_id: str, deck_id: str, *, tx: Tx | None = None) -> None:
         """Raises ``DeckNotFound``, ``ActiveDeckUndeletable``."""
-        self._deck_command(player_id, lambda state, _owned: decks.decide_delete(state, deck_id))
+        self._deck_command(player_id, lambda state, _owned: decks.decide_delete(state, deck_id), tx)
 
-    def activate_deck(self, player_id: str, deck_id: str) -> None:
+    def activate_deck(self, player_id: str, deck_id: str, *, tx: Tx | None = None) -> None:
         """Raises ``DeckNotFound``, ``IllegalDeck`` (every problem in its details)."""
-        self._deck_command(player_id, lambda state, owned: decks.decide_activate(state, deck_id, owned))
+        self._deck_command(player_id, lambda state, owned: decks.decide_activate(state, deck_id, owned), tx)
 
     # -- reads ------------------------------------------------------------------------------------
 
