@@ -22,7 +22,14 @@ from psycopg_pool import ConnectionPool
 
 from libs.eventstore import ConcurrencyError, DuplicateEventError, EventStore, NewEvent, RecordedEvent
 from services.economy import projections, store
-from services.economy.domain import AlreadyCredited, EconomyError, WalletNotFound, decks, wallet
+from services.economy.domain import (
+    AlreadyCredited,
+    DeckNotFound,
+    EconomyError,
+    WalletNotFound,
+    decks,
+    wallet,
+)
 from services.economy.domain.credits import PlayerCredit
 from services.economy.domain.events import Event, PackOpened, event_from
 from services.economy.domain.packs import new_server_seed
@@ -249,6 +256,30 @@ class EconomyService:
         self._deck_command(player_id, lambda state, owned: decks.decide_activate(state, deck_id, owned), tx)
 
     # -- reads ------------------------------------------------------------------------------------
+
+    def wallet(self, player_id: str) -> dict[str, Any]:
+        """The wallet's balances and next pack. Raises ``WalletNotFound``."""
+        found = self.read(store.wallet, player_id)
+        if found is None:
+            raise WalletNotFound("this player has no wallet yet")
+        return found
+
+    def decks(self, player_id: str) -> list[dict[str, Any]]:
+        """The player's decks, each with its legality against the collection now."""
+        with self.pool.connection() as c:
+            owned = store.collection(c, self.schema, player_id)
+            found = store.decks(c, self.schema, player_id)
+        for deck in found:
+            problems = decks.legality(deck["cards"], owned)
+            deck.update(legal=not problems, problems=problems)
+        return found
+
+    def deck(self, player_id: str, deck_id: str) -> dict[str, Any]:
+        """One of the player's decks. Raises ``DeckNotFound`` (also for another player's deck)."""
+        for deck in self.decks(player_id):
+            if deck["deck_id"] == deck_id:
+                return deck
+        raise DeckNotFound(f"no deck {deck_id}")
 
     def read(self, query: Callable[..., T], *args: Any) -> T:
         """Run one of ``store``'s read functions on a pooled connection."""

@@ -13,8 +13,9 @@ from psycopg import sql
 from libs.bus import OutboxRelay, topic_for
 from libs.db import migrate
 from libs.eventstore import EventStore, Expect, NewEvent
+from libs.kit import definition
+from libs.kit.consume import subscription_runner
 from services.economy import store as economy_store
-from services.economy.consumers import build_runner
 from services.economy.service import EconomyService
 from tests.integration.bus.helpers import wait_until
 
@@ -104,8 +105,14 @@ def test_every_source_is_paid_once_whatever_the_deliveries(svc, source, make_bro
     broker = make_broker.start()
     service = f"src{uuid.uuid4().hex[:8]}"
     relay = OutboxRelay(source, service, broker.bootstrap, backoff_max=1.0)
-    options = {"topics": (topic_for(service),), "backoff_max": 1.0}
-    runner = build_runner(svc, broker.bootstrap, **options)
+    (subscription,) = definition("economy").subscriptions
+
+    def consumer(name: str) -> Any:
+        return subscription_runner(
+            subscription, svc, svc.pool, svc.schema, broker.bootstrap, topics=[topic_for(service)], name=name
+        )
+
+    runner = consumer("economy-credits")
     relay.start()
     runner.start()
     try:
@@ -121,7 +128,7 @@ def test_every_source_is_paid_once_whatever_the_deliveries(svc, source, make_bro
         runner.stop()  # a restart that also lost its inbox: the source keys still refuse to pay twice
         with svc.pool.connection() as conn:
             conn.execute(sql.SQL("DELETE FROM {}").format(sql.Identifier(svc.schema, "inbox")))
-        runner = build_runner(svc, broker.bootstrap, name="economy-credits-2", **options)
+        runner = consumer("economy-credits-2")
         runner.start()
         wait_until(lambda: _inbox(svc) == total, 60, "everything consumed again by the new consumer")
         assert _balances(svc, [a, b]) == first
