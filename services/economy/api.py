@@ -247,9 +247,11 @@ def activate_deck(deck_id: str) -> Any:
 @blp.response(201, schemas.GrantOut)
 def grant(args: dict[str, Any]) -> Any:
     """Operators: credit a player coins, dust or free packs, with a required reason."""
+    player = str(args["player_id"])
+    _service().wallet(player)  # 404 wallet_not_found: grants go to existing accounts only
     source = f"grant:{uuid.uuid4()}"
     paid = PlayerCredit(
-        str(args["player_id"]),
+        player,
         Credit(source, "grant", args["coins"], args["dust"], args["free_packs"], note=args["reason"]),
     )
     recorded = _service().credit(paid, tx=request_transaction)
