@@ -1,4 +1,4 @@
-"""The event envelope: one shape for every event of every service (ARCHITECTURE.md)."""
+"""The event envelope: one shape for every event of every service (docs/architecture.md)."""
 
 from __future__ import annotations
 

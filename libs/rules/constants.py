@@ -1,4 +1,4 @@
-"""Numbers and code words of Arcana (RULES.md), as typed constants."""
+"""Numbers and code words of Arcana (docs/rules.md), as typed constants."""
 
 from __future__ import annotations
 

@@ -69,7 +69,8 @@ def test_domain_modules_load_no_io_library() -> None:
         "        except ModuleNotFoundError as e:\n"
         "            if e.name != f'services.{name}.{mod}': raise\n"
         "import libs.rules\n"
-        "print(sorted(m for m in ('flask', 'psycopg', 'psycopg_pool', 'kafka', 'celery') if m in sys.modules))\n"
+        "io = ('flask', 'psycopg', 'psycopg_pool', 'kafka', 'celery')\n"
+        "print(sorted(m for m in io if m in sys.modules))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True, text=True, check=True

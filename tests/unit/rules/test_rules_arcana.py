@@ -1,4 +1,4 @@
-"""RULES.md, "Arcana": the spread, rotation, stat bonuses, cost changes, drains, the daily ascendant."""
+"""docs/rules.md, "Arcana": the spread, rotation, stat bonuses, cost changes, drains, the daily ascendant."""
 
 from __future__ import annotations
 

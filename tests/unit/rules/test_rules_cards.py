@@ -1,4 +1,4 @@
-"""RULES.md, "Cards": the catalog file and its validator, deck legality, the starter deck and collection."""
+"""docs/rules.md, "Cards and decks": the catalog and its validator, deck legality, the starter deck."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md, "Units, combat, keywords": positions, readiness, the exchange, Taunt, Ward, Lifesteal."""
+"""docs/rules.md, "Units, combat, keywords": positions, readiness, the exchange, Taunt, Ward, Lifesteal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md, "Abilities", "Summon effects" and "Spells"."""
+"""docs/rules.md, "Abilities", "Summon effects" and "Spells"."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md, "Match flow": order, opening hands, mulligan, turn start, timeouts, rounds, win, board size."""
+"""docs/rules.md, "Match flow": order, opening hands, mulligan, turn start, timeouts, rounds, win, board."""
 
 from __future__ import annotations
 
