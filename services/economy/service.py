@@ -22,6 +22,7 @@ from psycopg_pool import ConnectionPool
 
 from libs.eventstore import ConcurrencyError, DuplicateEventError, EventStore, NewEvent, RecordedEvent
 from services.economy import projections, store
+from services.economy.cache import Folded, StreamCache
 from services.economy.domain import (
     AlreadyCredited,
     DeckNotFound,
@@ -88,6 +89,7 @@ class EconomyService:
         self.pool = pool
         self.schema = schema
         self.events = EventStore(pool, schema)
+        self.cache = StreamCache()
 
     # -- plumbing ---------------------------------------------------------------------------------
 
@@ -106,17 +108,34 @@ class EconomyService:
                 continue
         raise Busy("too many concurrent changes to this wallet; try again")
 
-    def _read(self, c: Conn, stream: str) -> tuple[list[Event], int]:
-        recorded = self.events.read(stream, conn=c)
-        return [event_from(e.type, e.data) for e in recorded], len(recorded)
+    def _load(
+        self, c: Conn, stream: str, initial: Any, evolve: Callable[[Any, Event], Any]
+    ) -> tuple[Any, int]:
+        """The folded state of ``stream`` and its version, from the cache plus the newer events."""
+        cached = self.cache.get(stream)
+        recorded = self.events.read(stream, cached.version if cached else 1, conn=c)
+        state, version = initial, 0
+        if cached is not None:
+            if not recorded or recorded[0].event_id != cached.last_event_id:
+                self.cache.drop(stream)
+                return self._load(c, stream, initial, evolve)
+            state, version, recorded = cached.state, cached.version, recorded[1:]
+        for r in recorded:
+            state = evolve(state, event_from(r.type, r.data))
+        if recorded:
+            version = recorded[-1].version
+            self.cache.put(stream, Folded(version, recorded[-1].event_id, state))
+        return state, version
 
     def _wallet(self, c: Conn, player_id: str) -> tuple[wallet.Wallet | None, int]:
-        events, version = self._read(c, wallet_stream(player_id))
-        return wallet.fold(events), version
+        found: tuple[wallet.Wallet | None, int] = self._load(c, wallet_stream(player_id), None, wallet.evolve)
+        return found
 
     def _decks(self, c: Conn, player_id: str) -> tuple[decks.Decks, int]:
-        events, version = self._read(c, decks_stream(player_id))
-        return decks.fold(player_id, events), version
+        found: tuple[decks.Decks, int] = self._load(
+            c, decks_stream(player_id), decks.Decks(player_id), decks.evolve
+        )
+        return found
 
     def _append(
         self, c: Conn, stream: str, version: int, events: Sequence[Event], ids: Sequence[uuid.UUID] = ()

@@ -110,3 +110,22 @@ def test_dropping_and_rebuilding_the_read_models_gives_the_same_state(svc, new_p
     assert svc.read(store.wallet, players[0]) is None
     projector.rebuild()
     assert _snapshot(svc, players) == before
+
+
+def test_a_rolled_back_transaction_leaves_no_trace_in_the_state_cache(svc, new_player, pool) -> None:
+    """A consumer transaction pays twice to one wallet (the second read sees the first, uncommitted,
+    append and is cached), then rolls back: later commands still decide on the stored events."""
+    player = new_player()
+
+    class Abort(Exception):
+        pass
+
+    with pytest.raises(Abort), pool.connection() as conn, conn.transaction():
+        svc.credit(PlayerCredit(player, Credit("reward:a", "quest", coins=20)), conn=conn)
+        svc.credit(PlayerCredit(player, Credit("reward:b", "quest", coins=30)), conn=conn)
+        raise Abort()
+    svc.credit(PlayerCredit(player, Credit("reward:c", "quest", coins=45)))
+    fresh = EconomyService(pool, svc.schema)  # no cache: folds the stream from the start
+    assert svc.wallet(player)["coins"] == 445
+    with pool.connection() as conn:
+        assert fresh._wallet(conn, player) == svc._wallet(conn, player)
