@@ -49,6 +49,7 @@ from services.economy.domain import (
     WalletNotFound,
 )
 from services.economy.domain.credits import PlayerCredit
+from services.economy.domain.events import CardCrafted, CardDisenchanted
 from services.economy.domain.wallet import Credit
 from services.economy.service import Busy, EconomyService
 
@@ -167,6 +168,7 @@ def _card_change(event: Any, dust_change: int) -> dict[str, Any]:
 def craft(args: dict[str, Any]) -> Any:
     """Craft one copy (20 / 80 / 200 / 600 / 1600 dust by rarity), up to the deck limit."""
     event = _service().craft(_me(), args["card_id"], tx=request_transaction)
+    assert isinstance(event, CardCrafted)
     return _card_change(event, -event.dust_spent)
 
 
@@ -178,6 +180,7 @@ def craft(args: dict[str, Any]) -> Any:
 def disenchant(args: dict[str, Any]) -> Any:
     """Turn one owned copy into its dust value (5 / 20 / 50 / 150 / 400)."""
     event = _service().disenchant(_me(), args["card_id"], tx=request_transaction)
+    assert isinstance(event, CardDisenchanted)
     return _card_change(event, event.dust_gained)
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import psycopg
 
 from libs.eventstore import RecordedEvent
+from libs.kit.definition import EventHandler
 from services.economy.domain import AlreadyCredited, AlreadyOpened
 from services.economy.domain.credits import PlayerCredit, daily_login, match_credits, reward_credit
 from services.economy.service import EconomyService
@@ -67,7 +68,7 @@ def reward(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[A
     _pay(svc, paid, conn)
 
 
-HANDLERS = {
+HANDLERS: dict[str, EventHandler] = {
     "PlayerRegistered": registered,
     "PlayerLoggedIn": logged_in,
     "MatchEnded": match_ended,

@@ -72,4 +72,4 @@ def reward_credit(data: Mapping[str, Any]) -> PlayerCredit | None:
         return None
     note = str(data.get("source") or reward_id)
     credit = Credit(f"reward:{reward_id}", reason, coins=coins, free_packs=packs, note=note)
-    return PlayerCredit(player, credit)
+    return PlayerCredit(str(player), credit)

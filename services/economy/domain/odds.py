@@ -9,7 +9,6 @@ stationary distribution weights the two per-pack distributions. Fractions throug
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from fractions import Fraction
 
 from .values import ODDS_PERCENT, PACK_SIZE, PITY_PACKS, RARE_OR_BETTER, RARITIES
@@ -28,7 +27,8 @@ def _guarantee_odds() -> dict[str, Fraction]:
 
 def pack_distribution(forced_legendary: bool) -> dict[Rarities, Fraction]:
     """Probability of each tuple of slot rarities, after the guarantee (and pity when forced)."""
-    odds, result = _slot_odds(), Counter[Rarities]()
+    odds: dict[str, Fraction] = _slot_odds()
+    result: dict[Rarities, Fraction] = {}
     for rolled in itertools.product(RARITIES, repeat=PACK_SIZE):
         p = Fraction(1)
         for r in rolled:
@@ -39,8 +39,8 @@ def pack_distribution(forced_legendary: bool) -> dict[Rarities, Fraction]:
         for slots, q in outcomes:
             if forced_legendary and "legendary" not in slots:
                 slots = (*slots[:-1], "legendary")
-            result[slots] += p * q
-    return dict(result)
+            result[slots] = result.get(slots, Fraction(0)) + p * q
+    return result
 
 
 def legendary_chance(dist: dict[Rarities, Fraction]) -> Fraction:

@@ -1,0 +1,121 @@
+"""Economy end to end: gunicorn, relays and consumers started as ``make run`` starts them, driven
+over HTTP. Register -> 400 coins, the starter collection and an active legal deck; log in twice the
+same day -> 50 coins once; a casual match played to the end -> 60 and 20 coins (20 each on a draw);
+a practice match -> nothing."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+import requests
+
+from libs.kit import definition
+from libs.rules import STARTER_DECK
+from tests.e2e.stack import Stack
+from tests.e2e.test_match_e2e import Client, play_both
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def stack(
+    postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Stack]:
+    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("economy-e2e")) as s:
+        s.wait_ready()
+        yield s
+        web_log = s.log("web")
+    assert '"status": 500' not in web_log, web_log[-3000:]
+
+
+def eventually(probe: Any, timeout: float, what: str) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = probe()
+        if found:
+            return found
+        time.sleep(0.2)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+
+
+def register(stack: Stack) -> tuple[Client, str]:
+    username = f"e2e_{uuid.uuid4().hex[:12]}"
+    password = "correct horse battery"
+    r = requests.post(
+        f"{stack.url}/v1/accounts", json={"username": username, "password": password}, timeout=10
+    )
+    assert r.status_code == 201, r.text
+    return Client(stack, r.json()["player_id"]), username
+
+
+def wallet(stack: Stack, player: Client) -> dict[str, Any] | None:
+    r = player.http.get(f"{stack.url}/v1/wallet", timeout=10)
+    return r.json() if r.status_code == 200 else None
+
+
+def consumed(stack: Stack, stream: str) -> bool:
+    """Whether economy's consumer has applied the events of ``stream`` (its inbox row)."""
+    with psycopg.connect(stack.database_url) as conn:
+        row = conn.execute("SELECT count(*) FROM economy.inbox WHERE stream = %s", (stream,)).fetchone()
+    return bool(row and row[0])
+
+
+def test_a_new_player_gets_coins_cards_and_an_active_legal_deck(stack: Stack) -> None:
+    player, _ = register(stack)
+    found = eventually(lambda: wallet(stack, player), 60, "the new player's wallet")
+    assert (found["coins"], found["free_packs"], found["pity_counter"]) == (400, 0, 0)
+    cards = player.get("/v1/collection")["cards"]
+    assert sum(c["copies"] for c in cards) >= 20
+    (deck,) = player.get("/v1/decks")["decks"]
+    assert deck["active"] and deck["legal"] and len(deck["cards"]) == 20
+
+
+def test_two_log_ins_the_same_day_pay_50_coins_once(stack: Stack) -> None:
+    if "PlayerLoggedIn" not in definition("accounts").events[0].types():
+        pytest.skip("accounts does not publish PlayerLoggedIn yet (the security engineer adds it)")
+    player, username = register(stack)
+    eventually(lambda: wallet(stack, player), 60, "the wallet")
+    for _ in range(2):
+        body = {"username": username, "password": "correct horse battery"}
+        assert requests.post(f"{stack.url}/v1/sessions", json=body, timeout=10).status_code == 201
+    eventually(lambda: (wallet(stack, player) or {}).get("coins") == 450, 60, "the daily coins")
+    eventually(lambda: consumed(stack, f"player-{player.id}"), 10, "the log-ins consumed")
+    history = player.get("/v1/wallet/history")["entries"]
+    assert [e["reason"] for e in history].count("daily_login") == 1
+
+
+def test_a_casual_match_pays_60_and_20_and_practice_pays_nothing(stack: Stack) -> None:
+    (a, _), (b, _) = register(stack), register(stack)
+    for p in (a, b):
+        eventually(lambda p=p: wallet(stack, p), 60, "the wallets")
+    players = [{"id": p.id, "deck": list(STARTER_DECK)} for p in (a, b)]
+    r = stack.operator().post(
+        f"{stack.url}/v1/admin/matches", json={"mode": "casual", "setup": {"players": players}}, timeout=10
+    )
+    assert r.status_code == 201, r.text
+    match_id = r.json()["match_id"]
+    ended, _ = play_both(a, b, match_id)
+    assert ended["phase"] == "ended" and ended["turn"] >= 4
+    eventually(lambda: consumed(stack, f"match-{match_id}"), 60, "the MatchEnded consumed")
+    coins = {p.id: wallet(stack, p)["coins"] for p in (a, b)}  # type: ignore[index]
+    winner = ended.get("winner")
+    if winner in coins:
+        loser = next(p for p in coins if p != winner)
+        assert (coins[winner], coins[loser]) == (460, 420)
+    else:
+        assert coins == {a.id: 420, b.id: 420}
+
+    r = a.http.post(f"{stack.url}/v1/practice", json={}, timeout=10)
+    assert r.status_code == 201, r.text
+    practice = r.json()["match_id"]
+    conceded = a.http.post(
+        f"{stack.url}/v1/matches/{practice}/commands", json={"type": "concede"}, timeout=10
+    )
+    assert conceded.status_code == 200, conceded.text
+    eventually(lambda: consumed(stack, f"match-{practice}"), 60, "the practice MatchEnded consumed")
+    assert wallet(stack, a)["coins"] == coins[a.id]  # type: ignore[index]
