@@ -120,3 +120,13 @@ def test_operator_grants_are_credited_and_recorded_with_their_reason(client, app
     }
     pack = me.post("/v1/packs").get_json()
     assert pack["paid_with"] == "free_pack" and pack["coins"] == 500
+
+
+def test_a_retried_opening_with_the_same_idempotency_key_returns_the_first_pack(client) -> None:
+    me = client()
+    headers = {**me.headers, "Idempotency-Key": "open-once"}
+    first = me.http.post("/v1/packs", json={}, headers=headers)
+    again = me.http.post("/v1/packs", json={}, headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert first.get_json() == again.get_json()
+    assert me.get("/v1/wallet").get_json()["coins"] == 300

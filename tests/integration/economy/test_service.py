@@ -7,6 +7,7 @@ import threading
 from typing import Any
 
 import pytest
+from psycopg import sql
 
 from libs.bus.projector import Projector
 from libs.rules import STARTER_COLLECTION, STARTER_DECK
@@ -17,6 +18,9 @@ from services.economy.domain.packs import commitment, open_pack
 from services.economy.domain.values import CARDS_BY_RARITY
 from services.economy.domain.wallet import Credit
 from services.economy.service import EconomyService
+from tests.integration.conftest import run_tool
+
+PROJECTION = "services.economy.projections:projection"
 
 
 def test_a_new_account_has_400_coins_the_starter_collection_and_an_active_legal_deck(svc, new_player) -> None:
@@ -92,7 +96,9 @@ def _snapshot(svc: EconomyService, players: list[str]) -> dict[str, Any]:
     }
 
 
-def test_dropping_and_rebuilding_the_read_models_gives_the_same_state(svc, new_player, pool) -> None:
+def test_dropping_and_rebuilding_the_read_models_gives_the_same_state(
+    svc, new_player, pool, postgres_url
+) -> None:
     players = [new_player() for _ in range(3)]
     svc.credit(PlayerCredit(players[0], Credit("grant:g1", "grant", coins=500, dust=2000)))
     for p in players:
@@ -103,12 +109,14 @@ def test_dropping_and_rebuilding_the_read_models_gives_the_same_state(svc, new_p
     svc.delete_deck(players[1], deck_id)
     before = _snapshot(svc, players)
     assert before[players[0]][3][0]["legal"] is False
-    projector = Projector(svc.events, projections.projection(svc.schema))
     with pool.connection() as conn:
         for table in projections.TABLES:
-            conn.execute(f'TRUNCATE "{svc.schema}".{table}')
+            conn.execute(sql.SQL("TRUNCATE {}").format(sql.Identifier(svc.schema, table)))
     assert svc.read(store.wallet, players[0]) is None
-    projector.rebuild()
+    done = run_tool(postgres_url, "libs.bus.rebuild", "--schema", svc.schema, "--projection", PROJECTION)
+    assert done.returncode == 0, done.stderr
+    assert _snapshot(svc, players) == before
+    Projector(svc.events, projections.projection(svc.schema)).rebuild()  # again, over a full read model
     assert _snapshot(svc, players) == before
 
 
