@@ -25,8 +25,8 @@ from psycopg_pool import ConnectionPool
 
 from libs import clock
 from libs.eventstore import ConcurrencyError, EventStore, Expect, NewEvent, QueuedAppend, RecordedEvent
-from libs.rules import RuleViolation
-from services.match import domain, projections, store
+from libs.rules import STARTER_DECK, RuleViolation
+from services.match import decks, domain, projections, store
 from services.match.domain import Match
 from services.match.notify import MatchNotifier
 from services.match.scheduling import Scheduler
@@ -50,6 +50,14 @@ class VersionConflict(Exception):
     def __init__(self, current: int) -> None:
         super().__init__(f"the match is at version {current}")
         self.current = current
+
+
+class IllegalActiveDeck(Exception):
+    """The player's active deck (as economy published it) is not legal: ``problems`` says why."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
 
 
 class MatchExists(Exception):
@@ -492,3 +500,21 @@ class MatchService:
     def matches_of(self, player: str, active_only: bool) -> list[dict[str, Any]]:
         with self.reading() as conn:
             return store.matches_of(conn, self.schema, player, active_only)
+
+    # -- practice decks (economy's ActiveDeckChanged) -----------------------------------------
+
+    def keep_active_deck(self, data: dict[str, Any], version: int, conn: psycopg.Connection[Any]) -> None:
+        """Record a player's active deck as economy published it (in the consumer's transaction)."""
+        decks.keep(conn, self.schema, data, version)
+
+    def practice_deck(self, player: str) -> list[str]:
+        """The player's active deck as economy last published it, the starter deck when none was.
+
+        Raises ``IllegalActiveDeck`` (with every problem) when that deck is not legal now."""
+        with self.reading() as conn:
+            found = decks.active_deck(conn, self.schema, player)
+        if found is None:
+            return list(STARTER_DECK)
+        if not found.legal:
+            raise IllegalActiveDeck(found.problems)
+        return found.cards
