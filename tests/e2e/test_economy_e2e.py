@@ -129,3 +129,31 @@ def test_a_casual_match_pays_60_and_20_and_practice_pays_nothing(stack: Stack) -
         lambda: consumed(stack, f"match-{practice}", "MatchEnded"), 60, "the practice MatchEnded consumed"
     )
     assert wallet(stack, a)["coins"] == coins[a.id]  # type: ignore[index]
+
+
+def test_match_coins_are_paid_once_after_a_consumer_sigkill_and_everything_redelivered(stack: Stack) -> None:
+    """SIGKILL economy's consumers, forget their inbox and make the match relay publish every event
+    again: restarted, they read the MatchEnded again and pay nothing twice (credits are keyed by
+    their source in the event store itself)."""
+    (a, _), (b, _) = register(stack), register(stack)
+    for p in (a, b):
+        eventually(lambda p=p: wallet(stack, p), 60, "the wallets")
+    players = [{"id": p.id, "deck": list(STARTER_DECK)} for p in (a, b)]
+    r = stack.operator().post(
+        f"{stack.url}/v1/admin/matches", json={"mode": "ranked", "setup": {"players": players}}, timeout=10
+    )
+    match_id = r.json()["match_id"]
+    play_both(a, b, match_id)
+    eventually(lambda: consumed(stack, f"match-{match_id}", "MatchEnded"), 60, "the MatchEnded consumed")
+    paid = [wallet(stack, p) for p in (a, b)]
+    assert sorted(w["coins"] for w in paid) in ([420, 460], [420, 420])  # type: ignore[index]
+
+    stack.kill("consumers-economy")
+    with psycopg.connect(stack.database_url, autocommit=True) as conn:
+        conn.execute("DELETE FROM economy.inbox")
+        conn.execute("UPDATE match.relay_progress SET position = 0")
+    stack.start("consumers-economy")
+    eventually(
+        lambda: consumed(stack, f"match-{match_id}", "MatchEnded"), 90, "the MatchEnded consumed again"
+    )
+    assert [wallet(stack, p) for p in (a, b)] == paid
