@@ -51,19 +51,20 @@ def _claim(conn: Conn, schema: str, event: RecordedEvent) -> bool:
 
 
 def _ledger(conn: Conn, schema: str, e: RecordedEvent, rows: list[tuple[str, int, int, str, str]]) -> None:
-    """Ledger rows ``(currency, amount, balance_after, reason, source)``; zero amounts skipped."""
+    """Ledger rows ``(currency, amount, balance_after, reason, source)``, zero amounts skipped, in one
+    statement."""
+    moved = [r for r in rows if r[1]]
+    if not moved:
+        return
     query = _q(
         schema,
         "INSERT INTO {ledger} (position, event_id, currency, player_id, amount, balance_after, reason, "
-        "source, occurred_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+        "source, occurred_at) SELECT %s, %s, r.currency, %s, r.amount, r.balance_after, r.reason, "
+        "r.source, %s FROM unnest(%s::text[], %s::int[], %s::int[], %s::text[], %s::text[]) "
+        "AS r(currency, amount, balance_after, reason, source) ON CONFLICT DO NOTHING",
     )
-    player = player_of(e.stream)
-    for currency, amount, after, reason, source in rows:
-        if amount:
-            conn.execute(
-                query,
-                (e.position, e.event_id, currency, player, amount, after, reason, source, e.occurred_at),
-            )
+    columns = [list(c) for c in zip(*moved, strict=True)]
+    conn.execute(query, (e.position, e.event_id, player_of(e.stream), e.occurred_at, *columns))
 
 
 def _balances(conn: Conn, schema: str, e: RecordedEvent, **changes: Any) -> None:
@@ -75,15 +76,20 @@ def _balances(conn: Conn, schema: str, e: RecordedEvent, **changes: Any) -> None
 
 
 def _cards(conn: Conn, schema: str, player: str, changes: dict[str, int]) -> None:
-    upsert = _q(
-        schema,
-        "INSERT INTO {collection} AS c (player_id, card_id, copies) VALUES (%s, %s, %s) "
-        "ON CONFLICT (player_id, card_id) DO UPDATE SET copies = c.copies + excluded.copies",
-    )
+    """Add copies (one statement for every card) or remove them."""
+    added = {card: n for card, n in changes.items() if n > 0}
+    if added:
+        conn.execute(
+            _q(
+                schema,
+                "INSERT INTO {collection} AS c (player_id, card_id, copies) SELECT %s, a.card_id, a.copies "
+                "FROM unnest(%s::text[], %s::int[]) AS a(card_id, copies) "
+                "ON CONFLICT (player_id, card_id) DO UPDATE SET copies = c.copies + excluded.copies",
+            ),
+            (player, list(added), list(added.values())),
+        )
     for card_id, delta in changes.items():
-        if delta > 0:
-            conn.execute(upsert, (player, card_id, delta))
-        elif delta < 0:
+        if delta < 0:
             conn.execute(
                 _q(
                     schema,

@@ -141,7 +141,8 @@ class EconomyService:
         self, c: Conn, stream: str, version: int, events: Sequence[Event], ids: Sequence[uuid.UUID] = ()
     ) -> list[RecordedEvent]:
         new = [NewEvent.of(e, **({"event_id": ids[i]} if i < len(ids) else {})) for i, e in enumerate(events)]
-        recorded = self.events.append(stream, version, new, conn=c)
+        # No savepoint of its own: every attempt already runs in its own (sub)transaction.
+        recorded = self.events.append(stream, version, new, conn=c, savepoint=False)
         for r in recorded:
             projections.apply(r, c, self.schema)
         return recorded
