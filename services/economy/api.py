@@ -249,10 +249,11 @@ def activate_deck(deck_id: str) -> Any:
 @blp.arguments(_GrantIn)
 @blp.response(201, schemas.GrantOut)
 def grant(args: dict[str, Any]) -> Any:
-    """Operators: credit a player coins, dust or free packs, with a required reason."""
+    """Operators: credit a player coins, dust or free packs, with a required reason. A ``grant_id``
+    is paid once (409 ``already_credited`` after)."""
     player = str(args["player_id"])
     _service().wallet(player)  # 404 wallet_not_found: grants go to existing accounts only
-    source = f"grant:{uuid.uuid4()}"
+    source = f"grant:{args.get('grant_id') or uuid.uuid4()}"
     paid = PlayerCredit(
         player,
         Credit(source, "grant", args["coins"], args["dust"], args["free_packs"], note=args["reason"]),

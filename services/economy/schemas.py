@@ -39,6 +39,10 @@ class GrantIn(StrictSchema):
     dust = StrictInteger(load_default=0, validate=v.Range(min=0, max=MAX_AMOUNT))
     free_packs = StrictInteger(load_default=0, validate=v.Range(min=0, max=100))
     reason = ma.fields.String(required=True, validate=v.Length(min=1, max=200))
+    grant_id = ma.fields.String(
+        validate=v.Regexp(r"^[A-Za-z0-9_.:-]{1,100}$"),
+        metadata={"description": "the support ticket or any id: a grant with the same id is paid once"},
+    )
 
 
 class NextPackOut(ma.Schema):

@@ -145,3 +145,13 @@ def test_a_grant_to_an_unknown_player_is_not_found(app, counts) -> None:  # type
     r = app.test_client().post("/v1/admin/grants", json=body, headers={"Authorization": f"Bearer {OPERATOR}"})
     assert_refused(r, 404, "wallet_not_found")
     assert counts() == before
+
+
+def test_a_grant_id_is_paid_once(app, me, counts) -> None:  # type: ignore[no-untyped-def]
+    body = {"player_id": me.id, "coins": 5, "reason": "support", "grant_id": "ticket-77"}
+    http, auth = app.test_client(), {"Authorization": f"Bearer {OPERATOR}"}
+    assert http.post("/v1/admin/grants", json=body, headers=auth).status_code == 201
+    before = counts()
+    assert_refused(http.post("/v1/admin/grants", json=body, headers=auth), 409, "already_credited")
+    assert counts() == before
+    assert me.get("/v1/wallet").get_json()["coins"] == 405
