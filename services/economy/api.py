@@ -117,10 +117,10 @@ def get_wallet() -> Any:
 @blp.arguments(_History, location="query")
 @blp.response(200, schemas.HistoryOut)
 def get_history(query: dict[str, Any]) -> Any:
-    """Every credit and spend, newest first: amount, balance after, reason and source."""
-    entries = _service().read(store.ledger, _me(), query["limit"], query.get("before"))
-    full = len(entries) == query["limit"]
-    return {"entries": entries, "next_before": entries[-1]["position"] if full else None}
+    """Every credit and spend, newest first: amount, balance after, reason and source; ``limit``
+    events per page (one entry per currency an event moves), ``before`` from ``next_before``."""
+    entries, next_before = _service().read(store.ledger, _me(), query["limit"], query.get("before"))
+    return {"entries": entries, "next_before": next_before}
 
 
 @blp.route("/v1/collection", methods=["GET"])

@@ -67,18 +67,29 @@ def wallet(conn: Conn, schema: str, player_id: str) -> dict[str, Any] | None:
     }
 
 
-def ledger(conn: Conn, schema: str, player_id: str, limit: int, before: int | None) -> list[dict[str, Any]]:
-    """The player's ledger entries, newest first, with ``position < before`` when given."""
+def ledger(
+    conn: Conn, schema: str, player_id: str, limit: int, before: int | None
+) -> tuple[list[dict[str, Any]], int | None]:
+    """The ledger entries of the player's ``limit`` newest events with ``position < before`` (when
+    given), newest first, and the ``before`` of the next page (None: no more). An event moving
+    several currencies has one entry each, never split between pages."""
     rows = conn.execute(
         _q(
             schema,
+            "WITH page AS (SELECT DISTINCT position FROM {ledger} WHERE player_id = %(p)s "
+            "AND position < %(before)s ORDER BY position DESC LIMIT %(limit)s) "
             "SELECT position, currency, amount, balance_after, reason, source, occurred_at FROM {ledger} "
-            "WHERE player_id = %s AND position < %s ORDER BY position DESC, currency LIMIT %s",
+            "WHERE player_id = %(p)s AND position IN (SELECT position FROM page) "
+            "ORDER BY position DESC, currency",
         ),
-        (player_id, before if before is not None else 2**62, limit),
+        {"p": player_id, "before": before if before is not None else 2**62, "limit": limit + 1},
     ).fetchall()
     keys = ("position", "currency", "amount", "balance_after", "reason", "source", "occurred_at")
-    return [dict(zip(keys, r, strict=True)) for r in rows]
+    entries = [dict(zip(keys, r, strict=True)) for r in rows]
+    positions = sorted({e["position"] for e in entries}, reverse=True)
+    if len(positions) <= limit:
+        return entries, None
+    return [e for e in entries if e["position"] > positions[limit]], positions[limit - 1]
 
 
 def ledger_totals(conn: Conn, schema: str, player_id: str) -> dict[str, int]:

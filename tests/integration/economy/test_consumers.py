@@ -141,7 +141,7 @@ def test_every_source_is_paid_once_whatever_the_deliveries(svc, source, make_bro
     finally:
         relay.stop()
         runner.stop()
-    ledger = svc.read(economy_store.ledger, a, 100, None)
+    ledger, _ = svc.read(economy_store.ledger, a, 100, None)
     assert sorted((e["reason"], e["amount"]) for e in ledger) == [
         ("daily_login", 50),
         ("match", 60),

@@ -130,3 +130,21 @@ def test_a_retried_opening_with_the_same_idempotency_key_returns_the_first_pack(
     assert first.status_code == again.status_code == 201
     assert first.get_json() == again.get_json()
     assert me.get("/v1/wallet").get_json()["coins"] == 300
+
+
+def test_history_pages_never_split_an_event_moving_several_currencies(client, app) -> None:
+    me = client()
+    grant = {"player_id": me.id, "coins": 10, "dust": 20, "free_packs": 1, "reason": "support"}
+    auth = {"Authorization": f"Bearer {OPERATOR}"}
+    assert app.test_client().post("/v1/admin/grants", json=grant, headers=auth).status_code == 201
+    me.post("/v1/packs")
+    pages, before = [], ""
+    while True:
+        page = me.get(f"/v1/wallet/history?limit=1{before}").get_json()
+        pages.append(page["entries"])
+        if page["next_before"] is None:
+            break
+        before = f"&before={page['next_before']}"
+    assert [len(p) for p in pages[1:]] == [3, 1]  # the grant's three currencies, then the starter
+    everything = me.get("/v1/wallet/history?limit=500").get_json()["entries"]
+    assert [e for p in pages for e in p] == everything
