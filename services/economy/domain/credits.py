@@ -7,6 +7,7 @@ Source keys (unique per player; the credit's event id is derived from them):
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -61,7 +62,8 @@ def match_credits(data: Mapping[str, Any]) -> list[PlayerCredit]:
 
 
 def reward_credit(data: Mapping[str, Any]) -> PlayerCredit | None:
-    """A progression ``RewardGranted``'s coins and packs (held free packs), or None when malformed."""
+    """A progression ``RewardGranted``'s coins and packs (held free packs), or None when malformed.
+    The credit's note is the reward's ``source`` (quest id or streak day, and the day) as JSON."""
     reward_id, player, reason = data.get("reward_id"), data.get("player_id"), data.get("reason")
     coins, packs = data.get("coins", 0) or 0, data.get("packs", 0) or 0
     ids_ok = isinstance(reward_id, str) and bool(reward_id) and isinstance(player, str)
@@ -70,6 +72,7 @@ def reward_credit(data: Mapping[str, Any]) -> PlayerCredit | None:
     amounts_ok = isinstance(coins, int) and isinstance(packs, int) and coins >= 0 and packs >= 0
     if not amounts_ok or not (coins or packs):
         return None
-    note = str(data.get("source") or reward_id)
+    source = data.get("source")  # {"quest_id", "day"} or {"streak_day", "day"}
+    note = json.dumps(source, sort_keys=True) if isinstance(source, dict) else str(source or reward_id)
     credit = Credit(f"reward:{reward_id}", reason, coins=coins, free_packs=packs, note=note)
     return PlayerCredit(str(player), credit)

@@ -59,7 +59,7 @@ def _publish_world(source: EventStore, a: str, b: str) -> int:
                         "coins": 0,
                         "packs": 1,
                         "reason": "streak",
-                        "source": "streak day 7",
+                        "source": {"streak_day": 7, "day": "2026-11-30"},
                     },
                 ),
                 NewEvent(  # the same reward published again under another event id

@@ -109,7 +109,16 @@ def test_sources_key_each_credit_once() -> None:
     evening = daily_login("p", datetime(2026, 1, 2, 23, 59, tzinfo=UTC))
     assert morning.credit.source == evening.credit.source == "login:p:2026-01-02"
     reward = reward_credit(
-        {"reward_id": "streak:p:2026-01-07", "player_id": "p", "coins": 0, "packs": 1, "reason": "streak"}
+        {
+            "reward_id": "streak:p:2026-01-07",
+            "player_id": "p",
+            "coins": 0,
+            "packs": 1,
+            "reason": "streak",
+            "source": {"streak_day": 7, "day": "2026-01-07"},
+        }
     )
     assert reward is not None and reward.credit.free_packs == 1
+    assert reward.credit.source == "reward:streak:p:2026-01-07"
+    assert reward.credit.note == '{"day": "2026-01-07", "streak_day": 7}'
     assert reward_credit({"reward_id": "q", "player_id": "p", "coins": -5, "reason": "quest"}) is None
