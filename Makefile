@@ -5,7 +5,8 @@ PY     := $(VENV)/bin/python
 export PYTHONPATH := $(CURDIR)
 
 .PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events migrate \
-        bench bench-eventstore bench-rules bench-match bench-economy rebuild-projection export-events clean
+        bench bench-eventstore bench-rules bench-match bench-matchmaking bench-economy rebuild-projection \
+        export-events dead-letters clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -51,7 +52,7 @@ docs-events: venv ## regenerate docs/events.md from every service's declared eve
 migrate: venv ## apply every service's migrations to DATABASE_URL
 	$(PY) -m libs.db.migrate_all
 
-bench: bench-eventstore bench-rules bench-match bench-economy ## every benchmark
+bench: bench-eventstore bench-rules bench-match bench-matchmaking bench-economy ## every benchmark
 
 bench-eventstore: venv ## event store appends vs raw INSERT, replay throughput
 	$(PY) -m bench.bench_eventstore
@@ -62,6 +63,9 @@ bench-rules: venv ## rules engine games/s and steps/s on one core
 bench-match: venv ## concurrent bot-vs-bot matches over HTTP
 	$(PY) -m bench.bench_match
 
+bench-matchmaking: venv ## one ranked pairing pass over 1k / 10k tickets; latency p50/p99 and rating gap under steady arrivals
+	$(PY) -m bench.bench_matchmaking
+
 bench-economy: venv ## pack openings and wallet reads over HTTP (1 and 16 clients), MatchEnded -> coins
 	$(PY) -m bench.bench_economy
 
@@ -70,6 +74,9 @@ rebuild-projection: venv ## drop and rebuild a projection: make rebuild-projecti
 
 export-events: venv ## the event log of a service as JSON Lines: make export-events SCHEMA=match [STREAM=match-…]
 	$(PY) -m libs.bus.export --schema $(SCHEMA) $(if $(STREAM),--stream $(STREAM))
+
+dead-letters: venv ## a service's dead letters: make dead-letters SERVICE=match [RETRY=id|all] [ALL=1]
+	$(PY) -m libs.bus.deadletters $(if $(RETRY),retry $(if $(filter all,$(RETRY)),--all,$(RETRY)),list $(if $(ALL),--all)) --service $(SERVICE)
 
 clean: ## remove the virtualenv and the embedded stack's data
 	rm -rf $(VENV) .arcana .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -7,11 +7,12 @@ stack needs no broker server. Results are not stored: tasks act through commands
 
 from __future__ import annotations
 
-import os
-
 from celery import Celery
 
-from libs.config import data_dir
+from libs.config import data_dir, export_file_secrets, secret_from_env
+
+# Tasks read DATABASE_URL from the environment; a Deployment may mount it as a file instead.
+export_file_secrets(("DATABASE_URL",))
 
 
 def _filesystem_options() -> dict[str, object]:
@@ -32,7 +33,7 @@ def _filesystem_options() -> dict[str, object]:
 
 
 def make_celery() -> Celery:
-    broker = os.environ.get("CELERY_BROKER_URL") or "filesystem://"
+    broker = secret_from_env("CELERY_BROKER_URL") or "filesystem://"
     celery = Celery("arcana", broker=broker)
     celery.conf.update(
         task_ignore_result=True,

@@ -20,18 +20,78 @@ def data_dir() -> Path:
     return Path(os.environ.get("ARCANA_DATA_DIR", PROJECT_ROOT / ".arcana")).resolve()
 
 
+DATABASE_URL_FILE = "database-url"
+
+
+class DatabaseNotFound(KeyError):
+    """Neither ``DATABASE_URL`` nor a running embedded stack's database URL is known."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "no database"
+
+
+def stack_database_file() -> Path:
+    """Where ``make run`` records the URL of the embedded PostgreSQL it started."""
+    return data_dir() / DATABASE_URL_FILE
+
+
+def record_stack_database(url: str) -> Path:
+    """Record ``url`` as the embedded stack's database (``make run`` calls it after starting
+    PostgreSQL), so tools run without ``DATABASE_URL`` find it. Written atomically; returns the file."""
+    path = stack_database_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(url + "\n")
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+    return path
+
+
+def forget_stack_database() -> None:
+    """Remove the record of the embedded stack's database (``make run`` calls it on stopping)."""
+    stack_database_file().unlink(missing_ok=True)
+
+
+def database_url() -> str:
+    """``DATABASE_URL`` (or the file named by ``DATABASE_URL_FILE``), or else the URL of the
+    database a running ``make run`` started (recorded in ``<ARCANA_DATA_DIR>/database-url``).
+
+    Raises ``DatabaseNotFound`` (a ``KeyError``) when neither is there."""
+    url = secret_from_env("DATABASE_URL")
+    if url:
+        return url
+    path = stack_database_file()
+    try:
+        recorded = path.read_text().strip()
+    except FileNotFoundError:
+        recorded = ""
+    if recorded:
+        return recorded
+    raise DatabaseNotFound(
+        f"DATABASE_URL is not set and no embedded stack is running ({path} is missing): "
+        "set DATABASE_URL, or start the stack with `make run`"
+    )
+
+
 def _dev_secret(name: str) -> str:
     """A random secret kept in the data folder: stable across restarts, never in the repository.
 
-    Written to a temporary file and hard-linked into place, which fails when the file exists:
-    processes starting together all end up reading the one secret that won.
+    The folder is made private (0700) and the file is created with mode 0600 from the start (no
+    moment where another user could read it), as a temporary file hard-linked into place, which
+    fails when the file exists: processes starting together all end up reading the one secret
+    that won.
     """
-    path = data_dir() / "secrets" / name
+    folder = data_dir() / "secrets"
+    path = folder / name
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(folder, 0o700)  # mkdir's mode is cut by the umask, and an older folder may be 0755
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(secrets.token_urlsafe(48))
-        os.chmod(tmp, 0o600)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(fd, secrets.token_urlsafe(48).encode())
+        finally:
+            os.close(fd)
         try:
             os.link(tmp, path)
         except FileExistsError:
@@ -39,6 +99,32 @@ def _dev_secret(name: str) -> str:
         finally:
             tmp.unlink()
     return path.read_text().strip()
+
+
+def secret_from_env(name: str) -> str | None:
+    """The secret ``name`` from the environment: the content of the file named by ``<name>_FILE``
+    (Kubernetes mounts each Secret key as a file), else the variable itself, else None."""
+    file = os.environ.get(f"{name}_FILE")
+    if file:
+        return Path(file).read_text().strip() or None
+    return os.environ.get(name) or None
+
+
+def export_file_secrets(names: tuple[str, ...]) -> None:
+    """For code that reads ``os.environ[NAME]`` itself: copy the file of ``NAME_FILE`` into
+    ``NAME`` in this process's environment (nothing changes when ``NAME`` is set already)."""
+    for name in names:
+        if not os.environ.get(name):
+            value = secret_from_env(name)
+            if value:
+                os.environ[name] = value
+
+
+MIN_TOKEN_SECRET_BYTES = 32
+
+
+class InsecureSetting(ValueError):
+    """A setting too weak to start with (the process refuses to run)."""
 
 
 @dataclass(frozen=True)
@@ -51,15 +137,25 @@ class Settings:
     operator_token: str | None
     max_body_bytes: int
 
+    def __post_init__(self) -> None:
+        if len(self.token_secret.encode()) < MIN_TOKEN_SECRET_BYTES:
+            raise InsecureSetting(
+                f"ARCANA_TOKEN_SECRET must be at least {MIN_TOKEN_SECRET_BYTES} bytes "
+                "(e.g. `openssl rand -base64 48`)"
+            )
+
 
 def load() -> Settings:
-    """Read the settings; raise ``KeyError`` naming the variable when a required one is missing."""
+    """Read the settings; the database is ``database_url()``'s (raises ``DatabaseNotFound``, a
+    ``KeyError``, when there is none) and ``InsecureSetting`` stops a token secret shorter than 32
+    bytes. Secrets (``DATABASE_URL``, ``ARCANA_TOKEN_SECRET``, ``ARCANA_OPERATOR_TOKEN``,
+    ``CELERY_BROKER_URL``) may be given as files with ``<NAME>_FILE``."""
     return Settings(
-        database_url=os.environ["DATABASE_URL"],
+        database_url=database_url(),
         kafka_bootstrap_servers=os.environ.get("KAFKA_BOOTSTRAP_SERVERS", ""),
-        celery_broker_url=os.environ.get("CELERY_BROKER_URL", ""),
-        token_secret=os.environ.get("ARCANA_TOKEN_SECRET") or _dev_secret("token_secret"),
+        celery_broker_url=secret_from_env("CELERY_BROKER_URL") or "",
+        token_secret=secret_from_env("ARCANA_TOKEN_SECRET") or _dev_secret("token_secret"),
         token_ttl_seconds=int(os.environ.get("ARCANA_TOKEN_TTL_SECONDS", "3600")),
-        operator_token=os.environ.get("ARCANA_OPERATOR_TOKEN") or None,
+        operator_token=secret_from_env("ARCANA_OPERATOR_TOKEN"),
         max_body_bytes=int(os.environ.get("ARCANA_MAX_BODY_BYTES", str(64 * 1024))),
     )

@@ -2,7 +2,8 @@
 
 Each service (``libs.kit.service_names()``) with a ``tasks.py`` registers its tasks on
 ``libs.celeryapp.app`` and may export a ``BEAT_SCHEDULE`` dict (name -> Celery beat entry); they
-are merged here.
+are merged here, with the tasks every service gets once for all (``libs.maintenance.tasks``: the
+purge policy of docs/operations.md).
 """
 
 from __future__ import annotations
@@ -13,9 +14,12 @@ from typing import Any
 from libs.celeryapp import app
 from libs.kit.registry import SERVICES_DIR, service_names
 
+SHARED_TASK_MODULES = ("libs.maintenance.tasks",)
+
 
 def _task_modules() -> list[Any]:
-    return [
+    shared = [importlib.import_module(name) for name in SHARED_TASK_MODULES]
+    return shared + [
         importlib.import_module(f"services.{name}.tasks")
         for name in service_names()
         if (SERVICES_DIR / name / "tasks.py").is_file()

@@ -3,7 +3,8 @@
 - ``relay.OutboxRelay`` publishes a service's events to ``arcana.<service>.events``;
 - ``consumer.ConsumerRunner`` applies other services' events once each (inbox);
 - ``projector.Projector`` keeps a read model of the service's own events, ``rebuild()`` redoes it;
-- ``python -m libs.bus.relay|consumer|rebuild|export`` run them as commands.
+- ``deadletters`` keeps the events a consumer gave up on, ``purge`` the inbox purge policy;
+- ``python -m libs.bus.relay|consumer|rebuild|export|deadletters`` run them as commands.
 """
 
 from libs.bus.consumer import ConsumerRunner, run_consumer_process

@@ -8,8 +8,16 @@ nothing. Kafka offsets are committed only after the PostgreSQL commit (a crash i
 redelivery, which the inbox absorbs).
 
 A handler that raises rolls its transaction back; the runner seeks back to that message and
-retries it with bounded exponential backoff (the partition waits; nothing is skipped). A value
-that is not an event envelope is logged and skipped.
+retries it with bounded exponential backoff (the partition waits). After ``max_attempts`` failures
+in a row on one event (default 5) the event becomes a dead letter (``libs/bus/deadletters.py``):
+recorded in ``<schema>.dead_letters``, published to ``arcana.<service>.dead-letters``, its offset
+committed, NOT in the inbox, and the partition goes on; ``python -m libs.bus.deadletters retry``
+applies it later. The database being unreachable (``PoolTimeout``, a connection error) is not the
+handler's failure: it is retried without counting, however long it lasts. A value that is not an
+event envelope is logged and skipped.
+
+Inbox horizon (``libs/bus/inbox.py``, ``libs/bus/purge.py``): an event that occurred before the
+consumer's recorded horizon counts as already applied (its inbox row may have been purged).
 
 New broker. The offsets a group committed mean nothing on a different cluster, and positions
 kept in memory from the old broker would skip messages on the new one. So the runner asks the
@@ -44,13 +52,14 @@ from kafka import ConsumerRebalanceListener, KafkaConsumer, TopicPartition
 from kafka.consumer.fetcher import ConsumerRecord
 from kafka.errors import KafkaError
 from kafka.structs import OffsetAndMetadata
-from psycopg import sql
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
+from libs.bus import deadletters, inbox
 from libs.bus.background import BackgroundLoop
 from libs.bus.backoff import Backoff
 from libs.bus.cluster import ClusterProbe
-from libs.bus.topics import decode_value
+from libs.bus.deadletters import DeadLetterPublisher, Failure
+from libs.bus.topics import dead_letter_topic, decode_value
 from libs.eventstore import RecordedEvent, Upcasters
 
 log = logging.getLogger(__name__)
@@ -73,6 +82,17 @@ class HandlerFailed(Exception):
     """The handler raised for one message; its transaction was rolled back."""
 
 
+def database_unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database could not be reached (no connection in time, a broken
+    connection, a server shutting down), rather than that the handler failed."""
+    if isinstance(exc, PoolTimeout | psycopg.InterfaceError):
+        return True
+    if isinstance(exc, psycopg.OperationalError):
+        state = exc.sqlstate
+        return state is None or state.startswith(("08", "57P"))
+    return False
+
+
 class _OnRebalance(ConsumerRebalanceListener):
     def __init__(self, runner: ConsumerRunner, consumer: KafkaConsumer) -> None:
         self.runner = runner
@@ -80,6 +100,7 @@ class _OnRebalance(ConsumerRebalanceListener):
 
     def on_partitions_revoked(self, revoked: Any) -> None:
         log.info("%s: partitions revoked: %s", self.runner.name, sorted(revoked))
+        self.runner._failures.clear()  # whoever gets them counts afresh
 
     def on_partitions_assigned(self, assigned: Any) -> None:
         log.info("%s: partitions assigned: %s", self.runner.name, sorted(assigned))
@@ -89,7 +110,9 @@ class _OnRebalance(ConsumerRebalanceListener):
 class ConsumerRunner(BackgroundLoop):
     """Consume ``topics`` as group ``name`` and apply each event once with ``handler``.
 
-    ``name`` is both the Kafka group id and the inbox's ``consumer`` column.
+    ``name`` is both the Kafka group id and the inbox's ``consumer`` column. ``service_name`` (the
+    schema's name by default) names the dead-letter topic ``arcana.<service_name>.dead-letters``;
+    ``max_attempts`` failures in a row on one event make it a dead letter.
     """
 
     def __init__(
@@ -102,6 +125,8 @@ class ConsumerRunner(BackgroundLoop):
         bootstrap: str,
         *,
         upcasters: Upcasters | None = None,
+        service_name: str | None = None,
+        max_attempts: int = 5,
         poll_timeout_ms: int = 200,
         max_records: int = 500,
         probe_interval: float = 1.0,
@@ -111,6 +136,8 @@ class ConsumerRunner(BackgroundLoop):
     ) -> None:
         if not topics:
             raise ValueError("a consumer needs at least one topic")
+        if max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
         self.pool = pool
         self.schema = schema
         self.name = name
@@ -126,23 +153,26 @@ class ConsumerRunner(BackgroundLoop):
         self.probe = ClusterProbe(bootstrap)
         self.cluster_id: str | None = None
         self._probed_at = 0.0
+        self.max_attempts = max_attempts
+        self.dead_letters = DeadLetterPublisher(bootstrap, dead_letter_topic(service_name or schema))
         self.applied = 0  # events handled (new to the inbox)
-        self.skipped = 0  # events already in the inbox
+        self.skipped = 0  # events already in the inbox, or older than the horizon
+        self.dead_lettered = 0  # events given up on (see libs/bus/deadletters.py)
+        self._failures: dict[Any, Failure] = {}  # event id -> failures in a row so far
         super().__init__()
         self.thread_name = f"consumer-{self.name}"
-        self._insert = sql.SQL(
-            "INSERT INTO {} (consumer, event_id, stream, type, topic, kafka_partition, kafka_offset) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (consumer, event_id) DO NOTHING"
-        ).format(sql.Identifier(schema, "inbox"))
+        self._claim = inbox.claim_query(schema)
 
     # -- one message ---------------------------------------------------------------------------
 
     def apply(self, event: RecordedEvent, topic: str = "", partition: int = -1, offset: int = -1) -> bool:
-        """Apply ``event`` once: True if the handler ran now, False if it was already applied."""
+        """Apply ``event`` once: True if the handler ran now, False if it was already applied (or
+        occurred before the consumer's inbox horizon). Raises what the handler raises (nothing is
+        written then) or a psycopg error."""
         event = self.upcasters.upcast(event)
         with self.pool.connection() as conn, conn.transaction():
-            row = (self.name, event.event_id, event.stream, event.type, topic, partition, offset)
-            inserted = conn.execute(self._insert, row).rowcount == 1
+            params = inbox.claim_params(self.name, event, topic, partition, offset)
+            inserted = conn.execute(self._claim, params).rowcount == 1
             if inserted:
                 self.handler(event, conn)
         if inserted:
@@ -166,12 +196,69 @@ class ConsumerRunner(BackgroundLoop):
         try:
             self.apply(event, record.topic, record.partition, record.offset)
         except Exception as exc:
-            log.exception("%s: handling %s (%s) failed; will retry", self.name, event.event_id, event.type)
+            if database_unreachable(exc):
+                log.warning("%s: database unreachable (%r); will retry", self.name, exc)
+                raise HandlerFailed(str(event.event_id)) from exc
+            failure = self._count_failure(event, exc)
+            if failure.attempts < self.max_attempts:
+                log.exception(
+                    "%s: handling %s (%s) failed (attempt %d of %d); will retry",
+                    self.name,
+                    event.event_id,
+                    event.type,
+                    failure.attempts,
+                    self.max_attempts,
+                )
+                raise HandlerFailed(str(event.event_id)) from exc
+            self._dead_letter(event, failure, record)
+        else:
+            self._failures.pop(event.event_id, None)
+
+    def _count_failure(self, event: RecordedEvent, exc: BaseException) -> Failure:
+        before = self._failures.get(event.event_id)
+        failure = Failure.first(exc) if before is None else before.again(exc)
+        self._failures[event.event_id] = failure
+        return failure
+
+    def _dead_letter(self, event: RecordedEvent, failure: Failure, record: ConsumerRecord) -> None:
+        """Record and publish ``event`` as a dead letter; raises ``HandlerFailed`` when either
+        fails (the message comes again, fails again, and is recorded again: an upsert)."""
+        try:
+            letter = deadletters.record(
+                self.pool,
+                self.schema,
+                self.name,
+                event,
+                failure,
+                record.topic,
+                record.partition,
+                record.offset,
+            )
+            self.dead_letters.publish(letter)
+        except Exception as exc:
+            log.warning(
+                "%s: cannot record dead letter %s yet (%r); will retry", self.name, event.event_id, exc
+            )
             raise HandlerFailed(str(event.event_id)) from exc
+        self._failures.pop(event.event_id, None)
+        self.dead_lettered += 1
+        log.error(
+            "%s: %s (%s) at %s[%d]@%d failed %d times: dead letter %d; going on",
+            self.name,
+            event.event_id,
+            event.type,
+            record.topic,
+            record.partition,
+            record.offset,
+            failure.attempts,
+            letter.id,
+        )
 
     # -- the Kafka side ------------------------------------------------------------------------
 
     def _connect(self) -> KafkaConsumer:
+        with self.pool.connection() as conn:
+            inbox.register(conn, self.schema, self.name)  # before any purge of its inbox rows
         self.cluster_id = self.probe.cluster_id()
         self._probed_at = time.monotonic()
         consumer = KafkaConsumer(
@@ -299,6 +386,7 @@ class ConsumerRunner(BackgroundLoop):
         finally:
             self._close(consumer)
             self.probe.close()
+            self.dead_letters.close()
 
     @staticmethod
     def _close(consumer: KafkaConsumer | None) -> None:
@@ -323,7 +411,7 @@ def run_consumer_process(runner: ConsumerRunner) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     from libs.bus.loading import load_object
-    from libs.bus.process import require_env
+    from libs.bus.process import require_database, require_env
     from libs.db import make_pool
 
     parser = argparse.ArgumentParser(prog="python -m libs.bus.consumer", description=__doc__.split("\n")[0])
@@ -331,8 +419,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--name", required=True, help="consumer name = Kafka group id")
     parser.add_argument("--topic", action="append", required=True, help="a topic (repeatable)")
     parser.add_argument("--handler", required=True, help="dotted.module:function(event, conn)")
+    parser.add_argument(
+        "--service", help="dead letters go to arcana.<service>.dead-letters (default: schema)"
+    )
+    parser.add_argument(
+        "--max-attempts", type=int, default=5, help="failures on one event before a dead letter"
+    )
     args = parser.parse_args(argv)
-    pool = make_pool(require_env("DATABASE_URL"), min_size=1, max_size=2, name=f"consumer-{args.name}")
+    pool = make_pool(require_database(), min_size=1, max_size=2, name=f"consumer-{args.name}")
     try:
         runner = ConsumerRunner(
             pool,
@@ -341,6 +435,8 @@ def main(argv: list[str] | None = None) -> None:
             args.topic,
             load_object(args.handler),
             require_env("KAFKA_BOOTSTRAP_SERVERS"),
+            service_name=args.service,
+            max_attempts=args.max_attempts,
         )
         run_consumer_process(runner)
     finally:

@@ -2,9 +2,10 @@
 
     python -m libs.bus.export --schema match [--stream match-42] [--from-position N] > events.jsonl
 
-Reads ``DATABASE_URL``. One line per event, in position order (or version order for one stream),
-each the envelope of ``RecordedEvent.to_dict()`` exactly as stored (no upcasting), so
-``RecordedEvent.from_dict(json.loads(line))`` gives the stored event back.
+Reads ``DATABASE_URL`` (or the database of a running ``make run``). One line per event, in
+position order (or version order for one stream), each the envelope of ``RecordedEvent.to_dict()``
+exactly as stored (no upcasting), so ``RecordedEvent.from_dict(json.loads(line))`` gives the
+stored event back.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def export_events(store: EventStore, out: TextIO, stream: str | None = None, fro
 
 
 def main(argv: list[str] | None = None) -> None:
-    from libs.bus.process import require_env
+    from libs.bus.process import require_database
     from libs.db import make_pool
 
     parser = argparse.ArgumentParser(prog="python -m libs.bus.export", description=__doc__.split("\n")[0])
@@ -45,7 +46,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--stream", help="export only this stream")
     parser.add_argument("--from-position", type=int, default=0, help="only events after this position")
     args = parser.parse_args(argv)
-    pool = make_pool(require_env("DATABASE_URL"), min_size=1, max_size=1, name="export")
+    pool = make_pool(require_database(), min_size=1, max_size=1, name="export")
     try:
         count = export_events(EventStore(pool, args.schema), sys.stdout, args.stream, args.from_position)
         sys.stdout.flush()

@@ -9,12 +9,25 @@ import sys
 import threading
 from types import FrameType
 
+from libs.config import secret_from_env
+
 
 def require_env(name: str) -> str:
-    value = os.environ.get(name)
+    value = secret_from_env(name)  # NAME, or the file named by NAME_FILE (a mounted Secret)
     if not value:
         sys.exit(f"{name} must be set")
     return value
+
+
+def require_database() -> str:
+    """The database URL a tool uses (``libs.config.database_url()``: ``DATABASE_URL`` or the
+    running embedded stack's); exits with the reason when there is none."""
+    from libs.config import DatabaseNotFound, database_url
+
+    try:
+        return database_url()
+    except DatabaseNotFound as exc:
+        sys.exit(str(exc))
 
 
 def setup_logging() -> None:

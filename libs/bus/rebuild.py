@@ -3,8 +3,9 @@
     python -m libs.bus.rebuild --schema economy --projection services.economy.projections:wallets
 
 ``--projection`` names a ``libs.bus.projector.Projection`` or a function ``schema -> Projection``.
-Reads ``DATABASE_URL``. The projection's tables are emptied and every event is replayed in one
-transaction (see ``libs/bus/projector.py``); prints how many events were applied.
+Reads ``DATABASE_URL`` (or the database of a running ``make run``). The projection's tables are
+emptied and every event is replayed in one transaction (see ``libs/bus/projector.py``); prints
+how many events were applied.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import argparse
 import sys
 
 from libs.bus.loading import load_object
-from libs.bus.process import require_env
+from libs.bus.process import require_database
 from libs.bus.projector import Projector, resolve_projection
 from libs.db import make_pool
 from libs.eventstore import EventStore
@@ -26,7 +27,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--batch-size", type=int, default=1000)
     args = parser.parse_args(argv)
     projection = resolve_projection(load_object(args.projection), args.schema)
-    pool = make_pool(require_env("DATABASE_URL"), min_size=1, max_size=2, name="rebuild")
+    pool = make_pool(require_database(), min_size=1, max_size=2, name="rebuild")
     try:
         projector = Projector(EventStore(pool, args.schema), projection, batch_size=args.batch_size)
         applied = projector.rebuild()

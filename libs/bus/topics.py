@@ -1,6 +1,7 @@
 """How events travel on Kafka: topic names, message keys, values and headers.
 
-- topic: ``arcana.<service>.events`` (one per publishing service);
+- topic: ``arcana.<service>.events`` (one per publishing service); a consumer's dead letters go to
+  ``arcana.<service>.dead-letters`` (see ``libs/bus/deadletters.py``);
 - key: the event's stream, so every event of a stream lands in one partition, in order;
 - value: the JSON of ``RecordedEvent.to_dict()`` (the envelope, exactly as exported);
 - headers: ``event_id``, ``type`` and ``schema_version``, readable without parsing the value.
@@ -23,6 +24,11 @@ def topic_for(service: str) -> str:
     if not _SERVICE.match(service):
         raise ValueError(f"not a service name: {service!r}")
     return f"arcana.{service}.events"
+
+
+def dead_letter_topic(service: str) -> str:
+    """The topic of the dead letters of a service's consumers: ``arcana.<service>.dead-letters``."""
+    return topic_for(service).removesuffix(".events") + ".dead-letters"
 
 
 def message_key(event: RecordedEvent) -> bytes:

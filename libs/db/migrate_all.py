@@ -1,4 +1,5 @@
-"""Apply every service's migrations: ``python -m libs.db.migrate_all`` (uses ``DATABASE_URL``).
+"""Apply every service's migrations: ``python -m libs.db.migrate_all`` (uses ``DATABASE_URL``, or
+the database of a running ``make run``).
 
 For each service (``libs.kit.service_names()``: a package ``services/<svc>/`` with a
 ``root.py``) the schema ``<svc>`` gets the shared tables (event store,
@@ -8,10 +9,10 @@ twice (and concurrently: ``migrate`` takes an advisory lock).
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
+from libs.config import DatabaseNotFound, database_url
 from libs.db.migrate import migrate
 from libs.kit.registry import SERVICES_DIR, service_names
 
@@ -31,9 +32,10 @@ def migrate_all(url: str) -> dict[str, list[str]]:
 
 
 def main() -> int:
-    url = os.environ.get("DATABASE_URL")
-    if not url:
-        print("DATABASE_URL is not set", file=sys.stderr)
+    try:
+        url = database_url()  # or DATABASE_URL_FILE (the migration role's URL)
+    except DatabaseNotFound as exc:
+        print(exc, file=sys.stderr)
         return 2
     for svc, applied in migrate_all(url).items():
         print(f"{svc}: {', '.join(applied) if applied else 'up to date'}")

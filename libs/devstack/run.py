@@ -15,7 +15,7 @@ import time
 from contextlib import ExitStack, suppress
 from pathlib import Path
 
-from libs.config import PROJECT_ROOT, data_dir
+from libs.config import PROJECT_ROOT, data_dir, forget_stack_database, record_stack_database
 from libs.db.migrate_all import migrate_all
 from libs.devstack import processes
 from libs.devstack.broker import DevBroker
@@ -30,6 +30,9 @@ def _start_database(stack: ExitStack, folder: Path) -> str:
     server = EmbeddedPostgres(folder / "pg", int(os.environ.get("ARCANA_PG_PORT", "55432")))
     url = server.start()
     stack.callback(server.stop)
+    # Tools run without DATABASE_URL (export, rebuild, replay, dead letters) find it here.
+    record_stack_database(url)
+    stack.callback(forget_stack_database)
     print(f"  postgres   {url} (data in {server.data})")
     return url
 

@@ -2,7 +2,7 @@
 
 from libs.eventstore.envelope import NewEvent, RecordedEvent, utcnow
 from libs.eventstore.errors import ConcurrencyError, DuplicateEventError, EventStoreError
-from libs.eventstore.store import EventStore, Expect, ExpectedVersion, QueuedAppend
+from libs.eventstore.store import EventStore, Expect, ExpectedVersion, QueuedAppend, stream_moved
 from libs.eventstore.upcasting import Upcasters
 
 __all__ = [
@@ -16,5 +16,6 @@ __all__ = [
     "QueuedAppend",
     "RecordedEvent",
     "Upcasters",
+    "stream_moved",
     "utcnow",
 ]

@@ -293,3 +293,12 @@ class EventStore:
         with self.pool.connection() as conn:
             row = conn.execute(query, (stream,)).fetchone()
         return (int(row[0]), row[1]) if row else None
+
+
+def stream_moved(exc: psycopg.Error) -> bool:
+    """Whether a failed (e.g. queued, pipelined) append was refused because its stream was not at
+    the expected version: the wrong-version error of ``append_events`` or a concurrent append that
+    took the same version first."""
+    if isinstance(exc, pg_errors.UniqueViolation):
+        return exc.diag.constraint_name == "events_stream_version_key"
+    return exc.sqlstate == _WRONG_VERSION

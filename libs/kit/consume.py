@@ -62,7 +62,14 @@ def subscription_runner(
 def runners(runtime: Runtime, service: Any, bootstrap: str, **options: Any) -> list[ConsumerRunner]:
     """One runner per subscription of the runtime's service."""
     return [
-        subscription_runner(sub, service, runtime.pool, runtime.schema, bootstrap, **options)
+        subscription_runner(
+            sub,
+            service,
+            runtime.pool,
+            runtime.schema,
+            bootstrap,
+            **{"service_name": runtime.service.name, **options},
+        )
         for sub in runtime.service.subscriptions
     ]
 

@@ -43,6 +43,8 @@ class ServiceDef:
     - ``blueprints()`` returns its flask-smorest blueprints (imported lazily).
     - ``errors`` maps its domain exceptions to HTTP problems, for every endpoint at once.
     - ``events`` declares what it publishes, one catalog per topic (``arcana.<name>.events``).
+    - ``configure_app(app, options)`` (optional) runs when its Flask app is built, before any
+      request: work due at start-up, and ``options`` its ``build`` will then receive.
     """
 
     name: str
@@ -52,6 +54,7 @@ class ServiceDef:
     errors: ErrorTable = field(default_factory=ErrorTable)
     events: tuple[EventCatalog, ...] = ()
     subscriptions: tuple[Subscription, ...] = ()
+    configure_app: Callable[[Any, dict[str, Any]], None] | None = None
 
     @property
     def schema(self) -> str:

@@ -46,6 +46,8 @@ def create_service_app(
         defn.name, defn.blueprints(), schema=schema or schema_of(defn), settings=settings, pool=pool
     )
     install_error_table(app, defn.errors)
+    if defn.configure_app is not None:
+        defn.configure_app(app, options)
     app.extensions["kit_root"] = _Root(defn, app, options)
     return app
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -12,6 +11,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .constants import ENDING_FIRST_ROUND, LAST_ROUND, MAX_HEALTH, ROUNDS_PER_ARCANA, SPREAD, CardType, Tribe
+from .datafile import load_table
 from .errors import Code, RuleViolation
 
 ARCANA_FILE: Final = Path(__file__).with_name("data") / "arcana.json"
@@ -105,11 +105,8 @@ def _arcana_problems(r: Mapping[str, Any]) -> list[str]:
 
 
 def load_arcana(path: Path = ARCANA_FILE) -> dict[str, Arcana]:
-    rows = json.loads(path.read_text(encoding="utf-8"))
-    problems = validate_arcana(rows)
-    if problems:
-        raise ValueError(f"invalid arcana file {path}: " + "; ".join(problems))
-    return {r["id"]: Arcana(**r) for r in rows}
+    """Read and validate an arcana file; raises ValueError listing every problem."""
+    return load_table(path, "arcana file", validate_arcana, Arcana)
 
 
 ARCANA: Final[Mapping[str, Arcana]] = load_arcana()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
@@ -21,6 +20,7 @@ from .constants import (
     Summon,
     Tribe,
 )
+from .datafile import load_table
 from .errors import Code, RuleViolation
 
 CARDS_FILE: Final = Path(__file__).with_name("data") / "cards.json"
@@ -161,11 +161,7 @@ def _card_problems(row: dict[str, Any]) -> list[str]:
 
 def load_catalog(path: Path = CARDS_FILE) -> dict[str, Card]:
     """Read and validate a catalog file; raises ValueError listing every problem."""
-    rows = json.loads(path.read_text(encoding="utf-8"))
-    problems = validate_catalog(rows)
-    if problems:
-        raise ValueError(f"invalid catalog {path}: " + "; ".join(problems))
-    return {row["id"]: Card(**row) for row in rows}
+    return load_table(path, "catalog", validate_catalog, Card)
 
 
 CATALOG: Final[Mapping[str, Card]] = load_catalog()

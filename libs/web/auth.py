@@ -1,7 +1,13 @@
 """Bearer tokens: issued by accounts, verified by every service.
 
 Tokens are JWTs signed with HS256 and the shared secret of ``Settings.token_secret``; claims are
-``sub`` (player id, a UUID), ``iat``, ``exp``, ``jti`` (token id) and ``iss`` = ``arcana``.
+``sub`` (player id, a UUID), ``iat``, ``exp``, ``jti`` (token id), ``iss`` = ``arcana`` and ``ver``
+(the player's token version when it was issued; 1 when absent).
+
+Revocation: when the app's ``ServiceContext.sessions`` is set (a :class:`SessionCheck`, e.g.
+``libs.web.sessions.RevocationCache``), a token it reports revoked (logged out, or older than the
+player's token version) is refused like an invalid one. The signature check stays in memory; the
+lookup is cached per player for a few seconds (see that class for how long a revocation takes).
 
 ``@require_player`` guards a view: a missing, malformed, expired, forged or wrongly signed token
 raises ``ApiError(401, "unauthorized")``; otherwise ``current_player()`` returns the player id.
@@ -18,7 +24,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 import jwt
 from flask import g, request
@@ -36,6 +42,22 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 @dataclass(frozen=True)
+class TokenClaims:
+    """What a verified token says: whose it is, its id, its token version, when it expires."""
+
+    player_id: uuid.UUID
+    token_id: str
+    version: int
+    expires_at: datetime
+
+
+class SessionCheck(Protocol):
+    def is_revoked(self, claims: TokenClaims) -> bool:
+        """Whether this (validly signed, unexpired) token was revoked."""
+        ...
+
+
+@dataclass(frozen=True)
 class IssuedToken:
     token: str
     token_id: str
@@ -44,31 +66,50 @@ class IssuedToken:
 
 
 def issue_token(
-    secret: str, player_id: uuid.UUID, ttl_seconds: int, *, now: datetime | None = None
+    secret: str,
+    player_id: uuid.UUID,
+    ttl_seconds: int,
+    *,
+    now: datetime | None = None,
+    version: int = 1,
 ) -> IssuedToken:
-    """Sign a token for ``player_id`` valid for ``ttl_seconds`` (whole seconds, UTC)."""
+    """Sign a token for ``player_id`` valid for ``ttl_seconds`` (whole seconds, UTC), carrying the
+    player's token ``version``."""
     issued = (now or datetime.now(UTC)).replace(microsecond=0)
     expires = issued + timedelta(seconds=ttl_seconds)
     token_id = uuid.uuid4().hex
-    claims = {"sub": str(player_id), "iat": issued, "exp": expires, "jti": token_id, "iss": ISSUER}
+    claims = {
+        "sub": str(player_id),
+        "iat": issued,
+        "exp": expires,
+        "jti": token_id,
+        "iss": ISSUER,
+        "ver": version,
+    }
     token = jwt.encode(claims, secret, algorithm=ALGORITHM)
     return IssuedToken(token, token_id, player_id, expires)
 
 
 _VERIFIED_MAX = 10_000
-_verified: dict[tuple[str, str], tuple[uuid.UUID, float]] = {}  # (secret, token) -> (player, valid until)
+_verified: dict[tuple[str, str], tuple[TokenClaims, float]] = {}  # (secret, token) -> (claims, valid until)
 _verified_lock = threading.Lock()
 
 
 def verify_token(secret: str, token: str) -> uuid.UUID:
-    """The player id of a valid token.
+    """The player id of a valid token (see :func:`verify_claims`)."""
+    return verify_claims(secret, token).player_id
+
+
+def verify_claims(secret: str, token: str) -> TokenClaims:
+    """The claims of a valid token.
 
     Raises ``ApiError(401, "unauthorized")`` for a malformed, expired, forged or wrongly signed
     token, or one whose ``sub`` is not a UUID. Only HS256 is accepted (no ``alg: none``).
 
     A token that verified is remembered (per secret) until it expires, as PyJWT judges expiry
     (``exp`` + leeway on the system clock): clients send the same token with every request, and
-    the HMAC and claim checks are a good part of a cheap request.
+    the HMAC and claim checks are a good part of a cheap request. Revocation is not checked here
+    (see :func:`authenticate`).
     """
     key = (secret, token)
     hit = _verified.get(key)
@@ -78,7 +119,7 @@ def verify_token(secret: str, token: str) -> uuid.UUID:
         with _verified_lock:
             _verified.pop(key, None)
     try:
-        claims = jwt.decode(
+        decoded = jwt.decode(
             token,
             secret,
             algorithms=[ALGORITHM],
@@ -86,8 +127,16 @@ def verify_token(secret: str, token: str) -> uuid.UUID:
             options={"require": _REQUIRED_CLAIMS},
             leeway=_LEEWAY,
         )
-        player = uuid.UUID(str(claims["sub"]))
-        until = float(claims["exp"]) + _LEEWAY
+        version = decoded.get("ver", 1)
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+            raise ValueError("bad token version")
+        claims = TokenClaims(
+            uuid.UUID(str(decoded["sub"])),
+            str(decoded["jti"]),
+            version,
+            datetime.fromtimestamp(float(decoded["exp"]), UTC),
+        )
+        until = float(decoded["exp"]) + _LEEWAY
     except jwt.ExpiredSignatureError:
         raise _unauthorized("The token has expired.") from None
     except (jwt.PyJWTError, ValueError, TypeError):
@@ -95,8 +144,8 @@ def verify_token(secret: str, token: str) -> uuid.UUID:
     with _verified_lock:
         if len(_verified) >= _VERIFIED_MAX:
             _verified.clear()
-        _verified[key] = (player, until)
-    return player
+        _verified[key] = (claims, until)
+    return claims
 
 
 def _unauthorized(message: str) -> ApiError:
@@ -119,13 +168,28 @@ def bearer_token() -> str | None:
 
 
 def authenticate() -> uuid.UUID:
-    """Verify the request's bearer token, remember and return the player id (``ApiError`` 401)."""
+    """Verify the request's bearer token (and, when the app checks sessions, that it was not
+    revoked), remember its claims and return the player id (``ApiError`` 401)."""
     token = bearer_token()
     if token is None:
         raise _unauthorized("A bearer token is required.")
-    player_id = verify_token(service_context().settings.token_secret, token)
-    g.player_id = player_id
-    return player_id
+    ctx = service_context()
+    claims = verify_claims(ctx.settings.token_secret, token)
+    if ctx.sessions is not None and ctx.sessions.is_revoked(claims):
+        raise _unauthorized("The token has been revoked (logged out).")
+    g.token_claims = claims
+    g.player_id = claims.player_id
+    return claims.player_id
+
+
+def current_claims() -> TokenClaims:
+    """The claims of this request's token (authenticating now if not done yet; 401 if none)."""
+    claims = g.get("token_claims")
+    if isinstance(claims, TokenClaims):
+        return claims
+    authenticate()
+    result: TokenClaims = g.token_claims
+    return result
 
 
 def current_player() -> uuid.UUID:

@@ -44,6 +44,7 @@ class ServiceContext:
     schema: str | None
     settings: Settings
     _pool: ConnectionPool | None = None
+    sessions: Any = None  # a libs.web.auth.SessionCheck: tokens it reports revoked get 401
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property

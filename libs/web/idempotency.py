@@ -3,7 +3,7 @@
 Usage (order matters: authenticate first, then claim the key, then validate and run)::
 
     @blp.route("/v1/things", methods=["POST"])
-    @require_player                 # optional: keys are scoped per player, else 'anonymous'
+    @require_player                 # optional: keys are scoped per player, else per client
     @idempotent
     @blp.arguments(ThingIn)
     @blp.response(201, ThingOut)
@@ -19,6 +19,10 @@ writes (via :func:`request_transaction`) and the stored response commit together
 raises (validation error, named error, bug), everything is rolled back, the key included, and the
 error is returned as usual; only responses the view returned (status < 500) are stored.
 
+Keys are scoped per player, or for anonymous requests per client address (:func:`request_scope`);
+fingerprints are keyed with a server secret (:func:`request_fingerprint`): a stored row reveals
+nothing of the body, a registration's password included. Purging old rows: ``purge_idempotency_keys``.
+
 Errors: the same key with a different method/path/body → 422 ``idempotency_key_reused``; a bad
 key → 400 ``invalid_idempotency_key``; the first request still running after
 ``LOCK_TIMEOUT`` → 409 ``idempotency_in_progress`` (retry later). Without the header the view
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import json
 import re
 from collections.abc import Callable
@@ -62,17 +67,43 @@ _DOC = {
 }
 
 
+_FINGERPRINT_CONTEXT = b"arcana idempotency fingerprint v1"
+
+
+def _fingerprint_key() -> bytes:
+    """The key of fingerprints and anonymous scopes: derived from the token secret (a server
+    secret never stored with the rows), so a stored row cannot be matched against guesses."""
+    secret = service_context().settings.token_secret.encode()
+    return hmac.new(secret, _FINGERPRINT_CONTEXT, hashlib.sha256).digest()
+
+
 def request_fingerprint() -> str:
-    """sha256 of method, path and the body (canonical JSON when it parses, raw bytes otherwise)."""
+    """HMAC-SHA256 (keyed with a server secret) of method, path and the body (canonical JSON when
+    it parses, raw bytes otherwise). Keyed: a body holds secrets (a registration's password), and
+    an unkeyed hash of it could be matched against a list of likely passwords."""
     raw = request.get_data(cache=True)
     try:
         body = json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":")).encode() if raw else b""
     except (ValueError, RecursionError):
         body = raw
-    digest = hashlib.sha256()
+    digest = hmac.new(_fingerprint_key(), digestmod=hashlib.sha256)
     digest.update(f"{request.method} {request.path}\n".encode())
     digest.update(body)
     return digest.hexdigest()
+
+
+def request_scope() -> str:
+    """Whose keys these are: the authenticated player's id, else ``anonymous:`` and a keyed hash of
+    the client address (as ``ARCANA_TRUSTED_PROXIES`` resolves it). So two clients never share a
+    key: another client's identical key is a different record (neither a replay of the first
+    response nor a 422), and no client address is stored."""
+    player = g.get("player_id")
+    if player:
+        return str(player)
+    address = (request.remote_addr or "unknown").encode()
+    return (
+        "anonymous:" + hmac.new(_fingerprint_key(), b"address\n" + address, hashlib.sha256).hexdigest()[:32]
+    )
 
 
 def idempotent(func: F) -> F:
@@ -100,8 +131,7 @@ def _table() -> sql.Composed:
 
 
 def _run_once(key: str, func: Callable[..., Any], args: Any, kwargs: Any) -> Any:
-    player = g.get("player_id")
-    scope = str(player) if player else "anonymous"
+    scope = request_scope()
     fingerprint = request_fingerprint()
     table = _table()
     try:

@@ -1,9 +1,12 @@
 """HTTP of the accounts service: each endpoint parses, calls one service method, returns; domain
 errors become HTTP answers through ``ERRORS``.
 
-- ``POST /v1/accounts`` → 201 player; 409 ``username_taken``; 422 ``validation_error``.
+- ``POST /v1/accounts`` → 201 player; 409 ``username_taken``; 422 ``validation_error``;
+  429 ``too_many_attempts`` (registrations per client address).
 - ``POST /v1/sessions`` → 201 token; 401 ``invalid_credentials``; 429 ``too_many_attempts``.
-- ``GET /v1/me`` → 200 player; 401 ``unauthorized``.
+- ``DELETE /v1/sessions/current`` → 204: log out (this token is refused from now on).
+- ``DELETE /v1/sessions`` → 204: log out everywhere (every token issued so far is refused).
+- ``GET /v1/me`` → 200 player; 401 ``unauthorized`` (also for a token that was logged out).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from libs.web import (
     Blueprint,
     ErrorSchema,
     StrictSchema,
+    current_claims,
     current_player,
     idempotent,
     request_transaction,
@@ -33,12 +37,18 @@ from services.accounts.domain import (
     LogIn,
     RegisterPlayer,
     TooManyAttempts,
+    TooManyRegistrations,
     UnknownPlayer,
     UsernameTaken,
     password_problem,
     username_problem,
 )
 from services.accounts.service import AccountsService
+
+
+def _retry_after(exc: TooManyAttempts) -> dict[str, str]:
+    return {"Retry-After": str(exc.retry_after)}
+
 
 ERRORS = ErrorTable(
     {
@@ -51,10 +61,13 @@ ERRORS = ErrorTable(
         UsernameTaken: Problem(409, "username_taken", "This username is already taken."),
         InvalidCredentials: Problem(401, "invalid_credentials", "The username or password is wrong."),
         TooManyAttempts: Problem(
+            429, "too_many_attempts", "Too many log-in attempts; retry later.", headers=_retry_after
+        ),
+        TooManyRegistrations: Problem(
             429,
             "too_many_attempts",
-            "Too many log-in attempts; retry later.",
-            headers=lambda e: {"Retry-After": str(e.retry_after)},
+            "Too many registrations from this address; retry later.",
+            headers=_retry_after,
         ),
         UnknownPlayer: Problem(401, "unauthorized", "The token's player does not exist."),
     }
@@ -110,9 +123,11 @@ def _service() -> AccountsService:
 @blp.arguments(RegisterIn)
 @blp.response(201, PlayerOut)
 @blp.alt_response(409, schema=ErrorSchema, description="username_taken")
+@blp.alt_response(429, schema=ErrorSchema, description="too_many_attempts (see Retry-After)")
 def register(args: dict[str, Any]) -> Any:
     """Create a player account (``Idempotency-Key`` honoured)."""
-    event = _service().register(RegisterPlayer(args["username"], args["password"]), request_transaction)
+    command = RegisterPlayer(args["username"], args["password"], request.remote_addr or "unknown")
+    event = _service().register(command, request_transaction)
     return {"player_id": event.player_id, "username": event.username}
 
 
@@ -130,6 +145,24 @@ def log_in(args: dict[str, Any]) -> Any:
         "expires_at": issued.expires_at,
         "player_id": issued.player_id,
     }
+
+
+@blp.route("/v1/sessions/current", methods=["DELETE"])
+@require_player
+@blp.response(204)
+@blp.alt_response(401, schema=ErrorSchema, description="unauthorized")
+def log_out() -> None:
+    """Log out: the token of this request is refused from now on."""
+    _service().log_out(current_claims(), request_transaction)
+
+
+@blp.route("/v1/sessions", methods=["DELETE"])
+@require_player
+@blp.response(204)
+@blp.alt_response(401, schema=ErrorSchema, description="unauthorized")
+def log_out_everywhere() -> None:
+    """Log out everywhere: every token of the player issued so far is refused from now on."""
+    _service().log_out_everywhere(current_claims(), request_transaction)
 
 
 @blp.route("/v1/me", methods=["GET"])

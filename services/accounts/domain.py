@@ -1,5 +1,5 @@
-"""The accounts domain, pure: commands, errors, username and password rules; its events are in
-``events.py``.
+"""The accounts domain, pure: commands, errors, the username and password rules, the growing delay
+after failed log-ins. Its events are declared in ``events.py``.
 
 Usernames are 3-24 characters of ``[a-z0-9_]``, compared case-insensitively: they are stored in
 lower case. Passwords are 8-128 characters (after Unicode NFKC normalisation).
@@ -50,6 +50,10 @@ class TooManyAttempts(AccountsError):
         self.retry_after = retry_after
 
 
+class TooManyRegistrations(TooManyAttempts):
+    """Too many registrations from this client address; retry after ``retry_after`` s."""
+
+
 def normalize_username(username: str) -> str:
     return username.lower()
 
@@ -80,6 +84,7 @@ class RegisterPlayer:
 
     username: str
     password: str
+    client_address: str = "unknown"
 
     def __post_init__(self) -> None:
         for field, problem in (
@@ -112,3 +117,11 @@ def player_stream(player_id: uuid.UUID) -> str:
 def register(command: RegisterPlayer, player_id: uuid.UUID) -> PlayerRegistered:
     """Decide the outcome of ``RegisterPlayer`` (uniqueness is enforced by the store)."""
     return PlayerRegistered(str(player_id), command.username)
+
+
+def delay_after_failure(excess: int, base_seconds: int, max_seconds: int) -> int:
+    """Seconds an address waits before its next try at a username that has ``excess`` failures
+    over its limit: ``base``, then twice as long with each further failure, at most ``max``."""
+    if excess <= 0:
+        return 0
+    return min(max_seconds, base_seconds * 2 ** min(excess - 1, 30))

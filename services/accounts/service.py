@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 import psycopg
@@ -19,10 +20,17 @@ from psycopg_pool import ConnectionPool
 from libs import clock
 from libs.config import Settings
 from libs.eventstore import EventStore, Expect, NewEvent
-from libs.web import IssuedToken, issue_token
+from libs.web import IssuedToken, TokenClaims, issue_token
+from libs.web.sessions import RevocationCache
 from services.accounts import domain, store
-from services.accounts.domain import InvalidCredentials, LogIn, RegisterPlayer, TooManyAttempts
-from services.accounts.events import PlayerRegistered
+from services.accounts.domain import (
+    InvalidCredentials,
+    LogIn,
+    RegisterPlayer,
+    TooManyAttempts,
+    TooManyRegistrations,
+)
+from services.accounts.events import AllSessionsRevoked, PlayerLoggedIn, PlayerRegistered, SessionRevoked
 from services.accounts.passwords import ScryptParams, dummy_hash, hash_password, verify_password
 
 # A transaction to write in: the request's (``libs.web.request_transaction``) or a pooled one.
@@ -31,20 +39,39 @@ UnitOfWork = Callable[[], AbstractContextManager[psycopg.Connection[Any]]]
 
 @dataclass(frozen=True)
 class LoginPolicy:
-    """Throttling: at most ``per_username`` attempts per username and ``per_address`` per client
-    address in a fixed window of ``window_seconds``."""
+    """Throttling of log-ins and registrations, in fixed windows of ``window_seconds``.
+
+    - per client address: at most ``per_address`` log-in attempts (then 429 before any check);
+    - per username: ``per_username`` failures are free; each further failure makes the address
+      that failed wait ``delay_base_seconds``, doubling with every failure, at most
+      ``delay_max_seconds``, before its next try at that username. Other addresses (the owner's)
+      are still checked, so a correct password passes;
+    - registrations: at most ``register_per_address`` per address in ``register_window_seconds``.
+    """
 
     per_username: int = 10
     per_address: int = 100
     window_seconds: int = 900
+    delay_base_seconds: int = 2
+    delay_max_seconds: int = 900
+    register_per_address: int = 10
+    register_window_seconds: int = 3600
 
     @classmethod
     def from_env(cls) -> LoginPolicy:
         d = cls()
+
+        def env(name: str, default: int) -> int:
+            return int(os.environ.get(name, default))
+
         return cls(
-            per_username=int(os.environ.get("ARCANA_LOGIN_MAX_PER_USERNAME", d.per_username)),
-            per_address=int(os.environ.get("ARCANA_LOGIN_MAX_PER_ADDRESS", d.per_address)),
-            window_seconds=int(os.environ.get("ARCANA_LOGIN_WINDOW_SECONDS", d.window_seconds)),
+            per_username=env("ARCANA_LOGIN_MAX_PER_USERNAME", d.per_username),
+            per_address=env("ARCANA_LOGIN_MAX_PER_ADDRESS", d.per_address),
+            window_seconds=env("ARCANA_LOGIN_WINDOW_SECONDS", d.window_seconds),
+            delay_base_seconds=env("ARCANA_LOGIN_DELAY_BASE_SECONDS", d.delay_base_seconds),
+            delay_max_seconds=env("ARCANA_LOGIN_DELAY_MAX_SECONDS", d.delay_max_seconds),
+            register_per_address=env("ARCANA_REGISTER_MAX_PER_ADDRESS", d.register_per_address),
+            register_window_seconds=env("ARCANA_REGISTER_WINDOW_SECONDS", d.register_window_seconds),
         )
 
 
@@ -59,62 +86,136 @@ class AccountsConfig:
 
 
 class AccountsService:
-    def __init__(self, pool: ConnectionPool, schema: str, settings: Settings, config: AccountsConfig) -> None:
+    """Accounts' use cases. ``sessions`` (a ``RevocationCache``, in web processes) learns of log-outs
+    at once in this process."""
+
+    def __init__(
+        self,
+        pool: ConnectionPool,
+        schema: str,
+        settings: Settings,
+        config: AccountsConfig,
+        sessions: RevocationCache | None = None,
+    ) -> None:
         self.pool = pool
         self.schema = schema
         self.settings = settings
         self.config = config
+        self.sessions = sessions
         self.events = EventStore(pool, schema)
+
+    # -- registration --------------------------------------------------------------------------
 
     def register(self, command: RegisterPlayer, transaction: UnitOfWork) -> PlayerRegistered:
         """Store the account and append ``PlayerRegistered`` in one ``transaction()``, entered after
         the (slow) password hash.
 
-        Raises ``UsernameTaken``; nothing is written then.
+        Raises ``TooManyRegistrations`` when the client address registered too often (checked
+        before the hash) and ``UsernameTaken``; nothing is written then.
         """
-        password_hash = hash_password(command.password, self.config.scrypt)  # slow: before writing
+        self._throttle_registration(command.client_address)
+        password_hash = hash_password(command.password, self.config.scrypt)
         player_id = uuid.uuid4()
         event = domain.register(command, player_id)
         now = clock.now()
         with transaction() as conn:
             store.insert_player(conn, self.schema, player_id, event.username, password_hash, now)
-            self.events.append(
-                domain.player_stream(player_id),
-                Expect.NO_STREAM,
-                [NewEvent.of(event, occurred_at=now)],
-                conn=conn,
-            )
+            self._append(conn, player_id, event, Expect.NO_STREAM, at=now)
         return event
 
-    def log_in(self, command: LogIn) -> IssuedToken:
-        """A signed token for valid credentials.
-
-        Raises ``TooManyAttempts`` when the username or the client address is over its limit
-        (checked first, so a throttled guess is never verified) and ``InvalidCredentials`` otherwise
-        on failure.
-        """
-        policy, schema = self.config.login, self.schema
+    def _throttle_registration(self, client_address: str) -> None:
+        """Count a registration attempt (its own transaction: a refused request's rollback must
+        not undo it); raise ``TooManyRegistrations`` over the limit."""
+        policy = self.config.login
         with self.pool.connection() as conn, conn.transaction():
-            by_user = store.count_attempt(
-                conn, schema, "username", command.username_key, policy.window_seconds
+            attempts, window_left = store.count_attempt(
+                conn, self.schema, "register_ip", client_address, policy.register_window_seconds, clock.now()
             )
-            by_addr = store.count_attempt(conn, schema, "ip", command.client_address, policy.window_seconds)
-        over = [
-            wait
-            for (n, wait), limit in ((by_user, policy.per_username), (by_addr, policy.per_address))
-            if n > limit
-        ]
-        if over:
-            raise TooManyAttempts(max(over))
+        if attempts > policy.register_per_address:
+            raise TooManyRegistrations(window_left)
+
+    # -- log-in --------------------------------------------------------------------------------
+
+    def log_in(self, command: LogIn) -> IssuedToken:
+        """A signed token for valid credentials, with ``PlayerLoggedIn`` appended.
+
+        Raises ``TooManyAttempts`` when the client address is over its limit or must still wait
+        after failing at this username (both checked first, so a throttled guess is never
+        verified) and ``InvalidCredentials`` on a wrong password or unknown username (counted as a
+        failure).
+        """
+        self._throttle_log_in(command)
         with self.pool.connection() as conn:
-            row = store.find_by_username(conn, schema, command.username_key)
+            row = store.find_by_username(conn, self.schema, command.username_key)
         password = domain.normalize_password(command.password)
         matches = verify_password(password, row.password_hash if row else dummy_hash(self.config.scrypt))
         if row is None or not matches:
+            self._record_failure(command)
             raise InvalidCredentials()
+        return self._open_session(command, row)
+
+    def _throttle_log_in(self, command: LogIn) -> None:
+        policy, now = self.config.login, clock.now()
+        pair = store.pair_subject(command.username_key, command.client_address)
         with self.pool.connection() as conn, conn.transaction():
-            store.forgive_attempts(conn, schema, command.username_key, command.client_address)
-        return issue_token(self.settings.token_secret, row.player_id, self.settings.token_ttl_seconds)
+            by_address, window_left = store.count_attempt(
+                conn, self.schema, "ip", command.client_address, policy.window_seconds, now
+            )
+            wait = store.seconds_blocked(conn, self.schema, pair, now)
+        if by_address > policy.per_address:
+            raise TooManyAttempts(window_left)
+        if wait:
+            raise TooManyAttempts(wait)
+
+    def _record_failure(self, command: LogIn) -> None:
+        """Count a failure for the username; over its limit, make this address wait (growing)."""
+        policy, now = self.config.login, clock.now()
+        with self.pool.connection() as conn, conn.transaction():
+            failures, _ = store.count_attempt(
+                conn, self.schema, "username", command.username_key, policy.window_seconds, now
+            )
+            delay = domain.delay_after_failure(
+                failures - policy.per_username, policy.delay_base_seconds, policy.delay_max_seconds
+            )
+            if delay:
+                pair = store.pair_subject(command.username_key, command.client_address)
+                store.block_until(conn, self.schema, pair, now, now + timedelta(seconds=delay))
+
+    def _open_session(self, command: LogIn, row: store.PlayerRow) -> IssuedToken:
+        """Forgive the attempt, append ``PlayerLoggedIn`` (one transaction) and issue the token."""
+        with self.pool.connection() as conn, conn.transaction():
+            version = store.lock_player(conn, self.schema, row.player_id)
+            store.forgive_attempts(conn, self.schema, command.username_key, command.client_address)
+            self._append(conn, row.player_id, PlayerLoggedIn(str(row.player_id), row.username))
+        return issue_token(
+            self.settings.token_secret, row.player_id, self.settings.token_ttl_seconds, version=version
+        )
+
+    # -- log-out -------------------------------------------------------------------------------
+
+    def log_out(self, claims: TokenClaims, transaction: UnitOfWork) -> None:
+        """Revoke this one token (``SessionRevoked``); it is refused from now on."""
+        event = SessionRevoked(str(claims.player_id), claims.token_id, claims.expires_at.isoformat())
+        with transaction() as conn:
+            store.lock_player(conn, self.schema, claims.player_id)
+            store.revoke_token(conn, self.schema, claims.player_id, claims.token_id, claims.expires_at)
+            self._append(conn, claims.player_id, event)
+        self._forget_sessions(claims.player_id)
+
+    def log_out_everywhere(self, claims: TokenClaims, transaction: UnitOfWork) -> None:
+        """Revoke every token of the player issued so far (``AllSessionsRevoked``)."""
+        with transaction() as conn:
+            store.lock_player(conn, self.schema, claims.player_id)
+            version = store.raise_token_version(conn, self.schema, claims.player_id)
+            self._append(conn, claims.player_id, AllSessionsRevoked(str(claims.player_id), version))
+        self._forget_sessions(claims.player_id)
+
+    def _forget_sessions(self, player_id: uuid.UUID) -> None:
+        """This process applies a revocation at once (others within the cache's lifetime)."""
+        if self.sessions is not None:
+            self.sessions.forget(player_id)
+
+    # -- reading and upkeep --------------------------------------------------------------------
 
     def player(self, player_id: uuid.UUID) -> store.PlayerRow:
         """The player's account; raises ``UnknownPlayer`` (a token for a player that does not exist)."""
@@ -123,3 +224,29 @@ class AccountsService:
         if row is None:
             raise domain.UnknownPlayer()
         return row
+
+    def purge_expired(self) -> int:
+        """Delete the throttling counters past their window and the revoked tokens past their
+        expiry (nothing that still limits anyone); returns how many rows went."""
+        policy, now = self.config.login, clock.now()
+        windows = {
+            "ip": policy.window_seconds,
+            "username": policy.window_seconds,
+            "pair": policy.window_seconds,
+            "register_ip": policy.register_window_seconds,
+        }
+        with self.pool.connection() as conn, conn.transaction():
+            return store.purge_login_attempts(conn, self.schema, now, windows) + store.purge_revoked_tokens(
+                conn, self.schema, now
+            )
+
+    def _append(
+        self,
+        conn: psycopg.Connection[Any],
+        player_id: uuid.UUID,
+        event: Any,
+        expect: Any = Expect.STREAM_EXISTS,
+        at: datetime | None = None,
+    ) -> None:
+        new = NewEvent.of(event, occurred_at=at or clock.now())
+        self.events.append(domain.player_stream(player_id), expect, [new], conn=conn)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -61,36 +62,73 @@ def get_player(conn: Conn, schema: str, player_id: uuid.UUID) -> PlayerRow | Non
     return PlayerRow(*row) if row else None
 
 
-def count_attempt(conn: Conn, schema: str, scope: str, subject: str, window_seconds: int) -> tuple[int, int]:
+def count_attempt(
+    conn: Conn, schema: str, scope: str, subject: str, window_seconds: int, now: datetime
+) -> tuple[int, int]:
     """Count one attempt in the current fixed window (starting a new one when it has passed).
 
-    Returns (attempts in the window including this one, seconds until the window ends).
+    ``now`` comes from ``libs.clock`` (tests move it). Returns (attempts in the window including
+    this one, seconds until the window ends).
     """
     t = _t(schema, "login_attempts")
     query = sql.SQL(
         """
         INSERT INTO {t} AS a (scope, subject, window_start, attempts)
-        VALUES (%(scope)s, %(subject)s, now(), 1)
+        VALUES (%(scope)s, %(subject)s, %(now)s, 1)
         ON CONFLICT (scope, subject) DO UPDATE SET
-            attempts = CASE WHEN a.window_start <= now() - make_interval(secs => %(window)s)
+            attempts = CASE WHEN a.window_start <= %(now)s - make_interval(secs => %(window)s)
                             THEN 1 ELSE a.attempts + 1 END,
-            window_start = CASE WHEN a.window_start <= now() - make_interval(secs => %(window)s)
-                                THEN now() ELSE a.window_start END
+            window_start = CASE WHEN a.window_start <= %(now)s - make_interval(secs => %(window)s)
+                                THEN %(now)s ELSE a.window_start END
         RETURNING attempts,
                   greatest(1, ceil(extract(epoch FROM
-                      a.window_start + make_interval(secs => %(window)s) - now())))::int
+                      window_start + make_interval(secs => %(window)s) - %(now)s)))::int
         """
     ).format(t=t)
-    row = conn.execute(query, {"scope": scope, "subject": subject, "window": window_seconds}).fetchone()
+    params = {"scope": scope, "subject": subject, "window": window_seconds, "now": now}
+    row = conn.execute(query, params).fetchone()
     assert row is not None
     return int(row[0]), int(row[1])
 
 
+def pair_subject(username_key: str, client_address: str) -> str:
+    """The subject of a (username, address) delay row: a space never occurs in either part."""
+    return f"{username_key} {client_address}"
+
+
+def seconds_blocked(conn: Conn, schema: str, subject: str, now: datetime) -> int:
+    """Whole seconds (rounded up) until the delay of ``subject`` (scope 'pair') ends; 0 if none."""
+    query = sql.SQL(
+        """
+        SELECT ceil(extract(epoch FROM blocked_until - %(now)s))::int FROM {}
+        WHERE scope = 'pair' AND subject = %(subject)s AND blocked_until > %(now)s
+        """
+    ).format(_t(schema, "login_attempts"))
+    row = conn.execute(query, {"subject": subject, "now": now}).fetchone()
+    return max(1, int(row[0])) if row else 0
+
+
+def block_until(conn: Conn, schema: str, subject: str, now: datetime, until: datetime) -> None:
+    """Make ``subject`` (scope 'pair') wait until ``until`` before its next attempt."""
+    query = sql.SQL(
+        """
+        INSERT INTO {} AS a (scope, subject, window_start, attempts, blocked_until)
+        VALUES ('pair', %(subject)s, %(now)s, 1, %(until)s)
+        ON CONFLICT (scope, subject) DO UPDATE
+            SET attempts = a.attempts + 1, window_start = %(now)s, blocked_until = %(until)s
+        """
+    ).format(_t(schema, "login_attempts"))
+    conn.execute(query, {"subject": subject, "now": now, "until": until})
+
+
 def forgive_attempts(conn: Conn, schema: str, username_key: str, client_address: str) -> None:
-    """After a successful log-in: clear the username's counter, take one off the address's."""
+    """After a successful log-in: clear this address's delay for the username and take one off the
+    address's counter. The username's failure count stays: the owner logging in must not hand a
+    guesser on other addresses a fresh allowance."""
     t = _t(schema, "login_attempts")
     conn.execute(
-        sql.SQL("DELETE FROM {} WHERE scope = 'username' AND subject = %s").format(t), (username_key,)
+        sql.SQL("DELETE FROM {} WHERE scope = 'pair' AND subject = %s").format(t),
+        (pair_subject(username_key, client_address),),
     )
     conn.execute(
         sql.SQL(
@@ -98,3 +136,57 @@ def forgive_attempts(conn: Conn, schema: str, username_key: str, client_address:
         ).format(t),
         (client_address,),
     )
+
+
+def purge_login_attempts(conn: Conn, schema: str, now: datetime, windows: dict[str, int]) -> int:
+    """Delete the counters whose window (``windows[scope]`` seconds; the longest one for a scope not
+    listed) ended and whose delay, if any, is over; returns how many."""
+    query = sql.SQL(
+        """
+        DELETE FROM {} WHERE window_start <= %(now)s - make_interval(secs => coalesce(
+                (%(windows)s::jsonb ->> scope)::int, %(longest)s))
+          AND (blocked_until IS NULL OR blocked_until <= %(now)s)
+        """
+    ).format(_t(schema, "login_attempts"))
+    params = {"now": now, "windows": json.dumps(windows), "longest": max(windows.values())}
+    return conn.execute(query, params).rowcount
+
+
+def lock_player(conn: Conn, schema: str, player_id: uuid.UUID) -> int:
+    """Lock the player's row for this transaction (log-ins of one player append to its stream one
+    after the other) and return its token version."""
+    query = sql.SQL("SELECT token_version FROM {} WHERE player_id = %s FOR UPDATE").format(
+        _t(schema, "players")
+    )
+    row = conn.execute(query, (player_id,)).fetchone()
+    assert row is not None, player_id
+    return int(row[0])
+
+
+def revoke_token(conn: Conn, schema: str, player_id: uuid.UUID, token_id: str, expires_at: datetime) -> None:
+    """Record a logged-out token until it would have expired (revoking twice is harmless)."""
+    conn.execute(
+        sql.SQL(
+            "INSERT INTO {} (token_id, player_id, expires_at) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING"
+        ).format(_t(schema, "revoked_tokens")),
+        (token_id, player_id, expires_at),
+    )
+
+
+def raise_token_version(conn: Conn, schema: str, player_id: uuid.UUID) -> int:
+    """Make every token issued so far invalid; returns the new version."""
+    row = conn.execute(
+        sql.SQL(
+            "UPDATE {} SET token_version = token_version + 1 WHERE player_id = %s RETURNING token_version"
+        ).format(_t(schema, "players")),
+        (player_id,),
+    ).fetchone()
+    assert row is not None, player_id
+    return int(row[0])
+
+
+def purge_revoked_tokens(conn: Conn, schema: str, now: datetime) -> int:
+    """Forget revoked tokens that have expired anyway; returns how many."""
+    return conn.execute(
+        sql.SQL("DELETE FROM {} WHERE expires_at < %s").format(_t(schema, "revoked_tokens")), (now,)
+    ).rowcount

@@ -39,14 +39,9 @@ from libs.web import (
     require_player,
 )
 from services.match import domain, schemas
-from services.match.service import (
-    IllegalActiveDeck,
-    MatchExists,
-    MatchNotFound,
-    MatchService,
-    Outcome,
-    VersionConflict,
-)
+from services.match.errors import IllegalActiveDeck, MatchExists, MatchNotFound, VersionConflict
+from services.match.service import MatchService
+from services.match.writing import Outcome
 
 ERRORS = ErrorTable(
     {

@@ -22,7 +22,8 @@ import psycopg
 from libs.eventstore import RecordedEvent
 from libs.rules import RuleViolation
 from services.match import domain
-from services.match.service import MatchExists, MatchService
+from services.match.errors import MatchExists
+from services.match.service import MatchService
 
 log = logging.getLogger(__name__)
 

@@ -55,7 +55,11 @@ class PlayerReconnected(IntegrationEvent):
     """A disconnected player made a request again."""
 
     player: str = field(metadata={"doc": "the player id"})
-    since: str = field(metadata={"doc": "when they came back (ISO 8601, UTC)"})
+    since: str = field(
+        metadata={
+            "doc": "when they went silent: the `since` of the PlayerDisconnected this ends (ISO 8601, UTC)"
+        }
+    )
 
 
 @integration_event("MatchEnded", version=1)

@@ -4,7 +4,8 @@
 
 Prints every event (as ``PLAYER`` would see it with ``--as``; everything otherwise, seed included:
 an analyst's tool) and, at each turn start, the score; exits 1 when the replayed state differs from
-a stored hash (drift), 2 when there is no such match. Reads ``DATABASE_URL``.
+a stored hash (drift), 2 when there is no such match. Reads ``DATABASE_URL`` (or the database of
+a running ``make run``).
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ import argparse
 import json
 import sys
 
-from libs.bus.process import require_env
+from libs.bus.process import require_database
 from libs.db import make_pool
 from libs.eventstore import EventStore
 from services.match import domain
-from services.match.service import as_rows, stream_of
+from services.match.loading import as_rows, stream_of
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--as", dest="player", help="show the events as this player sees them")
     parser.add_argument("--schema", default="match")
     args = parser.parse_args(argv)
-    pool = make_pool(require_env("DATABASE_URL"), min_size=1, max_size=1, name="match-replay")
+    pool = make_pool(require_database(), min_size=1, max_size=1, name="match-replay")
     try:
         events = EventStore(pool, args.schema).read(stream_of(args.match_id))
     finally:

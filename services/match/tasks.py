@@ -7,7 +7,8 @@
 - ``match.sweep()``: every 2 s (beat): every running match with a deadline already past, a bot to
   move or a presence change due gets ``tick`` + ``bot_turn``. This is what enforces deadlines
   that passed while workers were down, and what replaces lost tasks.
-- ``match.purge_idempotency()``: hourly, drops Idempotency-Key records older than a day.
+
+Idempotency keys and the inbox are purged for every service by ``libs.maintenance.tasks``.
 """
 
 from __future__ import annotations
@@ -21,12 +22,8 @@ from services.match.service import MatchService
 
 SWEEP_SECONDS = 2.0
 
-PURGE_TASK = "match.purge_idempotency"
-IDEMPOTENCY_KEEP_SECONDS = 86_400
-
 BEAT_SCHEDULE: dict[str, Any] = {
     "match-sweep": {"task": SWEEP_TASK, "schedule": SWEEP_SECONDS, "options": {"expires": 10}},
-    "match-purge-idempotency": {"task": PURGE_TASK, "schedule": 3600.0, "options": {"expires": 600}},
 }
 
 
@@ -52,11 +49,3 @@ def bot_turn(match_id: str) -> int:
 @app.task(name=SWEEP_TASK, ignore_result=True)
 def sweep() -> int:
     return service().sweep()
-
-
-@app.task(name=PURGE_TASK, ignore_result=True)
-def purge_idempotency() -> int:
-    from libs.web import purge_idempotency_keys
-
-    svc = service()
-    return purge_idempotency_keys(svc.pool, svc.schema, IDEMPOTENCY_KEEP_SECONDS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -12,7 +13,7 @@ from pathlib import Path
 import psutil
 import requests
 
-from libs.config import PROJECT_ROOT
+from libs.config import DATABASE_URL_FILE, PROJECT_ROOT
 from libs.devstack.ports import free_port
 
 
@@ -67,10 +68,24 @@ def test_run_serves_the_api_and_ctrl_c_leaves_nothing_running(tmp_path: Path) ->
         token = requests.post(f"{base}/v1/sessions", json=body, timeout=10).json()["token"]
         me = requests.get(f"{base}/v1/me", headers={"Authorization": f"Bearer {token}"}, timeout=10)
         assert me.status_code == 200 and me.json()["username"] == "runner"
+
+        # Tools find the stack's database with no DATABASE_URL (as `make export-events` runs them).
+        assert "DATABASE_URL" not in env and (tmp_path / "data" / DATABASE_URL_FILE).is_file()
+        exported = subprocess.run(
+            [sys.executable, "-m", "libs.bus.export", "--schema", "accounts"],
+            cwd=PROJECT_ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert exported.returncode == 0, exported.stderr
+        assert [json.loads(line)["type"] for line in exported.stdout.splitlines()] == ["PlayerRegistered"]
     finally:
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
         output = proc.communicate(timeout=60)[0].decode()
     assert "Arcana is up" in output and "Arcana: stopping" in output
+    assert not (tmp_path / "data" / DATABASE_URL_FILE).exists()  # nothing points to a stopped database
     time.sleep(0.5)
     left = [p for p in started if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
     assert left == [], [p.cmdline() for p in left]

@@ -5,12 +5,14 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
-from libs.config import PROJECT_ROOT, Settings
+from libs.config import PROJECT_ROOT, Settings, record_stack_database
 from libs.db import make_pool, migrate
 from libs.eventstore import EventStore
 
@@ -28,16 +30,41 @@ def store(postgres_url: str, pool: ConnectionPool, schema_name: str) -> EventSto
     return EventStore(pool, schema_name)
 
 
-def run_tool(postgres_url: str, module: str, *args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m module args`` as an operator or analyst runs it, against ``postgres_url``."""
+def run_tool(
+    postgres_url: str, module: str, *args: str, stack_dir: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``python -m module args`` as an operator or analyst runs it, against ``postgres_url``.
+
+    With ``stack_dir`` the tool runs as right after ``make run``: no ``DATABASE_URL`` in its
+    environment, ``ARCANA_DATA_DIR=stack_dir``, and ``postgres_url`` recorded there the way
+    ``make run`` records the database it started."""
+    env = {**os.environ, "DATABASE_URL": postgres_url}
+    if stack_dir is not None:
+        del env["DATABASE_URL"]
+        env["ARCANA_DATA_DIR"] = str(stack_dir)
+        with _data_dir(stack_dir):
+            record_stack_database(postgres_url)
     return subprocess.run(
         [sys.executable, "-m", module, *args],
-        env={**os.environ, "DATABASE_URL": postgres_url},
+        env=env,
         cwd=PROJECT_ROOT,
         capture_output=True,
         text=True,
         timeout=60,
     )
+
+
+@contextmanager
+def _data_dir(folder: Path) -> Iterator[None]:
+    before = os.environ.get("ARCANA_DATA_DIR")
+    os.environ["ARCANA_DATA_DIR"] = str(folder)
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["ARCANA_DATA_DIR"]
+        else:
+            os.environ["ARCANA_DATA_DIR"] = before
 
 
 def row_counter(pool: ConnectionPool, schema: str, tables: tuple[str, ...]) -> Callable[[], dict[str, int]]:

@@ -1,9 +1,12 @@
 """Deciding: the opening events of a match, the events a command causes (rules or presence),
-the enriched MatchEnded, and why a MatchRequested cannot start a match."""
+the enriched MatchEnded, and why a MatchRequested cannot start a match. The service's own events are
+built through their declared integration events (``services.match.events``), so what is stored is
+what is declared."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from libs.rules import (
@@ -16,6 +19,13 @@ from libs.rules import (
     start,
     state_hash,
     summary_stats,
+)
+from services.match.events import (
+    MatchCreated,
+    MatchEnded,
+    MatchRequestRejected,
+    PlayerDisconnected,
+    PlayerReconnected,
 )
 
 from .model import (
@@ -31,6 +41,16 @@ from .model import (
 REQUEST_MODES = ("ranked", "casual")
 
 
+@dataclass(frozen=True)
+class Decision:
+    """What a command decided: the events about to be stored, and the rules state after them, computed
+    once here (for the state hash) and reused for the match after the append (``fold_decided``).
+    ``rules`` is None when the events hold no rules event (the rules state is unchanged)."""
+
+    events: list[Event]
+    rules: State | None = None
+
+
 def new_match_events(
     match_id: str,
     mode: str,
@@ -42,6 +62,23 @@ def new_match_events(
     request_id: str | None = None,
     options: Mapping[str, Any] | None = None,
 ) -> list[Event]:
+    """The events of ``open_match`` (same arguments; raises ``RuleViolation`` for a bad setup)."""
+    return open_match(
+        match_id, mode, players, seed, today, bot=bot, request_id=request_id, options=options
+    ).events
+
+
+def open_match(
+    match_id: str,
+    mode: str,
+    players: Sequence[Mapping[str, Any]],
+    seed: int,
+    today: str,
+    *,
+    bot: str | None = None,
+    request_id: str | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> Decision:
     """MatchCreated + the opening events of the rules (raises ``RuleViolation`` for a bad setup).
 
     ``options``: the operator's ``first``, ``shuffle`` and ``arcana``; ``today`` (ISO date) chooses
@@ -55,44 +92,36 @@ def new_match_events(
     }
     setup.update({k: v for k, v in (options or {}).items() if v is not None})
     opening = start(setup)
-    created = {
-        "match_id": match_id,
-        "mode": mode,
-        "players": [p["id"] for p in players],
-        "bot": bot,
-        "request_id": request_id,
-    }
-    return _with_hash(
-        [(MATCH_CREATED, created), *((e["type"], e) for e in opening)], _fold_rules(None, opening)
-    )
+    created = MatchCreated(match_id, mode, [p["id"] for p in players], bot, request_id)
+    rules = _fold_rules(None, opening)
+    events = [(MATCH_CREATED, created.data()), *((e["type"], e) for e in opening)]
+    return Decision(_with_hash(events, rules), rules)
 
 
 def rejected_request_events(
     match_id: str, request_id: str, mode: Any, players: Any, reason: str, message: str, problems: Any
 ) -> list[Event]:
-    data = {
-        "match_id": match_id,
-        "request_id": request_id,
-        "mode": mode,
-        "players": [p.get("id") if isinstance(p, Mapping) else p for p in players or []],
-        "reason": reason,
-        "message": message,
-        "problems": problems,
-    }
-    return [(MATCH_REQUEST_REJECTED, data)]
+    """The MatchRequestRejected of a request that cannot start a match (its players reduced to ids)."""
+    ids = [p.get("id") if isinstance(p, Mapping) else p for p in players or []]
+    rejected = MatchRequestRejected(match_id, request_id, mode, ids, reason, message, problems)
+    return [(MATCH_REQUEST_REJECTED, rejected.data())]
 
 
 def decide_command(m: Match, command: Mapping[str, Any]) -> list[Event]:
-    """The events a command causes: a rules command (player or system: ``timeout``, ``forfeit``) or
-    the service's ``disconnect``/``reconnect``. Raises ``RuleViolation`` as the rules do."""
+    """The events of ``decide_match`` (raises ``RuleViolation`` as it does)."""
+    return decide_match(m, command).events
+
+
+def decide_match(m: Match, command: Mapping[str, Any]) -> Decision:
+    """What a command causes: a rules command (player or system: ``timeout``, ``forfeit``) or the
+    service's ``disconnect``/``reconnect``. Raises ``RuleViolation`` as the rules do, and ValueError
+    for a ``reconnect`` of a player who is not disconnected."""
     kind = command.get("type")
     if kind == "disconnect":
-        return [(PLAYER_DISCONNECTED, {"player": command["player"], "since": command["since"]})]
+        gone = PlayerDisconnected(command["player"], command["since"])
+        return Decision([(PLAYER_DISCONNECTED, gone.data())])
     if kind == "reconnect":
-        away = m.disconnected.get(command["player"])
-        return [
-            (PLAYER_RECONNECTED, {"player": command["player"], "since": away.isoformat() if away else None})
-        ]
+        return Decision([_reconnected(m, command["player"])])
     if m.rules is None or m.rejected:
         raise RuleViolation(Code.MATCH_OVER, "the match is not running")
     produced = decide(m.rules, command)
@@ -100,14 +129,32 @@ def decide_command(m: Match, command: Mapping[str, Any]) -> list[Event]:
     events = [(e["type"], e) for e in produced]
     if after.phase == "ended":
         events = [_enriched_end(m, after, d) if t == "MatchEnded" else (t, d) for t, d in events]
-    return _with_hash(events, after)
+    return Decision(_with_hash(events, after), after)
+
+
+def decide_for(m: Match, player: str, command: Mapping[str, Any]) -> Decision:
+    """A player's own command (``player`` set on it), preceded by their PlayerReconnected when they are
+    marked disconnected. Raises ``RuleViolation`` as the rules do."""
+    decided = decide_match(m, {**command, "player": player})
+    if player not in m.disconnected:
+        return decided
+    return Decision([_reconnected(m, player), *decided.events], decided.rules)
 
 
 def with_reconnect(m: Match, player: str, events: list[Event]) -> list[Event]:
     """``events`` preceded by the player's PlayerReconnected when they are marked disconnected."""
     if player not in m.disconnected:
         return events
-    return decide_command(m, {"type": "reconnect", "player": player}) + events
+    return [_reconnected(m, player), *events]
+
+
+def _reconnected(m: Match, player: str) -> Event:
+    """The PlayerReconnected of ``player``; its ``since`` is when they went silent (the ``since`` of the
+    PlayerDisconnected it ends). Raises ValueError when they are not marked disconnected."""
+    away = m.disconnected.get(player)
+    if away is None:
+        raise ValueError(f"{player} is not disconnected from match {m.match_id}")
+    return (PLAYER_RECONNECTED, PlayerReconnected(player, away.isoformat()).data())
 
 
 def _fold_rules(state: State | None, events: Iterable[Mapping[str, Any]]) -> State:
@@ -125,24 +172,24 @@ def _with_hash(events: list[Event], state: State) -> list[Event]:
 
 
 def _enriched_end(m: Match, after: State, data: Mapping[str, Any]) -> Event:
+    """The rules' MatchEnded (``type``, ``winner``, ``reason``) with the declared fields of the
+    integration event ``events.MatchEnded`` (the same winner and reason)."""
     winner = data["winner"]
     draw = winner not in m.players
-    stats = summary_stats(after)
-    return (
-        "MatchEnded",
-        {
-            **data,
-            "match_id": m.match_id,
-            "mode": m.mode,
-            "players": list(m.players),
-            "loser": None if draw else next(p for p in m.players if p != winner),
-            "draw": draw,
-            "turns": after.turn,
-            "round": after.round,
-            "bot": m.bot,
-            "stats": stats["players"],
-        },
+    ended = MatchEnded(
+        winner=winner,
+        reason=data["reason"],
+        match_id=m.match_id,
+        mode=m.mode,
+        players=list(m.players),
+        loser=None if draw else next(p for p in m.players if p != winner),
+        draw=draw,
+        turns=after.turn,
+        round=after.round,
+        bot=m.bot,
+        stats=summary_stats(after)["players"],
     )
+    return ("MatchEnded", {**data, **ended.data()})
 
 
 def request_problem(mode: Any, players: Any) -> tuple[str, str, Any] | None:

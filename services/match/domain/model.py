@@ -28,6 +28,7 @@ MODES = ("ranked", "casual", "practice", "admin")
 PLAYER_COMMANDS = ("mulligan", "play", "attack", "end_turn", "concede")
 
 Event = tuple[str, dict[str, Any]]  # (type, data) about to be stored
+Row = tuple[str, Mapping[str, Any], datetime, int]  # a stored event: type, data, occurred_at, version
 
 
 class NotAPlayer(Exception):
@@ -81,18 +82,21 @@ def evolve_match(m: Match | None, kind: str, data: Mapping[str, Any], at: dateti
     if kind == PLAYER_RECONNECTED:
         rest = {p: t for p, t in m.disconnected.items() if p != data["player"]}
         return replace(m, version=version, disconnected=rest)
-    rules = evolve(m.rules, data)
-    changes: dict[str, Any] = {"version": version, "rules": rules}
+    return _timed(m, kind, at, version, rules=evolve(m.rules, data))
+
+
+def _timed(m: Match, kind: str, at: datetime, version: int, **changes: Any) -> Match:
+    """``m`` at ``version`` after the rules event ``kind`` stored at ``at`` (its timers started)."""
     if kind == "MatchStarted":
         changes["started_at"] = at
     elif kind == "TurnStarted":
         changes["turn_started_at"] = at
-    return replace(m, **changes)
+    return replace(m, version=version, **changes)
 
 
-def fold_match(
-    events: Iterable[tuple[str, Mapping[str, Any], datetime, int]], m: Match | None = None
-) -> Match:
+def fold_match(events: Iterable[Row], m: Match | None = None) -> Match:
+    """The match after the stored ``events`` (from ``m``); raises ValueError for no events or a stream
+    that does not start with MatchCreated (or MatchRequestRejected)."""
     for kind, data, at, version in events:
         m = evolve_match(m, kind, data, at, version)
     if m is None:
@@ -100,7 +104,23 @@ def fold_match(
     return m
 
 
-def replay_problems(events: Iterable[tuple[str, Mapping[str, Any], datetime, int]]) -> list[str]:
+def fold_decided(m: Match | None, events: Iterable[Row], rules: State | None) -> Match:
+    """The match after a batch it has just decided and stored: as ``fold_match``, but its rules state is
+    ``rules``, the one the decision computed (None: the batch holds no rules event), instead of
+    evolving the rules events a second time. Raises ValueError as ``fold_match`` does."""
+    for kind, data, at, version in events:
+        if kind in SERVICE_EVENTS:
+            m = evolve_match(m, kind, data, at, version)
+        elif m is None:
+            raise ValueError("a match stream starts with MatchCreated")
+        else:
+            m = _timed(m, kind, at, version)
+    if m is None:
+        raise ValueError("no events")
+    return m if rules is None else replace(m, rules=rules)
+
+
+def replay_problems(events: Iterable[Row]) -> list[str]:
     """Versions whose stored ``state_hash`` differs from the replayed state's (empty: no drift)."""
     problems = []
     m: Match | None = None

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from psycopg_pool import ConnectionPool
 
+from libs import clock
 from libs.config import Settings
 from libs.db import migrate
 from libs.kit.web import service_app
@@ -20,6 +21,14 @@ SECRET = "accounts-test-secret-" + "a" * 60
 MIGRATIONS = Path(__file__).resolve().parents[3] / "services" / "accounts" / "migrations"
 FAST_SCRYPT = ScryptParams(n=2**10, r=8, p=1)
 PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(autouse=True)
+def _real_clock() -> Iterator[None]:
+    """Tests move time with ``libs.clock``; each starts and ends on the real clock."""
+    clock.set_offset(0)
+    yield
+    clock.set_offset(0)
 
 
 @pytest.fixture
@@ -35,7 +44,7 @@ def accounts_schema(postgres_url: str, schema_name: str) -> str:
 
 @pytest.fixture
 def policy() -> LoginPolicy:
-    return LoginPolicy(per_username=5, per_address=20, window_seconds=60)
+    return LoginPolicy(per_username=5, per_address=20, window_seconds=60, register_per_address=30)
 
 
 @pytest.fixture

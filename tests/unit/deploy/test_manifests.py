@@ -30,6 +30,7 @@ def _containers(docs: list[dict]) -> list[dict]:
         for d in docs
         if d["kind"] in ("Deployment", "Job")
         for c in d["spec"]["template"]["spec"]["containers"]
+        if c["image"] == "arcana"  # not Redis
     ]
 
 
@@ -56,7 +57,11 @@ def test_every_container_runs_a_module_that_exists_with_config_and_secrets() -> 
     for container in _containers(_documents()):
         assert _exists(_module_of(container["command"])), container["command"]
         sources = {next(iter(s)): next(iter(s.values()))["name"] for s in container["envFrom"]}
-        assert sources == {"configMapRef": "arcana-config", "secretRef": "arcana-secrets"}
+        assert sources == {"configMapRef": "arcana-config"}  # secrets: files (test_hardening.py)
+        assert any(
+            v["name"] == "DATABASE_URL_FILE" or v["name"] == "CELERY_BROKER_URL_FILE"
+            for v in container["env"]
+        )
 
 
 def test_every_service_has_a_deployment_and_the_ingress_routes_exactly_its_prefixes() -> None:
@@ -64,9 +69,10 @@ def test_every_service_has_a_deployment_and_the_ingress_routes_exactly_its_prefi
 
     docs = _documents()
     deployments = {d["metadata"]["name"] for d in docs if d["kind"] == "Deployment"}
-    [ingress] = [d for d in docs if d["kind"] == "Ingress"]
+    ingresses = [d for d in docs if d["kind"] == "Ingress"]  # public, and internal for /v1/admin
     routed = {
         p["path"]: p["backend"]["service"]["name"]
+        for ingress in ingresses
         for rule in ingress["spec"]["rules"]
         for p in rule["http"]["paths"]
     }
@@ -96,7 +102,7 @@ def test_each_service_deployment_serves_only_its_service_and_runs_its_parts() ->
 
 def test_no_secret_values_in_the_config_map() -> None:
     [config] = [d for d in _documents() if d["kind"] == "ConfigMap"]
-    for key in ("DATABASE_URL", "ARCANA_TOKEN_SECRET", "ARCANA_OPERATOR_TOKEN"):
+    for key in ("DATABASE_URL", "ARCANA_TOKEN_SECRET", "ARCANA_OPERATOR_TOKEN", "CELERY_BROKER_URL"):
         assert key not in config["data"]
 
 
@@ -105,7 +111,7 @@ def test_no_secret_values_in_the_config_map() -> None:
 def test_overlays_render(overlay: Path) -> None:
     out = subprocess.run(["kubectl", "kustomize", str(overlay)], check=True, capture_output=True, text=True)
     kinds = [d["kind"] for d in yaml.safe_load_all(out.stdout) if d]
-    assert kinds.count("Ingress") == 1 and "Deployment" in kinds
+    assert kinds.count("Ingress") == 2 and "Deployment" in kinds  # public and internal (admin)
 
 
 def test_every_gunicorn_target_is_a_wsgi_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

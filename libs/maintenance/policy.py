@@ -1,0 +1,60 @@
+"""One purge policy for the idempotency and inbox tables of every service's schema.
+
+- ``idempotency``: Idempotency-Key records older than ``idempotency_keep`` (a day) are deleted; a
+  client's retry within that time still gets the first response.
+- ``inbox``: each consumer's horizon moves up to ``now - inbox_horizon`` (30 days) and its inbox
+  rows of events that occurred before it are deleted; the consumer treats any older event as
+  already applied (``libs/bus/purge.py``). ``inbox_horizon`` must exceed the longest time an event
+  may wait for its consumer (an outage, a dead letter awaiting its retry).
+
+Settings: ``ARCANA_IDEMPOTENCY_KEEP_HOURS`` (default 24), ``ARCANA_INBOX_HORIZON_DAYS`` (default 30).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from psycopg_pool import ConnectionPool
+
+from libs.bus.purge import purge_inbox
+from libs.web.idempotency import purge_idempotency_keys
+
+
+@dataclass(frozen=True)
+class PurgePolicy:
+    idempotency_keep: timedelta = timedelta(days=1)
+    inbox_horizon: timedelta = timedelta(days=30)
+
+    @classmethod
+    def from_env(cls) -> PurgePolicy:
+        """The policy of ``ARCANA_IDEMPOTENCY_KEEP_HOURS`` and ``ARCANA_INBOX_HORIZON_DAYS``; raises
+        ``ValueError`` for a value that is not a positive number."""
+        return cls(
+            idempotency_keep=timedelta(hours=_positive("ARCANA_IDEMPOTENCY_KEEP_HOURS", 24)),
+            inbox_horizon=timedelta(days=_positive("ARCANA_INBOX_HORIZON_DAYS", 30)),
+        )
+
+
+def _positive(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    value = float(raw) if raw else default
+    if value <= 0:
+        raise ValueError(f"{name} must be a positive number, not {raw!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class PurgeReport:
+    schema: str
+    idempotency: int
+    inbox: dict[str, int] = field(default_factory=dict)
+
+
+def purge_schema(pool: ConnectionPool, schema: str, policy: PurgePolicy, now: datetime) -> PurgeReport:
+    """Apply ``policy`` to one service's schema at time ``now``; returns what was deleted. Raises
+    psycopg errors."""
+    keys = purge_idempotency_keys(pool, schema, int(policy.idempotency_keep.total_seconds()))
+    inbox = purge_inbox(pool, schema, now - policy.inbox_horizon)
+    return PurgeReport(schema, keys, inbox)

@@ -1,0 +1,111 @@
+"""Player commands: decided on the cached (or freshly read) match, appended at the version they were
+decided on, presence recorded in the same transaction, timers and the bot dispatched after the commit.
+
+Player commands are never retried once they name a version: a concurrent append means the player
+decided on a stale state (409 with the current version). Without one, a race lost to the opponent
+(both mulligan at once) is decided again on a fresh read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
+from typing import Any
+
+import psycopg
+
+from libs.eventstore import ConcurrencyError
+from services.match import domain
+from services.match.dispatch import Dispatcher
+from services.match.domain import Match
+from services.match.errors import VersionConflict
+from services.match.loading import MatchLoader
+from services.match.presence import Presence
+from services.match.writing import MatchWriter, Outcome
+
+PLAYER_ATTEMPTS = 3  # commands without an expected version, after a lost race
+
+
+class PlayerCommands:
+    def __init__(
+        self, loader: MatchLoader, writer: MatchWriter, presence: Presence, dispatcher: Dispatcher
+    ) -> None:
+        self.loader = loader
+        self.writer = writer
+        self.presence = presence
+        self.dispatcher = dispatcher
+
+    def execute(
+        self,
+        match_id: str,
+        player: str,
+        command: dict[str, Any],
+        expected: int | None,
+        *,
+        transaction: Callable[..., AbstractContextManager[psycopg.Connection[Any]]],
+        in_outer_transaction: bool = False,
+        after_commit: Callable[[Callable[[], None]], None],
+    ) -> Outcome:
+        """A player's command, decided and appended; timers and the bot are dispatched through
+        ``after_commit`` once ``transaction`` (pipelined) has committed.
+
+        The match at the expected version comes from the cache (no read), else it is read before
+        the transaction (one autocommit round trip); inside an outer transaction (an
+        Idempotency-Key's) the read happens there, on its connection. With an expected version the
+        write is one round trip (BEGIN, append, index + NOTIFY, presence, COMMIT), else two.
+
+        Raises ``MatchNotFound``, ``VersionConflict`` and ``RuleViolation``; nothing is written then.
+        """
+        loaded = self.loader.cached_at(match_id, player, expected)
+        if loaded is None and not in_outer_transaction:
+            loaded = self.loader.load_for(match_id, player)
+        with self.writer.refused_appends(match_id, expected), transaction(pipelined=True) as conn:
+            outcome = self.player_command(match_id, player, command, expected, conn, loaded=loaded)
+        outcome = self.writer.confirmed(outcome)
+        if not in_outer_transaction:  # committed now (else when the outer transaction commits)
+            self.loader.cache.remember(outcome.after)
+        after_commit(lambda: self.dispatcher.dispatch(outcome))
+        return outcome
+
+    def player_command(
+        self,
+        match_id: str,
+        player: str,
+        command: Mapping[str, Any],
+        expected_version: int | None,
+        conn: psycopg.Connection[Any],
+        *,
+        loaded: Match | None = None,
+    ) -> Outcome:
+        """Apply a player's command in the caller's transaction (the caller commits, then dispatches).
+
+        ``loaded``: the match as ``load_for`` just read it (before the transaction began: the append
+        checks the version it was decided on anyway), else it is read in ``conn``.
+        Raises ``MatchNotFound``, ``VersionConflict`` (a stale ``expected_version``, or three races
+        lost without one) and ``RuleViolation``; nothing is written then (the caller must abandon
+        its transaction). With ``expected_version`` the append is queued: a race lost with it is
+        raised when the transaction ends (run it inside ``refused_appends``), and the returned
+        outcome's positions are read by ``confirmed`` after the commit.
+        """
+        # Without an expected version the player did not decide on a particular state: a race
+        # lost to the opponent (both mulligan at once) is decided again on a fresh read, inside a
+        # savepoint so the transaction survives the lost race.
+        retry = expected_version is None
+        m = loaded if loaded is not None else self.loader.load_for(match_id, player, conn)
+        for attempt in range(PLAYER_ATTEMPTS if retry else 1):
+            if attempt:
+                m = self.loader.load_for(match_id, player, conn)
+            if expected_version is not None and expected_version != m.version:
+                raise VersionConflict(m.version)
+            decision = domain.decide_for(m, player, command)
+            try:
+                # with an expected version a refusal is final: queue the append (no wait)
+                outcome = self.writer.append(m, match_id, decision, conn, savepoint=retry, queued=not retry)
+            except ConcurrencyError as exc:
+                if not retry or attempt + 1 == PLAYER_ATTEMPTS:
+                    raise VersionConflict(int(exc.actual)) from None
+                continue
+            if not outcome.after.ended:
+                self.presence.record(conn, match_id, player)
+            return outcome
+        raise AssertionError("unreachable: the last attempt returns or raises")

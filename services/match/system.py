@@ -1,0 +1,102 @@
+"""System commands: what the service decides by itself (reconnections on a request, disconnections,
+forfeits, timeouts), each on a fresh read and decided again, a few times, when it loses a race."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from libs import clock
+from libs.eventstore import ConcurrencyError
+from libs.rules import RuleViolation
+from services.match import domain, store
+from services.match.dispatch import Dispatcher
+from services.match.domain import Match
+from services.match.loading import MatchLoader
+from services.match.presence import Presence
+from services.match.writing import MatchWriter, Outcome
+
+log = logging.getLogger(__name__)
+
+SYSTEM_ATTEMPTS = 5
+MAX_TICK_STEPS = 8
+
+Chooser = Callable[[Match], dict[str, Any] | None]
+
+
+class SystemCommands:
+    def __init__(
+        self,
+        schema: str,
+        loader: MatchLoader,
+        writer: MatchWriter,
+        presence: Presence,
+        dispatcher: Dispatcher,
+    ) -> None:
+        self.schema = schema
+        self.loader = loader
+        self.writer = writer
+        self.presence = presence
+        self.dispatcher = dispatcher
+
+    def run(self, match_id: str, choose: Chooser, *, bot: bool = True) -> Outcome | None:
+        """Apply the system command ``choose`` picks on a fresh read (None: nothing to do), retried on
+        a lost race; dispatch its timers (and the bot unless ``bot`` is False). Returns None when
+        nothing was applied: no command, an ended match, a refusal (logged) or too many races."""
+        for _ in range(SYSTEM_ATTEMPTS):
+            m = self.loader.load(match_id)
+            if m is None or m.ended:
+                return None
+            command = choose(m)
+            if command is None:
+                return None
+            try:
+                decision = domain.decide_match(m, command)
+            except RuleViolation as exc:
+                log.error("match %s: system command %s refused: %s", match_id, command, exc)
+                return None
+            try:
+                outcome = self.writer.append(m, match_id, decision, None)
+            except ConcurrencyError:
+                continue
+            self.dispatcher.dispatch(outcome, bot=bot)
+            return outcome
+        log.warning("match %s: gave up a system command after %d races", match_id, SYSTEM_ATTEMPTS)
+        return None
+
+    def touch(self, match_id: str, player: str) -> Match:
+        """A request of ``player`` to the match: record it, reconnect them if marked disconnected.
+        Raises ``MatchNotFound`` unless ``player`` plays in the match."""
+        with self.loader.reading() as conn:
+            m = self.loader.load_for(match_id, player, conn)
+            if not m.ended:
+                self.presence.record(conn, match_id, player, relaxed=True)
+        if player in m.disconnected and not m.ended:
+            self.run(
+                match_id,
+                lambda x: {"type": "reconnect", "player": player} if player in x.disconnected else None,
+            )
+            m = self.loader.load_for(match_id, player)
+        return m
+
+    def tick(self, match_id: str) -> int:
+        """Apply every system command due now (presence, forfeits, timeouts); returns how many."""
+        applied = 0
+        for _ in range(MAX_TICK_STEPS):
+            now = clock.now()
+
+            def due(m: Match, now: Any = now) -> dict[str, Any] | None:
+                with self.loader.reading() as conn:
+                    seen = store.last_seen(conn, self.schema, m.match_id)
+                return domain.next_due(m, now, seen)
+
+            if self.run(match_id, due) is None:
+                break
+            applied += 1
+        return applied
+
+    def follow_up(self, match_id: str) -> None:
+        """Schedule the match's deadline as it is now (after a deadline task ran: senders skip a
+        later deadline while an earlier task is still to come, counting on this)."""
+        self.dispatcher.follow_up(match_id, self.loader.load(match_id))

@@ -1,0 +1,50 @@
+"""Long polls: a player's events after a version, waiting (woken by LISTEN/NOTIFY, else polling) up to
+a given time for one, while their requests keep counting as presence."""
+
+from __future__ import annotations
+
+import time
+
+from libs.eventstore import RecordedEvent
+from services.match.loading import MatchLoader
+from services.match.notify import MatchNotifier
+from services.match.presence import Presence
+from services.match.system import SystemCommands
+
+TOUCH_EVERY_SECONDS = 5.0
+
+
+class EventWaiter:
+    def __init__(
+        self, loader: MatchLoader, system: SystemCommands, presence: Presence, notifier: MatchNotifier | None
+    ) -> None:
+        self.loader = loader
+        self.system = system
+        self.presence = presence
+        self.notifier = notifier
+
+    def wait_for_events(
+        self, match_id: str, player: str, after: int, wait: float
+    ) -> tuple[int, list[RecordedEvent]]:
+        """Events after version ``after`` (waiting up to ``wait`` seconds for one); and the version.
+        Raises ``MatchNotFound`` unless ``player`` plays in the match."""
+        m = self.system.touch(match_id, player)
+        end = time.monotonic() + wait
+        touched = time.monotonic()
+        while True:
+            recorded = self.loader.read_events(match_id, after)
+            left = end - time.monotonic()
+            if recorded or left <= 0 or m.ended:
+                break
+            if self.notifier is not None:
+                self.notifier.wait(match_id, after, left)
+            else:
+                time.sleep(min(left, 0.2))
+            if time.monotonic() - touched >= TOUCH_EVERY_SECONDS:
+                m = self.system.touch(match_id, player)
+                touched = time.monotonic()
+        if wait > 1.0 and not m.ended and not any(e.type == "MatchEnded" for e in recorded):
+            with self.loader.reading() as conn:
+                self.presence.record(conn, match_id, player, relaxed=True)
+        version = recorded[-1].version if recorded else max(m.version, 0)
+        return version, recorded

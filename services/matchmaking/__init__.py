@@ -1,0 +1,1 @@
+"""Matchmaking: queue tickets (event-sourced) and the pairing pass that requests matches."""

@@ -1,0 +1,121 @@
+"""HTTP of the matchmaking service (every endpoint needs a player's bearer token; a player sees
+and cancels only their own tickets: anyone else's is 404).
+
+- ``POST /v1/queue {mode: ranked | casual}`` → 202 the waiting ticket (``Idempotency-Key``
+  honoured); 409 ``ticket_already_open`` (details: its ticket id); 422 ``illegal_deck`` (details:
+  the deck's problems) or ``validation_error``.
+- ``GET /v1/queue/{ticket}`` → 200 ``waiting`` (seconds waited, rating window), ``paired``,
+  ``matched`` (match id), ``cancelled`` or ``failed`` (reason); polling keeps a waiting ticket
+  alive (30 s without a poll: cancelled as abandoned). 404 ``ticket_not_found``.
+- ``DELETE /v1/queue/{ticket}`` → 200 the cancelled ticket; 409 ``ticket_not_waiting``; 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+
+from libs import clock
+from libs.kit import ErrorTable, Problem
+from libs.kit.web import current_service
+from libs.web import (
+    Blueprint,
+    ErrorSchema,
+    StrictSchema,
+    current_player,
+    idempotent,
+    request_transaction,
+    require_player,
+)
+from services.matchmaking.domain import MODES, IllegalDeck, InvalidMode, TicketNotWaiting
+from services.matchmaking.service import MatchmakingService, TicketAlreadyOpen, TicketNotFound
+
+ERRORS = ErrorTable(
+    {
+        TicketNotFound: Problem(404, "ticket_not_found", "No such ticket."),
+        TicketAlreadyOpen: Problem(
+            409,
+            "ticket_already_open",
+            "You already have an open ticket.",
+            details=lambda e: {"ticket_id": e.ticket_id},
+        ),
+        TicketNotWaiting: Problem(
+            409,
+            "ticket_not_waiting",
+            lambda e: f"The ticket is {e.status}: only a waiting ticket can be cancelled.",
+            details=lambda e: {"status": e.status},
+        ),
+        IllegalDeck: Problem(
+            422,
+            "illegal_deck",
+            "Your active deck is not legal.",
+            details=lambda e: {"problems": e.problems},
+        ),
+        InvalidMode: Problem(422, "invalid_mode", lambda e: str(e)),
+    }
+)
+
+blp = Blueprint("matchmaking", __name__, description="Queue for ranked and casual matches.")
+
+
+class QueueIn(StrictSchema):
+    mode = ma.fields.String(required=True, validate=ma.validate.OneOf(MODES))
+
+
+class TicketOut(ma.Schema):
+    ticket_id = ma.fields.String(required=True)
+    mode = ma.fields.String(required=True)
+    status = ma.fields.String(
+        required=True, metadata={"description": "waiting | paired | matched | cancelled | failed"}
+    )
+    waited_seconds = ma.fields.Float(required=True)
+    rating = ma.fields.Integer(required=True, metadata={"description": "the rating the ticket is paired by"})
+    window = ma.fields.Integer(
+        allow_none=True, metadata={"description": "ranked, waiting: ± rating accepted now; null = any"}
+    )
+    match_id = ma.fields.String(metadata={"description": "once matched"})
+    reason = ma.fields.String(metadata={"description": "cancelled: player | abandoned; failed: the code"})
+    message = ma.fields.String(allow_none=True)
+    problems = ma.fields.List(ma.fields.String())
+
+
+def _service() -> MatchmakingService:
+    svc: MatchmakingService = current_service()
+    return svc
+
+
+def _me() -> str:
+    return str(current_player())
+
+
+@blp.route("/v1/queue", methods=["POST"])
+@require_player
+@idempotent
+@blp.arguments(QueueIn)
+@blp.response(202, TicketOut)
+@blp.alt_response(409, schema=ErrorSchema, description="ticket_already_open")
+@blp.alt_response(422, schema=ErrorSchema, description="illegal_deck, validation_error")
+def join(args: dict[str, Any]) -> Any:
+    """Join the ranked or casual queue with your active deck."""
+    ticket = _service().join(_me(), args["mode"], request_transaction)
+    return MatchmakingService.describe(ticket, clock.now())
+
+
+@blp.route("/v1/queue/<ticket_id>", methods=["GET"])
+@require_player
+@blp.response(200, TicketOut)
+@blp.alt_response(404, schema=ErrorSchema, description="ticket_not_found")
+def look(ticket_id: str) -> Any:
+    """Your ticket now (poll it at least every 30 s while it waits)."""
+    return MatchmakingService.describe(_service().look(_me(), ticket_id), clock.now())
+
+
+@blp.route("/v1/queue/<ticket_id>", methods=["DELETE"])
+@require_player
+@blp.response(200, TicketOut)
+@blp.alt_response(404, schema=ErrorSchema, description="ticket_not_found")
+@blp.alt_response(409, schema=ErrorSchema, description="ticket_not_waiting")
+def cancel(ticket_id: str) -> Any:
+    """Leave the queue (only a waiting ticket)."""
+    return MatchmakingService.describe(_service().cancel(_me(), ticket_id, request_transaction), clock.now())

@@ -1,0 +1,215 @@
+"""A queue ticket, folded from its stream ``ticket-<id>``, its events and the decisions on it.
+
+Lifecycle: ``waiting`` → ``paired`` (a match was requested) → ``matched`` (the match service created
+it) or ``failed`` (the match service rejected the request); ``waiting`` → ``cancelled`` (by its
+player or as abandoned). Every event carries the times the fold needs, so state never reads a clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+MODES = ("ranked", "casual")
+WAITING, PAIRED, MATCHED, CANCELLED, FAILED = "waiting", "paired", "matched", "cancelled", "failed"
+OPEN_STATUSES = (WAITING, PAIRED)
+ANSWER_SECONDS = 120.0  # a paired ticket the match service has not answered for this long fails
+NO_ANSWER = "no_answer"
+
+TICKET_OPENED = "TicketOpened"
+TICKET_PAIRED = "TicketPaired"
+TICKET_MATCHED = "TicketMatched"
+TICKET_FAILED = "TicketFailed"
+TICKET_CANCELLED = "TicketCancelled"
+TICKET_EVENTS = (TICKET_OPENED, TICKET_PAIRED, TICKET_MATCHED, TICKET_FAILED, TICKET_CANCELLED)
+
+Event = tuple[str, dict[str, Any]]  # (type, data) about to be stored
+
+
+class MatchmakingError(Exception):
+    """Base of the domain's refusals."""
+
+
+class InvalidMode(MatchmakingError):
+    """The mode is not ``ranked`` or ``casual``."""
+
+
+class IllegalDeck(MatchmakingError):
+    """The player's active deck is not legal; ``problems`` says why."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__("your active deck is not legal")
+        self.problems = list(problems)
+
+
+class TicketNotWaiting(MatchmakingError):
+    """The ticket is no longer waiting (paired, matched, cancelled or failed)."""
+
+    def __init__(self, status: str) -> None:
+        super().__init__(f"the ticket is {status}, not waiting")
+        self.status = status
+
+
+def ticket_stream(ticket_id: str) -> str:
+    return f"ticket-{ticket_id}"
+
+
+@dataclass(frozen=True)
+class ActiveDeck:
+    """A player's active deck as economy last published it."""
+
+    cards: tuple[str, ...]
+    legal: bool = True
+    problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Ticket:
+    ticket_id: str
+    player_id: str
+    mode: str
+    rating: int
+    deck: tuple[str, ...]
+    opened_at: datetime
+    status: str = WAITING
+    version: int = 1
+    request_id: str | None = None
+    match_id: str | None = None
+    opponent_id: str | None = None
+    reason: str | None = None
+    message: str | None = None
+    problems: tuple[str, ...] = ()
+    closed_at: datetime | None = None
+
+    def waited(self, now: datetime) -> float:
+        """Seconds waited: until now while waiting, until pairing or cancellation after that."""
+        end = now if self.status == WAITING else (self.closed_at or now)
+        return max(0.0, (end - self.opened_at).total_seconds())
+
+
+def evolve(t: Ticket | None, kind: str, data: Mapping[str, Any]) -> Ticket:
+    """The ticket after one stored event. Raises ValueError on a stream not starting with
+    TicketOpened or an unknown event type."""
+    if kind == TICKET_OPENED:
+        at = datetime.fromisoformat(data["opened_at"])
+        return Ticket(
+            data["ticket_id"], data["player_id"], data["mode"], int(data["rating"]), tuple(data["deck"]), at
+        )
+    if t is None:
+        raise ValueError("a ticket stream starts with TicketOpened")
+    v = t.version + 1
+    if kind == TICKET_PAIRED:
+        return replace(
+            t,
+            status=PAIRED,
+            version=v,
+            request_id=data["request_id"],
+            match_id=data["match_id"],
+            opponent_id=data["opponent_id"],
+            closed_at=datetime.fromisoformat(data["paired_at"]),
+        )
+    if kind == TICKET_MATCHED:
+        return replace(t, status=MATCHED, version=v, match_id=data["match_id"])
+    if kind == TICKET_FAILED:
+        return replace(
+            t,
+            status=FAILED,
+            version=v,
+            reason=data["reason"],
+            message=data.get("message"),
+            problems=tuple(data.get("problems") or ()),
+        )
+    if kind == TICKET_CANCELLED:
+        return replace(
+            t,
+            status=CANCELLED,
+            version=v,
+            reason=data["reason"],
+            closed_at=datetime.fromisoformat(data["cancelled_at"]),
+        )
+    raise ValueError(f"unknown ticket event {kind}")
+
+
+def fold(events: Iterable[tuple[str, Mapping[str, Any]]]) -> Ticket | None:
+    t: Ticket | None = None
+    for kind, data in events:
+        t = evolve(t, kind, data)
+    return t
+
+
+def open_ticket(
+    ticket_id: str, player_id: str, mode: str, rating: int, deck: ActiveDeck, now: datetime
+) -> Event:
+    """TicketOpened. Raises ``InvalidMode`` or ``IllegalDeck`` (with the deck's problems).
+    One open ticket per player is enforced by the store."""
+    if mode not in MODES:
+        raise InvalidMode(f"mode must be one of {', '.join(MODES)}")
+    if not deck.legal:
+        raise IllegalDeck(deck.problems or ("the deck was refused",))
+    return TICKET_OPENED, {
+        "ticket_id": ticket_id,
+        "player_id": player_id,
+        "mode": mode,
+        "rating": int(rating),
+        "deck": list(deck.cards),
+        "opened_at": now.isoformat(),
+    }
+
+
+def cancel(t: Ticket, reason: str, now: datetime) -> Event:
+    """TicketCancelled (``reason`` ``player`` or ``abandoned``). Raises ``TicketNotWaiting``."""
+    if t.status != WAITING:
+        raise TicketNotWaiting(t.status)
+    return TICKET_CANCELLED, {"ticket_id": t.ticket_id, "reason": reason, "cancelled_at": now.isoformat()}
+
+
+def paired(t: Ticket, opponent: Ticket, request_id: str, match_id: str, now: datetime) -> Event:
+    """TicketPaired for ``t``. Raises ``TicketNotWaiting``, or ValueError for a pairing of one
+    player with themselves or across modes."""
+    if t.status != WAITING:
+        raise TicketNotWaiting(t.status)
+    if t.player_id == opponent.player_id or t.mode != opponent.mode:
+        raise ValueError("a ticket pairs only with another player's ticket of the same mode")
+    return TICKET_PAIRED, {
+        "ticket_id": t.ticket_id,
+        "request_id": request_id,
+        "match_id": match_id,
+        "opponent_id": opponent.player_id,
+        "opponent_ticket": opponent.ticket_id,
+        "rating_gap": abs(t.rating - opponent.rating),
+        "paired_at": now.isoformat(),
+    }
+
+
+def matched(t: Ticket, match_id: str) -> list[Event]:
+    """TicketMatched when the paired ticket's match was created; nothing if already settled."""
+    if t.status != PAIRED or t.match_id != match_id:
+        return []
+    return [(TICKET_MATCHED, {"ticket_id": t.ticket_id, "match_id": match_id})]
+
+
+def failed(
+    t: Ticket, match_id: str, reason: str, message: str | None, problems: Sequence[str]
+) -> list[Event]:
+    """TicketFailed when the paired ticket's match request was rejected; nothing if already settled."""
+    if t.status != PAIRED or t.match_id != match_id:
+        return []
+    data = {
+        "ticket_id": t.ticket_id,
+        "match_id": match_id,
+        "reason": reason,
+        "message": message,
+        "problems": [str(p) for p in problems],
+    }
+    return [(TICKET_FAILED, data)]
+
+
+def unanswered(t: Ticket, now: datetime) -> list[Event]:
+    """TicketFailed (``no_answer``) for a ticket paired ``ANSWER_SECONDS`` ago or more whose match
+    the match service has neither created nor rejected, so its player can queue again; else nothing."""
+    if t.status != PAIRED or t.closed_at is None or (now - t.closed_at).total_seconds() < ANSWER_SECONDS:
+        return []
+    message = "the match service did not answer the match request"
+    return failed(t, t.match_id or "", NO_ANSWER, message, [])

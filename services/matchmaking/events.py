@@ -1,0 +1,97 @@
+"""What matchmaking publishes on ``arcana.matchmaking.events`` (declared once; see docs/events.md).
+
+Streams: ``ticket-<id>`` (a queue ticket's life) and ``request-<id>`` (one ``MatchRequested``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
+
+TOPIC = "arcana.matchmaking.events"
+
+
+@integration_event("MatchRequested", version=1)
+@dataclass(frozen=True)
+class MatchRequested(IntegrationEvent):
+    """Two paired tickets ask the match service for a match (it answers with MatchCreated or
+    MatchRequestRejected carrying the same `request_id`)."""
+
+    request_id: str = field(metadata={"doc": "UUID5 of the two ticket ids: a repeat names the same request"})
+    mode: str = field(metadata={"doc": "`ranked` or `casual`"})
+    players: list[dict[str, Any]] = field(
+        metadata={"doc": "two `{id, deck}`: each player's id and active deck (20 card ids)"}
+    )
+    tickets: list[str] = field(metadata={"doc": "the two ticket ids, in the order of `players`"})
+    match_id: str = field(
+        metadata={"doc": "the match id the match service will give it (UUID5 of request_id)"}
+    )
+
+
+@integration_event("TicketOpened", version=1)
+@dataclass(frozen=True)
+class TicketOpened(IntegrationEvent):
+    """A player joined a queue."""
+
+    ticket_id: str = field(metadata={"doc": "the ticket id (UUID)"})
+    player_id: str = field(metadata={"doc": "the player's id"})
+    mode: str = field(metadata={"doc": "`ranked` or `casual`"})
+    rating: int = field(metadata={"doc": "the player's rating when joining (900 before any ranked game)"})
+    deck: list[str] = field(metadata={"doc": "the player's active deck when joining"})
+    opened_at: str = field(metadata={"doc": "when (ISO 8601, UTC): waiting time counts from here"})
+
+
+@integration_event("TicketPaired", version=1)
+@dataclass(frozen=True)
+class TicketPaired(IntegrationEvent):
+    """The pairing pass paired the ticket and requested a match."""
+
+    ticket_id: str = field(metadata={"doc": "the ticket id"})
+    request_id: str = field(metadata={"doc": "the MatchRequested's id"})
+    match_id: str = field(metadata={"doc": "the match id the request will have"})
+    opponent_id: str = field(metadata={"doc": "the other player's id"})
+    opponent_ticket: str = field(metadata={"doc": "the other ticket's id"})
+    rating_gap: int = field(metadata={"doc": "the absolute difference of the two tickets' ratings"})
+    paired_at: str = field(metadata={"doc": "when (ISO 8601, UTC): waiting time ends here"})
+
+
+@integration_event("TicketMatched", version=1)
+@dataclass(frozen=True)
+class TicketMatched(IntegrationEvent):
+    """The match service created the ticket's match."""
+
+    ticket_id: str = field(metadata={"doc": "the ticket id"})
+    match_id: str = field(metadata={"doc": "the match id"})
+
+
+@integration_event("TicketFailed", version=1)
+@dataclass(frozen=True)
+class TicketFailed(IntegrationEvent):
+    """The match service rejected the ticket's match request, or never answered it (120 s)."""
+
+    ticket_id: str = field(metadata={"doc": "the ticket id"})
+    match_id: str = field(metadata={"doc": "the match id the request would have had"})
+    reason: str = field(
+        metadata={"doc": "the match service's reason code (e.g. `invalid_deck`), or `no_answer`"}
+    )
+    message: str | None = field(metadata={"doc": "what was wrong, for people"})
+    problems: list[str] = field(metadata={"doc": "details, one line each"})
+
+
+@integration_event("TicketCancelled", version=1)
+@dataclass(frozen=True)
+class TicketCancelled(IntegrationEvent):
+    """A waiting ticket left the queue."""
+
+    ticket_id: str = field(metadata={"doc": "the ticket id"})
+    reason: str = field(metadata={"doc": "`player` (cancelled) or `abandoned` (not polled for 30 s)"})
+    cancelled_at: str = field(metadata={"doc": "when (ISO 8601, UTC)"})
+
+
+CATALOG = EventCatalog(
+    "matchmaking",
+    TOPIC,
+    (MatchRequested, TicketOpened, TicketPaired, TicketMatched, TicketFailed, TicketCancelled),
+    "Queue tickets (stream `ticket-<id>`) and match requests (stream `request-<id>`).",
+)

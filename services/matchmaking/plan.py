@@ -1,0 +1,81 @@
+"""What one pairing pass writes, planned from the rows it read (no I/O): cancel the abandoned
+waiting tickets, fail the paired tickets never answered, pair the rest (``domain.pairing_pass``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from services.matchmaking import domain, store
+
+Write = tuple[str, int, Sequence[domain.Event]]  # (stream, expected version, events)
+ABANDONED, UNANSWERED, PAIRED = "abandoned", "unanswered", "pairs"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One unit of a pass, written all or nothing: ``kind`` and its appends."""
+
+    kind: str
+    writes: list[Write]
+
+
+@dataclass(frozen=True)
+class PassResult:
+    pairs: int = 0
+    abandoned: int = 0  # waiting tickets not polled for 30 s, cancelled
+    unanswered: int = 0  # paired tickets the match service never answered, failed
+    ran: bool = True  # False: another worker held the pairing lock
+
+    @classmethod
+    def of(cls, kinds_written: Iterable[str]) -> PassResult:
+        done = Counter(kinds_written)
+        return cls(pairs=done[PAIRED], abandoned=done[ABANDONED], unanswered=done[UNANSWERED])
+
+
+def _ticket_step(kind: str, t: domain.Ticket, decided: Sequence[domain.Event]) -> Step:
+    return Step(kind, [(domain.ticket_stream(t.ticket_id), t.version, list(decided))])
+
+
+def _request_step(a: domain.Ticket, b: domain.Ticket, now: datetime) -> Step:
+    """TicketPaired on both tickets (at the versions read) and the MatchRequested."""
+    _, by_stream = domain.request_match(a, b, now)
+    expected = {domain.ticket_stream(a.ticket_id): a.version, domain.ticket_stream(b.ticket_id): b.version}
+    return Step(PAIRED, [(stream, expected.get(stream, 0), decided) for stream, decided in by_stream.items()])
+
+
+def _pairs(rows: Sequence[dict[str, Any]], now: datetime) -> list[tuple[domain.Ticket, domain.Ticket]]:
+    tickets = {r["ticket_id"]: store.ticket_from_row(r) for r in rows}
+    waiting = [
+        domain.Waiting(
+            r["ticket_id"], r["player_id"], r["mode"], r["rating"], r["opened_at"], r["last_opponent"]
+        )
+        for r in rows
+    ]
+    return [
+        (tickets[p.first.ticket_id], tickets[p.second.ticket_id]) for p in domain.pairing_pass(waiting, now)
+    ]
+
+
+def plan_pass(
+    waiting: Sequence[dict[str, Any]], paired_long_ago: Sequence[dict[str, Any]], now: datetime
+) -> list[Step]:
+    """The steps of one pass, from the waiting rows (``store.waiting``) and the paired rows past
+    the answer deadline (``store.unanswered``)."""
+    abandoned = [r for r in waiting if domain.is_abandoned((now - r["last_polled_at"]).total_seconds())]
+    gone = {r["ticket_id"] for r in abandoned}
+    steps = [
+        _ticket_step(ABANDONED, t, [domain.cancel(t, "abandoned", now)])
+        for t in map(store.ticket_from_row, abandoned)
+    ]
+    steps += [
+        _ticket_step(UNANSWERED, t, domain.unanswered(t, now))
+        for t in map(store.ticket_from_row, paired_long_ago)
+    ]
+    steps += [
+        _request_step(a, b, now) for a, b in _pairs([r for r in waiting if r["ticket_id"] not in gone], now)
+    ]
+    return steps

@@ -1,0 +1,35 @@
+"""Composition root of the matchmaking service: what it is, and its objects wired once per process."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from libs.bus import topic_for
+from libs.kit import ServiceDef, Subscription
+from libs.kit.runtime import Runtime
+from services.matchmaking import api, consumers
+from services.matchmaking.events import CATALOG
+from services.matchmaking.service import MatchmakingService
+
+
+def build(runtime: Runtime) -> MatchmakingService:
+    return MatchmakingService(runtime.pool, runtime.schema)
+
+
+def _blueprints() -> list[Any]:
+    return [api.blp]
+
+
+SERVICE = ServiceDef(
+    name="matchmaking",
+    prefixes=("/v1/queue",),
+    build=build,
+    blueprints=_blueprints,
+    errors=api.ERRORS,
+    events=(CATALOG,),
+    subscriptions=(
+        Subscription(consumers.DECKS_CONSUMER, (topic_for("economy"),), consumers.DECK_HANDLERS),
+        Subscription(consumers.RATINGS_CONSUMER, (topic_for("ratings"),), consumers.RATING_HANDLERS),
+        Subscription(consumers.MATCHES_CONSUMER, (topic_for("match"),), consumers.MATCH_HANDLERS),
+    ),
+)

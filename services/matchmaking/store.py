@@ -1,0 +1,133 @@
+"""SQL of the matchmaking service besides the event store and the ticket projection: polls, the
+waiting queue, open tickets, and the other services' facts it keeps (active decks, ratings)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from psycopg.rows import dict_row
+
+from services.matchmaking import domain
+
+
+def _t(schema: str, table: str) -> sql.Identifier:
+    return sql.Identifier(schema, table)
+
+
+def ticket_from_row(row: dict[str, Any]) -> domain.Ticket:
+    return domain.Ticket(
+        ticket_id=row["ticket_id"],
+        player_id=row["player_id"],
+        mode=row["mode"],
+        rating=row["rating"],
+        deck=tuple(row["deck"]),
+        opened_at=row["opened_at"],
+        status=row["status"],
+        version=row["version"],
+        request_id=row["request_id"],
+        match_id=row["match_id"],
+        closed_at=row.get("paired_at"),
+    )
+
+
+def touch(conn: psycopg.Connection[Any], schema: str, ticket_id: str, at: datetime) -> None:
+    """Record that the ticket's player asked about it at ``at`` (never moves backwards)."""
+    conn.execute(
+        sql.SQL(
+            "INSERT INTO {t} (ticket_id, last_polled_at) VALUES (%s, %s) ON CONFLICT (ticket_id) "
+            "DO UPDATE SET last_polled_at = greatest({t}.last_polled_at, EXCLUDED.last_polled_at)"
+        ).format(t=_t(schema, "ticket_polls")),
+        (ticket_id, at),
+    )
+
+
+def waiting(conn: psycopg.Connection[Any], schema: str) -> list[dict[str, Any]]:
+    """Every waiting ticket with its last poll and its player's previous ranked opponent."""
+    query = sql.SQL(
+        "SELECT t.*, coalesce(p.last_polled_at, t.opened_at) AS last_polled_at, "
+        "o.opponent_id AS last_opponent "
+        "FROM {t} t LEFT JOIN {p} p USING (ticket_id) LEFT JOIN {o} o USING (player_id) "
+        "WHERE t.status = 'waiting'"
+    ).format(t=_t(schema, "tickets"), p=_t(schema, "ticket_polls"), o=_t(schema, "last_opponents"))
+    with conn.cursor(row_factory=dict_row) as cur:
+        return cur.execute(query).fetchall()
+
+
+def unanswered(conn: psycopg.Connection[Any], schema: str, paired_before: datetime) -> list[dict[str, Any]]:
+    """Tickets paired before ``paired_before`` and still waiting for the match service's answer."""
+    query = sql.SQL("SELECT * FROM {} WHERE status = 'paired' AND paired_at < %s").format(
+        _t(schema, "tickets")
+    )
+    with conn.cursor(row_factory=dict_row) as cur:
+        return cur.execute(query, (paired_before,)).fetchall()
+
+
+def open_ticket_of(conn: psycopg.Connection[Any], schema: str, player_id: str) -> str | None:
+    row = conn.execute(
+        sql.SQL("SELECT ticket_id FROM {} WHERE player_id = %s AND status IN ('waiting', 'paired')").format(
+            _t(schema, "tickets")
+        ),
+        (player_id,),
+    ).fetchone()
+    return str(row[0]) if row else None
+
+
+def tickets_of_request(conn: psycopg.Connection[Any], schema: str, request_id: str) -> list[str]:
+    rows = conn.execute(
+        sql.SQL("SELECT ticket_id FROM {} WHERE request_id = %s ORDER BY ticket_id").format(
+            _t(schema, "tickets")
+        ),
+        (request_id,),
+    ).fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def active_deck(conn: psycopg.Connection[Any], schema: str, player_id: str) -> domain.ActiveDeck | None:
+    row = conn.execute(
+        sql.SQL("SELECT cards, legal, problems FROM {} WHERE player_id = %s").format(
+            _t(schema, "active_decks")
+        ),
+        (player_id,),
+    ).fetchone()
+    return domain.ActiveDeck(tuple(row[0]), bool(row[1]), tuple(row[2])) if row else None
+
+
+def save_active_deck(
+    conn: psycopg.Connection[Any], schema: str, player_id: str, deck: dict[str, Any], position: int
+) -> None:
+    """Keep economy's newest ActiveDeckChanged of a player (an older one arriving late is ignored)."""
+    conn.execute(
+        sql.SQL(
+            "INSERT INTO {t} AS a (player_id, deck_id, cards, legal, problems, position) "
+            "VALUES (%s, %s, %s, %s, %s, %s) "
+            "ON CONFLICT (player_id) DO UPDATE SET deck_id = EXCLUDED.deck_id, "
+            "cards = EXCLUDED.cards, legal = EXCLUDED.legal, problems = EXCLUDED.problems, "
+            "position = EXCLUDED.position WHERE a.position < EXCLUDED.position"
+        ).format(t=_t(schema, "active_decks")),
+        (player_id, deck.get("deck_id"), deck["cards"], deck["legal"], deck["problems"], position),
+    )
+
+
+def rating_of(conn: psycopg.Connection[Any], schema: str, player_id: str) -> int | None:
+    row = conn.execute(
+        sql.SQL("SELECT rating FROM {} WHERE player_id = %s").format(_t(schema, "player_ratings")),
+        (player_id,),
+    ).fetchone()
+    return int(row[0]) if row else None
+
+
+def save_rating(
+    conn: psycopg.Connection[Any], schema: str, player_id: str, rating: int, version: int
+) -> None:
+    """Keep ratings' newest rating of a player (by its stream version)."""
+    conn.execute(
+        sql.SQL(
+            "INSERT INTO {t} AS r (player_id, rating, version) VALUES (%s, %s, %s) ON CONFLICT (player_id) "
+            "DO UPDATE SET rating = EXCLUDED.rating, version = EXCLUDED.version "
+            "WHERE r.version < EXCLUDED.version"
+        ).format(t=_t(schema, "player_ratings")),
+        (player_id, rating, version),
+    )

@@ -1,0 +1,1 @@
+"""Ratings: the ranked ladder (Elo rating, tiers with a floor, history, leaderboard)."""

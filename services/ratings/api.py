@@ -1,0 +1,116 @@
+"""HTTP of the ratings service (every endpoint needs a player's bearer token).
+
+- ``GET /v1/ratings/me`` → 200 rating, tier, highest tier, games, wins, losses (900 before any game).
+- ``GET /v1/ratings/me/history?limit=&after=`` → 200 rating changes, newest first, ``next`` cursor.
+- ``GET /v1/ratings/{player_id}`` → 200 the public part; 404 ``player_not_found``.
+- ``GET /v1/leaderboard?limit=&after=`` → 200 players by rating (ties by player id), with rank and
+  username, ``next`` cursor; 400 ``invalid_cursor``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+
+from libs.kit import ErrorTable, Problem
+from libs.kit.web import current_service
+from libs.web import Blueprint, ErrorSchema, StrictSchema, current_player, require_player
+from services.ratings.service import MAX_PAGE, BadCursor, PlayerNotFound, RatingsService
+
+ERRORS = ErrorTable(
+    {
+        PlayerNotFound: Problem(404, "player_not_found", "No such player."),
+        BadCursor: Problem(400, "invalid_cursor", "The `after` cursor is not one this service issued."),
+    }
+)
+
+blp = Blueprint("ratings", __name__, description="Ranked ratings, tiers, history and the leaderboard.")
+
+
+class PageQuery(StrictSchema):
+    limit = ma.fields.Integer(load_default=20, validate=ma.validate.Range(min=1, max=MAX_PAGE))
+    after = ma.fields.String(load_default=None, validate=ma.validate.Length(min=1, max=200))
+
+
+class PublicOut(ma.Schema):
+    player_id = ma.fields.String(required=True)
+    username = ma.fields.String(allow_none=True)
+    rating = ma.fields.Integer(required=True)
+    tier = ma.fields.String(required=True)
+    highest_tier = ma.fields.String(required=True)
+    games = ma.fields.Integer(required=True)
+
+
+class MineOut(PublicOut):
+    wins = ma.fields.Integer(required=True)
+    losses = ma.fields.Integer(required=True)
+
+
+class HistoryItem(ma.Schema):
+    match_id = ma.fields.String(required=True)
+    result = ma.fields.String(required=True)
+    before = ma.fields.Integer(required=True)
+    after = ma.fields.Integer(required=True)
+    delta = ma.fields.Integer(required=True)
+    tier = ma.fields.String(required=True)
+    highest_tier = ma.fields.String(required=True)
+    at = ma.fields.AwareDateTime(required=True)
+
+
+class HistoryOut(ma.Schema):
+    items = ma.fields.List(ma.fields.Nested(HistoryItem), required=True)
+    next = ma.fields.String(allow_none=True, metadata={"description": "pass as `after` for the next page"})
+
+
+class LeaderboardItem(PublicOut):
+    rank = ma.fields.Integer(required=True, metadata={"description": "equal ratings share a rank"})
+
+
+class LeaderboardOut(ma.Schema):
+    items = ma.fields.List(ma.fields.Nested(LeaderboardItem), required=True)
+    next = ma.fields.String(allow_none=True, metadata={"description": "pass as `after` for the next page"})
+
+
+def _service() -> RatingsService:
+    svc: RatingsService = current_service()
+    return svc
+
+
+@blp.route("/v1/ratings/me", methods=["GET"])
+@require_player
+@blp.response(200, MineOut)
+def mine() -> Any:
+    """The caller's rating, tier, highest tier reached, games, wins and losses."""
+    return _service().mine(str(current_player()))
+
+
+@blp.route("/v1/ratings/me/history", methods=["GET"])
+@require_player
+@blp.arguments(PageQuery, location="query")
+@blp.response(200, HistoryOut)
+@blp.alt_response(400, schema=ErrorSchema, description="invalid_cursor")
+def history(query: dict[str, Any]) -> Any:
+    """The caller's rating changes, newest first, a page at a time."""
+    page = _service().history(str(current_player()), query["limit"], query["after"])
+    return {"items": page.items, "next": page.next}
+
+
+@blp.route("/v1/ratings/<player_id>", methods=["GET"])
+@require_player
+@blp.response(200, PublicOut)
+@blp.alt_response(404, schema=ErrorSchema, description="player_not_found")
+def public(player_id: str) -> Any:
+    """Another player's public rating (no wins and losses)."""
+    return _service().public(player_id)
+
+
+@blp.route("/v1/leaderboard", methods=["GET"])
+@require_player
+@blp.arguments(PageQuery, location="query")
+@blp.response(200, LeaderboardOut)
+@blp.alt_response(400, schema=ErrorSchema, description="invalid_cursor")
+def leaderboard(query: dict[str, Any]) -> Any:
+    """Rated players by rating (ties by player id: stable pages), with rank and username."""
+    page = _service().leaderboard(query["limit"], query["after"])
+    return {"items": page.items, "next": page.next}

@@ -1,0 +1,50 @@
+"""The ratings domain, pure (standard library only).
+
+Elo with K 40 for a player's first 30 counted games, then 24; start 900; tiers Bronze 0, Silver
+1000, Gold 1150, Platinum 1300, Diamond 1450, Arcane 1600; the highest tier reached is a floor.
+One stream per player, ``rating-<player>``, of ``RatingChanged`` events. Only ranked matches between
+two players that reached turn 4 and had a winner count (``ranked_result``).
+"""
+
+from .decisions import MIN_TURNS, AlreadyRated, RankedResult, ranked_result, rate
+from .elo import (
+    K_ESTABLISHED,
+    K_PROVISIONAL,
+    PROVISIONAL_GAMES,
+    START_RATING,
+    TIER_NAMES,
+    TIERS,
+    expected_score,
+    k_factor,
+    new_rating,
+    tier_floor,
+    tier_for,
+)
+from .model import LOSS, RATING_CHANGED, WIN, PlayerRating, RatingChanged, evolve, fold, rating_stream
+
+__all__ = [
+    "K_ESTABLISHED",
+    "K_PROVISIONAL",
+    "LOSS",
+    "MIN_TURNS",
+    "PROVISIONAL_GAMES",
+    "RATING_CHANGED",
+    "START_RATING",
+    "TIERS",
+    "TIER_NAMES",
+    "WIN",
+    "AlreadyRated",
+    "PlayerRating",
+    "RankedResult",
+    "RatingChanged",
+    "evolve",
+    "expected_score",
+    "fold",
+    "k_factor",
+    "new_rating",
+    "ranked_result",
+    "rate",
+    "rating_stream",
+    "tier_floor",
+    "tier_for",
+]

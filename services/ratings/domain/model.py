@@ -1,0 +1,94 @@
+"""A player's rating as folded from the stream ``rating-<player>``, and the RatingChanged event."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .elo import START_RATING, TIERS, higher_tier, tier_for
+
+RATING_CHANGED = "RatingChanged"
+WIN, LOSS = "win", "loss"
+
+
+def rating_stream(player_id: str) -> str:
+    return f"rating-{player_id}"
+
+
+@dataclass(frozen=True)
+class RatingChanged:
+    """The event: a counted ranked match moved a player's rating (published as is)."""
+
+    player_id: str
+    match_id: str
+    before: int
+    after: int
+    tier: str
+    highest_tier: str
+    delta: int
+    result: str  # "win" | "loss"
+
+    TYPE = RATING_CHANGED
+
+    @property
+    def stream(self) -> str:
+        return rating_stream(self.player_id)
+
+    def data(self) -> dict[str, Any]:
+        return {
+            "player_id": self.player_id,
+            "match_id": self.match_id,
+            "before": self.before,
+            "after": self.after,
+            "tier": self.tier,
+            "highest_tier": self.highest_tier,
+            "delta": self.delta,
+            "result": self.result,
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> RatingChanged:
+        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k != "TYPE"})
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    """Rating, highest tier reached, the games counted and which matches they were."""
+
+    player_id: str
+    rating: int = START_RATING
+    highest_tier: str = TIERS[0][0]
+    wins: int = 0
+    losses: int = 0
+    version: int = 0
+    rated_matches: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses
+
+    @property
+    def tier(self) -> str:
+        return tier_for(self.rating)
+
+
+def evolve(state: PlayerRating, event: RatingChanged) -> PlayerRating:
+    """The rating after one RatingChanged of its stream."""
+    won = event.result == WIN
+    return replace(
+        state,
+        rating=event.after,
+        highest_tier=higher_tier(state.highest_tier, event.highest_tier),
+        wins=state.wins + won,
+        losses=state.losses + (not won),
+        version=state.version + 1,
+        rated_matches=state.rated_matches | {event.match_id},
+    )
+
+
+def fold(player_id: str, events: Iterable[RatingChanged]) -> PlayerRating:
+    state = PlayerRating(player_id)
+    for event in events:
+        state = evolve(state, event)
+    return state

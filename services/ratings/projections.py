@@ -1,0 +1,62 @@
+"""``ratings`` and ``rating_history``: the read models of the ``rating-<player>`` streams.
+
+The service applies its events in the same transaction as the append (``apply``), so reads never
+lag; the projection rebuilds them from zero:
+``python -m libs.bus.rebuild --schema ratings --projection services.ratings.projections:projection``.
+Guarded by the stream version: applying an event twice changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import psycopg
+from psycopg import sql
+
+from libs.eventstore import RecordedEvent
+from services.ratings import domain
+
+if TYPE_CHECKING:
+    from libs.bus import Projection
+
+
+def _rating_sql(schema: str) -> sql.Composed:
+    return sql.SQL(
+        "INSERT INTO {t} AS r (player_id, rating, tier, highest_tier, wins, losses, version, updated_at) "
+        "VALUES (%(player_id)s, %(after)s, %(tier)s, %(highest_tier)s, %(win)s, %(loss)s, "
+        "%(version)s, %(at)s) "
+        "ON CONFLICT (player_id) DO UPDATE SET rating = EXCLUDED.rating, tier = EXCLUDED.tier, "
+        "highest_tier = EXCLUDED.highest_tier, wins = r.wins + EXCLUDED.wins, "
+        "losses = r.losses + EXCLUDED.losses, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at "
+        "WHERE r.version < EXCLUDED.version"
+    ).format(t=sql.Identifier(schema, "ratings"))
+
+
+def _history_sql(schema: str) -> sql.Composed:
+    return sql.SQL(
+        "INSERT INTO {t} (player_id, version, match_id, result, before, after, delta, tier, "
+        "highest_tier, at) "
+        "VALUES (%(player_id)s, %(version)s, %(match_id)s, %(result)s, %(before)s, %(after)s, %(delta)s, "
+        "%(tier)s, %(highest_tier)s, %(at)s) ON CONFLICT DO NOTHING"
+    ).format(t=sql.Identifier(schema, "rating_history"))
+
+
+def apply(conn: psycopg.Connection[Any], schema: str, event: RecordedEvent) -> None:
+    """Apply one stored event of a rating stream (others are ignored)."""
+    if event.type != domain.RATING_CHANGED:
+        return
+    row = {**event.data, "version": event.version, "at": event.occurred_at}
+    row["win"] = int(event.data["result"] == domain.WIN)
+    row["loss"] = 1 - row["win"]
+    conn.execute(_rating_sql(schema), row)
+    conn.execute(_history_sql(schema), row)
+
+
+def projection(schema: str) -> Projection:
+    """The rebuildable projection (for ``libs.bus.rebuild``)."""
+    from libs.bus import Projection  # not at import: the web app does not need Kafka's client
+
+    def handle(event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+        apply(conn, schema, event)
+
+    return Projection("ratings", ("ratings", "rating_history"), handle)

@@ -1,0 +1,40 @@
+"""Composition root of the ratings service: what it is, and its objects wired once per process."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from libs.bus import topic_for
+from libs.kit import ServiceDef, Subscription
+from libs.kit.runtime import Runtime
+from services.ratings import api, consumers
+from services.ratings.events import CATALOG
+from services.ratings.service import RatingsService
+
+
+def build(runtime: Runtime) -> RatingsService:
+    return RatingsService(runtime.pool, runtime.schema)
+
+
+def _blueprints() -> list[Any]:
+    return [api.blp]
+
+
+SERVICE = ServiceDef(
+    name="ratings",
+    prefixes=("/v1/ratings", "/v1/leaderboard"),
+    build=build,
+    blueprints=_blueprints,
+    errors=api.ERRORS,
+    events=(CATALOG,),
+    subscriptions=(
+        Subscription(
+            consumers.MATCHES_CONSUMER, (topic_for("match"),), {consumers.MATCH_ENDED: consumers.match_ended}
+        ),
+        Subscription(
+            consumers.ACCOUNTS_CONSUMER,
+            (topic_for("accounts"),),
+            {consumers.PLAYER_REGISTERED: consumers.player_registered},
+        ),
+    ),
+)

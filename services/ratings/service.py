@@ -1,0 +1,171 @@
+"""The ratings service: rate counted ranked matches, keep usernames, answer reads.
+
+``record_match`` runs in the consumer's transaction (the inbox row of the ``MatchEnded`` commits
+with it): it folds both players' streams, decides the two ``RatingChanged`` and appends them at the
+versions it read (in player-id order, so two matches of the same players never deadlock), and
+updates the read models in the same transaction. A concurrent append makes the consumer retry the
+message from a fresh read; a redelivered ``MatchEnded`` finds the match already rated.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import logging
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from libs import clock
+from libs.eventstore import EventStore, NewEvent
+from services.ratings import domain, events, projections, store
+
+log = logging.getLogger(__name__)
+
+MAX_PAGE = 100
+
+
+class PlayerNotFound(Exception):
+    """No rating and no account known for this player id."""
+
+
+class BadCursor(Exception):
+    """A paging cursor that this service did not issue."""
+
+
+@dataclass(frozen=True)
+class Page:
+    items: list[dict[str, Any]]
+    next: str | None
+
+
+def _encode(text: str) -> str:
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def _decode(cursor: str) -> str:
+    try:
+        return base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        raise BadCursor(cursor) from None
+
+
+def _leaderboard_cursor(cursor: str) -> tuple[int, str]:
+    rating, _, player = _decode(cursor).partition(":")
+    try:
+        return int(rating), str(uuid.UUID(player))
+    except ValueError:
+        raise BadCursor(cursor) from None
+
+
+def _history_cursor(cursor: str) -> int:
+    text = _decode(cursor)
+    if not text.isdigit() or not 0 < int(text) < 2**31:
+        raise BadCursor(cursor)
+    return int(text)
+
+
+def _public(row: Mapping[str, Any]) -> dict[str, Any]:
+    rating = domain.START_RATING if row.get("rating") is None else row["rating"]
+    return {
+        "player_id": row["player_id"],
+        "username": row.get("username"),
+        "rating": rating,
+        "tier": row.get("tier") or domain.tier_for(rating),
+        "highest_tier": row.get("highest_tier") or domain.tier_for(rating),
+        "games": (row.get("wins") or 0) + (row.get("losses") or 0),
+    }
+
+
+class RatingsService:
+    def __init__(self, pool: ConnectionPool, schema: str) -> None:
+        self.pool = pool
+        self.schema = schema
+        self.events = EventStore(pool, schema)
+
+    # -- consuming -----------------------------------------------------------------------------
+
+    def load(self, player_id: str, conn: psycopg.Connection[Any]) -> domain.PlayerRating:
+        recorded = self.events.read(domain.rating_stream(player_id), conn=conn)
+        changes = (
+            domain.RatingChanged.from_data(e.data) for e in recorded if e.type == domain.RATING_CHANGED
+        )
+        return domain.fold(player_id, changes)
+
+    def record_match(
+        self, match_ended: Mapping[str, Any], conn: psycopg.Connection[Any], cause: uuid.UUID | None = None
+    ) -> list[domain.RatingChanged]:
+        """Rate a ``MatchEnded`` if it counts; returns the RatingChanged appended (none for a match
+        that does not count or was already rated). Raises ``ConcurrencyError`` when another
+        transaction appended to one of the two streams meanwhile (retry from a fresh read)."""
+        result = domain.ranked_result(match_ended)
+        if result is None:
+            return []
+        players = {p: self.load(p, conn) for p in sorted((result.winner, result.loser))}
+        try:
+            changes = domain.rate(result, players[result.winner], players[result.loser])
+        except domain.AlreadyRated:
+            log.info("match %s already rated", result.match_id)
+            return []
+        now = clock.now()
+        for change in sorted(changes, key=lambda c: c.player_id):
+            fact = events.RatingChanged(**change.data())
+            event = NewEvent.of(fact, occurred_at=now, causation_id=cause, correlation_id=cause)
+            (recorded,) = self.events.append(
+                change.stream, players[change.player_id].version, [event], conn=conn
+            )
+            projections.apply(conn, self.schema, recorded)
+        return list(changes)
+
+    def remember_username(self, data: Mapping[str, Any], conn: psycopg.Connection[Any]) -> None:
+        if data.get("player_id") and data.get("username"):
+            store.save_username(conn, self.schema, str(data["player_id"]), str(data["username"]))
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def mine(self, player_id: str) -> dict[str, Any]:
+        """The player's own rating: rating, tiers, games, wins, losses (900 before any game)."""
+        with self.pool.connection() as conn:
+            row = store.rating_row(conn, self.schema, player_id) or {"player_id": player_id}
+        return {**_public(row), "wins": row.get("wins") or 0, "losses": row.get("losses") or 0}
+
+    def public(self, player_id: str) -> dict[str, Any]:
+        """Another player's public rating. Raises ``PlayerNotFound``."""
+        try:
+            player_id = str(uuid.UUID(player_id))
+        except ValueError:
+            raise PlayerNotFound(player_id) from None
+        with self.pool.connection() as conn:
+            row = store.rating_row(conn, self.schema, player_id)
+        if row is None:
+            raise PlayerNotFound(player_id)
+        return _public(row)
+
+    def history(self, player_id: str, limit: int, after: str | None) -> Page:
+        """The player's rating changes, newest first. Raises ``BadCursor``."""
+        before = _history_cursor(after) if after else None
+        with self.pool.connection() as conn:
+            rows = store.history_page(conn, self.schema, player_id, before, limit)
+        more, rows = len(rows) > limit, rows[:limit]
+        return Page(rows, _encode(str(rows[-1]["version"])) if more else None)
+
+    def leaderboard(self, limit: int, after: str | None) -> Page:
+        """Players by rating (ties by player id), with rank (equal ratings share it) and
+        username. Raises ``BadCursor``."""
+        cursor = _leaderboard_cursor(after) if after else None
+        with self.pool.connection() as conn:
+            rows = store.leaderboard_page(conn, self.schema, cursor, limit)
+            more, rows = len(rows) > limit, rows[:limit]
+            if rows:
+                higher, before = store.position_of(conn, self.schema, rows[0]["rating"], rows[0]["player_id"])
+        items: list[dict[str, Any]] = []
+        for i, row in enumerate(rows):
+            same = items and items[-1]["rating"] == row["rating"]
+            rank = items[-1]["rank"] if same else (higher + 1 if i == 0 else before + i + 1)
+            items.append({**_public(row), "rank": rank})
+        last = rows[-1] if rows else None
+        return Page(items, _encode(f"{last['rating']}:{last['player_id']}") if more and last else None)

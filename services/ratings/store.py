@@ -1,0 +1,78 @@
+"""SQL of the ratings service besides the event store: usernames, one rating, history pages and
+leaderboard pages (all read models of the ``ratings`` schema)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from psycopg.rows import dict_row
+
+_RATING_COLUMNS = "player_id, rating, tier, highest_tier, wins, losses"
+
+
+def save_username(conn: psycopg.Connection[Any], schema: str, player_id: str, username: str) -> None:
+    conn.execute(
+        sql.SQL(
+            "INSERT INTO {} (player_id, username) VALUES (%s, %s) "
+            "ON CONFLICT (player_id) DO UPDATE SET username = EXCLUDED.username"
+        ).format(sql.Identifier(schema, "usernames")),
+        (player_id, username),
+    )
+
+
+def rating_row(conn: psycopg.Connection[Any], schema: str, player_id: str) -> dict[str, Any] | None:
+    """The player's rating row with their username (either may be missing: None when both are)."""
+    query = sql.SQL(
+        "SELECT p.player_id, u.username, r.rating, r.tier, r.highest_tier, r.wins, r.losses "
+        "FROM (SELECT %s::text AS player_id) p "
+        "LEFT JOIN {r} r ON r.player_id = p.player_id LEFT JOIN {u} u ON u.player_id = p.player_id "
+        "WHERE r.player_id IS NOT NULL OR u.player_id IS NOT NULL"
+    ).format(r=sql.Identifier(schema, "ratings"), u=sql.Identifier(schema, "usernames"))
+    with conn.cursor(row_factory=dict_row) as cur:
+        return cur.execute(query, (player_id,)).fetchone()
+
+
+def history_page(
+    conn: psycopg.Connection[Any], schema: str, player_id: str, before_version: int | None, limit: int
+) -> list[dict[str, Any]]:
+    """Up to ``limit`` + 1 history rows, newest first, with versions below ``before_version``."""
+    query = sql.SQL(
+        "SELECT version, match_id, result, before, after, delta, tier, highest_tier, at FROM {} "
+        "WHERE player_id = %s AND version < %s ORDER BY version DESC LIMIT %s"
+    ).format(sql.Identifier(schema, "rating_history"))
+    upper = before_version if before_version is not None else 2**31 - 1
+    with conn.cursor(row_factory=dict_row) as cur:
+        return cur.execute(query, (player_id, upper, limit + 1)).fetchall()
+
+
+def leaderboard_page(
+    conn: psycopg.Connection[Any], schema: str, after: tuple[int, str] | None, limit: int
+) -> list[dict[str, Any]]:
+    """Up to ``limit`` + 1 rows in leaderboard order (rating descending, player id ascending)
+    strictly after the ``(rating, player_id)`` cursor, with usernames."""
+    where = (
+        sql.SQL("WHERE r.rating < %(r)s OR (r.rating = %(r)s AND r.player_id > %(p)s)")
+        if after
+        else sql.SQL("")
+    )
+    query = sql.SQL(
+        "SELECT r.player_id, u.username, r.rating, r.tier, r.highest_tier, r.wins, r.losses FROM {r} r "
+        "LEFT JOIN {u} u ON u.player_id = r.player_id {where} "
+        "ORDER BY r.rating DESC, r.player_id ASC LIMIT %(n)s"
+    ).format(r=sql.Identifier(schema, "ratings"), u=sql.Identifier(schema, "usernames"), where=where)
+    params = {"r": after[0] if after else None, "p": after[1] if after else None, "n": limit + 1}
+    with conn.cursor(row_factory=dict_row) as cur:
+        return cur.execute(query, params).fetchall()
+
+
+def position_of(conn: psycopg.Connection[Any], schema: str, rating: int, player_id: str) -> tuple[int, int]:
+    """(rows ranked strictly higher by rating, rows before it in leaderboard order)."""
+    query = sql.SQL(
+        "SELECT count(*) FILTER (WHERE rating > %(r)s), "
+        "count(*) FILTER (WHERE rating > %(r)s OR (rating = %(r)s AND player_id < %(p)s)) "
+        "FROM {} WHERE rating >= %(r)s"
+    ).format(sql.Identifier(schema, "ratings"))
+    row = conn.execute(query, {"r": rating, "p": player_id}).fetchone()
+    return (int(row[0]), int(row[1])) if row else (0, 0)

@@ -1,0 +1,61 @@
+"""PlayerLoggedIn: appended to the player's stream with every successful log-in, in the log-in's
+transaction, and published on ``arcana.accounts.events`` by the relay (economy and progression
+consume it)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from psycopg_pool import ConnectionPool
+
+from libs.bus import OutboxRelay, topic_for
+from libs.eventstore import EventStore
+from tests.integration.accounts.conftest import PASSWORD
+from tests.integration.bus.helpers import RawReader, wait_until
+
+
+def test_each_log_in_appends_player_logged_in_and_a_failure_appends_nothing(
+    pool: ConnectionPool, accounts_schema: str, register: Callable[..., Any], login: Callable[..., Any]
+) -> None:
+    player_id = register("rupert")["player_id"]
+    assert login("rupert", "not the password").status_code == 401
+    assert login("RUPERT").status_code == 201
+    assert login("rupert").status_code == 201
+
+    events = EventStore(pool, accounts_schema).read(f"player-{player_id}")
+    assert [e.type for e in events] == ["PlayerRegistered", "PlayerLoggedIn", "PlayerLoggedIn"]
+    assert [e.version for e in events] == [1, 2, 3]
+    for event in events[1:]:
+        assert event.data == {"player_id": player_id, "username": "rupert"}
+
+
+def test_player_logged_in_is_published_on_the_accounts_topic(
+    pool: ConnectionPool,
+    accounts_schema: str,
+    kafka_bootstrap: str,
+    register: Callable[..., Any],
+    login: Callable[..., Any],
+) -> None:
+    player_id = register("sybil")["player_id"]
+    assert login("sybil", PASSWORD).status_code == 201
+    stream = f"player-{uuid.UUID(player_id)}"
+    relay = OutboxRelay(EventStore(pool, accounts_schema), "accounts", kafka_bootstrap, poll_interval=0.02)
+    relay.start()
+    reader = RawReader(kafka_bootstrap, topic_for("accounts"))
+    try:
+        wait_until(
+            lambda: (
+                [m.event["type"] for m in reader.poll() if m.key == stream]
+                == ["PlayerRegistered", "PlayerLoggedIn"]
+            ),
+            30,
+            "the player's two events on arcana.accounts.events",
+        )
+    finally:
+        relay.stop()
+        reader.close()
+    [published] = [m for m in reader.messages if m.key == stream and m.event["type"] == "PlayerLoggedIn"]
+    assert published.event["data"] == {"player_id": player_id, "username": "sybil"}
+    assert topic_for("accounts") == "arcana.accounts.events"

@@ -1,0 +1,204 @@
+"""Ratings on the real PostgreSQL: counted matches move both players once, the rest nothing; the
+reads over HTTP (mine, public, history pages, leaderboard pages stable under ties)."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from psycopg import sql
+
+from libs.eventstore import ConcurrencyError
+from services.ratings import domain
+from services.ratings.service import RatingsService
+from tests.integration.web.shape import assert_error
+
+from .conftest import as_event, ended
+
+
+def pid() -> str:
+    return str(uuid.uuid4())
+
+
+def test_a_ranked_win_moves_both_and_publishes_rating_changed(svc: RatingsService, deliver: Callable) -> None:
+    a, b = pid(), pid()
+    deliver("MatchEnded", ended(a, b))
+    published = [e for e in svc.events.iter_all() if e.type == "RatingChanged"]
+    assert {e.stream for e in published} == {f"rating-{a}", f"rating-{b}"}
+    by_player = {e.data["player_id"]: e.data for e in published}
+    assert (by_player[a]["before"], by_player[a]["after"], by_player[a]["result"]) == (900, 920, "win")
+    assert (by_player[b]["after"], by_player[b]["delta"], by_player[b]["tier"]) == (880, -20, "bronze")
+    assert svc.mine(a)["rating"] == 920 and svc.mine(b)["losses"] == 1
+
+
+def test_the_same_match_again_changes_nothing(svc: RatingsService, deliver: Callable) -> None:
+    a, b = pid(), pid()
+    match = ended(a, b)
+    deliver("MatchEnded", match)
+    deliver("MatchEnded", match)  # republished under another event id: the streams know the match
+    assert svc.mine(a)["games"] == 1 and svc.events.head_position() == 2
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"mode": "casual"}, {"mode": "practice"}, {"mode": "admin"}, {"draw": True}, {"turns": 3}],
+)
+def test_uncounted_matches_change_nothing(svc: RatingsService, deliver: Callable, change: dict) -> None:
+    a, b = pid(), pid()
+    deliver("MatchEnded", ended(a, b, **change))
+    assert svc.events.head_position() == 0
+    assert svc.mine(a) == {
+        "player_id": a,
+        "username": None,
+        "rating": 900,
+        "tier": "bronze",
+        "highest_tier": "bronze",
+        "games": 0,
+        "wins": 0,
+        "losses": 0,
+    }
+
+
+class _PausingAfterRead(RatingsService):
+    """The real service, holding still between reading both players and appending (so a test can
+    commit another match in between)."""
+
+    def __init__(self, svc: RatingsService) -> None:
+        super().__init__(svc.pool, svc.schema)
+        self.read, self.go, self.loads = threading.Event(), threading.Event(), 0
+
+    def load(self, player_id: str, conn: Any) -> domain.PlayerRating:
+        state = super().load(player_id, conn)
+        self.loads += 1
+        if self.loads == 2:
+            self.read.set()
+            self.go.wait(10)
+        return state
+
+
+def test_two_matches_of_one_player_at_once_count_both_after_a_retry(svc: RatingsService) -> None:
+    a, b, c = pid(), pid(), pid()
+    first, second = ended(a, b), ended(a, c)
+    slow = _PausingAfterRead(svc)
+    outcome: list[object] = []
+
+    def other() -> None:
+        try:
+            with slow.pool.connection() as conn, conn.transaction():
+                slow.record_match(second, conn)
+            outcome.append("ok")
+        except ConcurrencyError as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    assert slow.read.wait(10)  # the other consumer has read a's stream at version 0
+    with svc.pool.connection() as conn, conn.transaction():
+        svc.record_match(first, conn)
+    slow.go.set()
+    thread.join(10)
+    assert len(outcome) == 1 and isinstance(outcome[0], ConcurrencyError)
+    with svc.pool.connection() as conn, conn.transaction():  # the consumer's retry, from a fresh read
+        svc.record_match(second, conn)
+    history = [i["match_id"] for i in svc.history(a, 10, None).items]
+    assert history == [second["match_id"], first["match_id"]]
+    assert svc.mine(a)["games"] == 2
+
+
+def test_the_read_model_rebuilds_to_the_same_rows(svc: RatingsService, deliver: Callable) -> None:
+    from libs.bus import Projector
+    from services.ratings.projections import projection
+
+    a, b = pid(), pid()
+    for _ in range(3):
+        deliver("MatchEnded", ended(a, b))
+    before = svc.mine(a), svc.history(a, 10, None).items
+    Projector(svc.events, projection(svc.schema)).rebuild()
+    assert (svc.mine(a), svc.history(a, 10, None).items) == before
+
+
+def test_me_public_and_history_over_http(player: Callable, deliver: Callable) -> None:
+    ada, bob = player(), player()
+    deliver("PlayerRegistered", {"player_id": bob.id, "username": "bob"})
+    for i in range(5):
+        w, lo = (ada.id, bob.id) if i % 2 == 0 else (bob.id, ada.id)
+        deliver("MatchEnded", ended(w, lo))
+    me = ada.get("/v1/ratings/me").get_json()
+    assert (me["games"], me["wins"], me["losses"]) == (5, 3, 2)
+    public = ada.get(f"/v1/ratings/{bob.id}").get_json()
+    assert public["username"] == "bob" and public["games"] == 5 and "wins" not in public
+    page1 = ada.get("/v1/ratings/me/history?limit=2").get_json()
+    page2 = ada.get(f"/v1/ratings/me/history?limit=2&after={page1['next']}").get_json()
+    page3 = ada.get(f"/v1/ratings/me/history?limit=2&after={page2['next']}").get_json()
+    items = page1["items"] + page2["items"] + page3["items"]
+    assert page3["next"] is None and len(items) == 5 and len({i["match_id"] for i in items}) == 5
+    assert [i["result"] for i in items] == ["win", "loss", "win", "loss", "win"]  # newest first
+    assert items[0]["after"] == me["rating"]
+
+
+def test_bad_reads_are_4xx(player: Callable) -> None:
+    ada = player()
+    assert_error(ada.get(f"/v1/ratings/{uuid.uuid4()}"), 404, "player_not_found")
+    assert_error(ada.get("/v1/ratings/not-a-player"), 404, "player_not_found")
+    assert_error(ada.get("/v1/leaderboard?after=garbage"), 400, "invalid_cursor")
+    assert_error(ada.get("/v1/ratings/me/history?after=%%%"), 400, "invalid_cursor")
+    assert_error(ada.get("/v1/leaderboard?limit=0"), 422, "validation_error")
+    assert_error(ada.get("/v1/leaderboard?limit=101"), 422, "validation_error")
+    assert_error(ada.get("/v1/leaderboard?sort=rating"), 422, "validation_error")
+    assert_error(ada.client.get("/v1/ratings/me"), 401, "unauthorized")
+
+
+def test_leaderboard_pages_are_stable_under_ties(
+    player: Callable, svc: RatingsService, deliver: Callable
+) -> None:
+    ada = player()
+    ids = sorted(pid() for _ in range(9))
+    for i, p in enumerate(ids):
+        deliver("PlayerRegistered", {"player_id": p, "username": f"user{i}"})
+    ratings = [1200, 1000, 1000, 1000, 950, 950, 900, 900, 900]
+    with svc.pool.connection() as conn:  # the read model as many games would leave it
+        for p, r in zip(ids, ratings, strict=True):
+            conn.execute(
+                sql.SQL("INSERT INTO {} VALUES (%s, %s, %s, %s, 1, 0, 1, now())").format(
+                    sql.Identifier(svc.schema, "ratings")
+                ),
+                (p, r, domain.tier_for(r), domain.tier_for(r)),
+            )
+    seen, after = [], None
+    while True:
+        url = "/v1/leaderboard?limit=2" + (f"&after={after}" if after else "")
+        page = ada.get(url).get_json()
+        seen += page["items"]
+        after = page["next"]
+        if after is None:
+            break
+    assert [s["player_id"] for s in seen] == [
+        p for _, p in sorted(zip(ratings, ids, strict=True), key=lambda x: (-x[0], x[1]))
+    ]
+    assert [s["rank"] for s in seen] == [1, 2, 2, 2, 5, 5, 7, 7, 7]
+    assert all(s["username"].startswith("user") for s in seen)
+    assert seen[0]["tier"] == "gold"
+
+
+def test_a_redelivered_event_is_applied_once_by_the_inbox(svc: RatingsService) -> None:
+    from libs.bus import ConsumerRunner
+    from libs.kit.consume import handler_for
+    from services.ratings.root import SERVICE
+
+    (matches,) = [s for s in SERVICE.subscriptions if "MatchEnded" in s.handlers]
+    runner = ConsumerRunner(
+        svc.pool, svc.schema, matches.name, ["t"], handler_for(matches, svc), "127.0.0.1:1"
+    )
+    event = as_event("MatchEnded", ended(pid(), pid()))
+    assert runner.apply(event) and not runner.apply(event)
+    assert svc.events.head_position() == 2
+
+
+def test_the_openapi_document_lists_the_reads(app: Any) -> None:
+    doc = app.test_client().get("/v1/openapi/ratings.json").get_json()
+    assert {"/v1/ratings/me", "/v1/ratings/me/history", "/v1/ratings/{player_id}", "/v1/leaderboard"} <= set(
+        doc["paths"]
+    )
