@@ -1,7 +1,8 @@
 """Economy end to end: gunicorn, relays and consumers started as ``make run`` starts them, driven
 over HTTP. Register -> 400 coins, the starter collection and an active legal deck; log in twice the
-same day -> 50 coins once; a casual match played to the end -> 60 and 20 coins (20 each on a draw);
-a practice match -> nothing."""
+same day -> 50 coins once, the next UTC day (every process's clock moved) -> 50 more; a casual
+match played to the end -> 60 and 20 coins (20 each on a draw); a practice match -> nothing; after
+a SIGKILL of economy's consumers, a lost inbox and every match event published again -> paid once."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ import psycopg
 import pytest
 import requests
 
-from libs.kit import definition
 from libs.rules import STARTER_DECK
 from tests.e2e.stack import Stack
 from tests.e2e.test_match_e2e import Client, play_both
@@ -83,18 +83,29 @@ def test_a_new_player_gets_coins_cards_and_an_active_legal_deck(stack: Stack) ->
     assert deck["active"] and deck["legal"] and len(deck["cards"]) == 20
 
 
-def test_two_log_ins_the_same_day_pay_50_coins_once(stack: Stack) -> None:
-    if "PlayerLoggedIn" not in definition("accounts").events[0].types():
-        pytest.skip("accounts does not publish PlayerLoggedIn yet (the security engineer adds it)")
+def log_in(stack: Stack, username: str) -> str:
+    body = {"username": username, "password": "correct horse battery"}
+    r = requests.post(f"{stack.url}/v1/sessions", json=body, timeout=10)
+    assert r.status_code == 201, r.text
+    return str(r.json()["token"])
+
+
+def test_two_log_ins_the_same_day_pay_50_coins_once_and_the_next_day_pays_again(stack: Stack) -> None:
     player, username = register(stack)
     eventually(lambda: wallet(stack, player), 60, "the wallet")
-    for _ in range(2):
-        body = {"username": username, "password": "correct horse battery"}
-        assert requests.post(f"{stack.url}/v1/sessions", json=body, timeout=10).status_code == 201
+    log_in(stack, username)
+    log_in(stack, username)
     eventually(lambda: (wallet(stack, player) or {}).get("coins") == 450, 60, "the daily coins")
     eventually(lambda: logins_consumed(stack) >= 2, 30, "both log-ins consumed")
     history = player.get("/v1/wallet/history")["entries"]
     assert [e["reason"] for e in history].count("daily_login") == 1
+
+    stack.advance_clock(24 * 3600)  # every process of the stack: the next UTC day
+    try:
+        player.http.headers["Authorization"] = f"Bearer {log_in(stack, username)}"  # the stack's clock
+        eventually(lambda: (wallet(stack, player) or {}).get("coins") == 500, 60, "the next day's coins")
+    finally:
+        stack.advance_clock(-24 * 3600)
 
 
 def test_a_casual_match_pays_60_and_20_and_practice_pays_nothing(stack: Stack) -> None:
