@@ -8,7 +8,8 @@
   the caller's legal commands now (empty: wait for the opponent) and ``awaiting`` (the players
   the match waits for; empty once it has ended); 409
   ``version_conflict`` (details.current_version); 422 the engine's code or ``validation_error``
-- ``POST /v1/practice`` → 201 a match against the greedy bot; 422 ``invalid_deck``
+- ``POST /v1/practice`` → 201 a match against the greedy bot (your active deck, as economy last
+  published it, unless a deck is given); 422 ``invalid_deck`` (an illegal active deck: its problems)
 - ``GET  /v1/catalog`` → 200 (ETag, Cache-Control; 304 on If-None-Match)
 - ``POST /v1/admin/matches`` → 201 (operator token; 404 when none is configured, 403 when wrong)
 Only the match's two players see a match; anyone else gets 404. Every player request to a match
@@ -38,7 +39,7 @@ from libs.web import (
     require_player,
 )
 from services.match import domain, schemas
-from services.match.errors import MatchExists, MatchNotFound, VersionConflict
+from services.match.errors import IllegalActiveDeck, MatchExists, MatchNotFound, VersionConflict
 from services.match.service import MatchService
 from services.match.writing import Outcome
 
@@ -52,6 +53,12 @@ ERRORS = ErrorTable(
             details=lambda e: {"current_version": e.current},
         ),
         MatchExists: Problem(409, "match_exists", "Retry."),
+        IllegalActiveDeck: Problem(
+            422,
+            "invalid_deck",
+            lambda e: f"Your active deck is not legal: {e}",
+            details=lambda e: {"problems": e.problems},
+        ),
         RuleViolation: Problem(422, lambda e: str(e.code.value), lambda e: e.message),
     }
 )
@@ -188,11 +195,12 @@ def post_command(args: dict[str, Any], match_id: str) -> Any:
 @blp.arguments(_PracticeIn)
 @blp.response(201, schemas.CreatedOut)
 def start_practice(args: dict[str, Any]) -> Any:
-    """A match against the greedy bot, at once (deck: 20 card ids, default the starter deck)."""
+    """A match against the greedy bot, at once. Deck: the 20 card ids given, else your active deck as
+    economy last published it (the starter deck before any); an illegal active deck is 422."""
     player = _me()
     bot = f"bot-{uuid.uuid4()}"
     players = [
-        {"id": player, "deck": args.get("deck") or list(STARTER_DECK)},
+        {"id": player, "deck": args.get("deck") or _service().practice_deck(player)},
         {"id": bot, "deck": list(STARTER_DECK)},
     ]
     outcome = _create_match("practice", players, bot=bot)

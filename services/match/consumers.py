@@ -64,3 +64,16 @@ def request_match(svc: MatchService, event: RecordedEvent, conn: psycopg.Connect
         return None
     log.info("match request %s rejected: %s", request_id, message)
     return match_id
+
+
+ACTIVE_DECK_CONSUMER = "match-active-decks"
+ACTIVE_DECK_CHANGED = "ActiveDeckChanged"
+
+
+def active_deck_changed(svc: MatchService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+    """Keep the player's active deck from economy's ``ActiveDeckChanged`` (for practice matches)."""
+    data = event.data
+    if not isinstance(data.get("player_id"), str) or not isinstance(data.get("cards"), list):
+        log.error("ActiveDeckChanged %s is malformed; skipped", event.event_id)
+        return
+    svc.keep_active_deck(data, event.version, conn)

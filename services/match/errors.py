@@ -17,3 +17,11 @@ class VersionConflict(Exception):
 
 class MatchExists(Exception):
     """The match id (from a request id) already has a stream."""
+
+
+class IllegalActiveDeck(Exception):
+    """The player's active deck, as economy last published it, is not legal: ``problems`` says why."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems

@@ -38,5 +38,10 @@ SERVICE = ServiceDef(
             (topic_for("matchmaking"),),
             {consumers.MATCH_REQUESTED: consumers.request_match},
         ),
+        Subscription(
+            consumers.ACTIVE_DECK_CONSUMER,
+            (topic_for("economy"),),
+            {consumers.ACTIVE_DECK_CHANGED: consumers.active_deck_changed},
+        ),
     ),
 )

@@ -13,6 +13,7 @@ does the job:
 | ``waiting`` | long polls |
 | ``dispatch`` | deadlines and bot moves sent to the scheduler after a commit |
 | ``presence``, ``errors`` | request recording (throttled); what the service raises |
+| ``decks`` | players' active decks as economy publishes them (practice) |
 """
 
 from __future__ import annotations
@@ -25,13 +26,14 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from libs.eventstore import RecordedEvent
-from services.match import domain, store
+from libs.rules import STARTER_DECK
+from services.match import decks, domain, store
 from services.match.bot import BotPlayer
 from services.match.commands import PlayerCommands
 from services.match.creation import MatchCreation
 from services.match.dispatch import Dispatcher
 from services.match.domain import Match
-from services.match.errors import MatchExists, MatchNotFound, VersionConflict
+from services.match.errors import IllegalActiveDeck, MatchExists, MatchNotFound, VersionConflict
 from services.match.loading import MatchLoader, as_rows, stream_of
 from services.match.notify import MatchNotifier
 from services.match.presence import Presence
@@ -202,3 +204,21 @@ class MatchService:
     def sweep(self, limit: int = 500) -> int:
         """Enforce whatever is due in every running match (the beat task); returns matches visited."""
         return sweep(self.loader, self.system, self.bot, self.schema, limit)
+
+    # -- practice decks (economy's ActiveDeckChanged) --------------------------------------------
+
+    def keep_active_deck(self, data: dict[str, Any], version: int, conn: psycopg.Connection[Any]) -> None:
+        """Record a player's active deck as economy published it (in the consumer's transaction)."""
+        decks.keep(conn, self.schema, data, version)
+
+    def practice_deck(self, player: str) -> list[str]:
+        """The player's active deck as economy last published it, the starter deck when none was.
+
+        Raises ``IllegalActiveDeck`` (with every problem) when that deck is not legal now."""
+        with self.pool.connection() as conn:
+            found = decks.active_deck(conn, self.schema, player)
+        if found is None:
+            return list(STARTER_DECK)
+        if not found.legal:
+            raise IllegalActiveDeck(found.problems)
+        return found.cards

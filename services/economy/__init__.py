@@ -1,0 +1,1 @@
+"""The economy service: wallet, collection, provably fair packs, crafting, decks."""

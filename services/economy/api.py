@@ -1,0 +1,268 @@
+"""HTTP of the economy service. Each endpoint: validate, call one service method, one success code.
+
+- ``GET  /v1/wallet`` → 200 coins, dust, free packs, pity counter, next pack's commitment
+- ``GET  /v1/wallet/history?limit=&before=`` → 200 the ledger, newest first, paged
+- ``GET  /v1/collection`` → 200 owned copies per card, with the catalog's card
+- ``POST /v1/packs`` ``{client_seed?}`` → 201 five cards, the revealed seed, the next commitment;
+  409 ``insufficient_coins``
+- ``POST /v1/crafts`` / ``POST /v1/disenchants`` ``{card_id}`` → 201; 422 ``unknown_card``; 409
+  ``insufficient_dust``, ``craft_beyond_limit``, ``card_not_owned``
+- ``GET|POST /v1/decks``, ``GET|PUT|DELETE /v1/decks/{id}``, ``POST /v1/decks/{id}/activate``;
+  404 ``deck_not_found``; 409 ``deck_limit_reached``, ``active_deck``; 422 ``invalid_deck``,
+  ``illegal_deck`` (details.problems names every problem)
+- ``POST /v1/admin/grants`` (operator token) → 201
+A player sees and changes only their own wallet, collection and decks. POSTs honour
+``Idempotency-Key``. Refusals write nothing.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from libs.kit import ErrorTable, Problem
+from libs.kit.web import current_service
+from libs.rules import CATALOG
+from libs.web import (
+    Blueprint,
+    current_player,
+    idempotent,
+    request_transaction,
+    require_operator,
+    require_player,
+)
+from services.economy import schemas, store
+from services.economy.domain import (
+    ActiveDeckUndeletable,
+    AlreadyCredited,
+    CardNotOwned,
+    CraftBeyondLimit,
+    DeckLimitReached,
+    DeckNotFound,
+    EconomyError,
+    IllegalDeck,
+    InsufficientCoins,
+    InsufficientDust,
+    InvalidAmount,
+    InvalidDeck,
+    UnknownCard,
+    WalletNotFound,
+)
+from services.economy.domain.credits import PlayerCredit
+from services.economy.domain.events import CardCrafted, CardDisenchanted
+from services.economy.domain.wallet import Credit
+from services.economy.service import Busy, EconomyService
+
+
+def _problem(status: int) -> Problem:
+    return Problem(status, lambda e: e.code, lambda e: e.message, details=lambda e: e.details)
+
+
+ERRORS = ErrorTable(
+    {
+        **{cls: _problem(404) for cls in (WalletNotFound, DeckNotFound)},
+        **{cls: _problem(422) for cls in (UnknownCard, InvalidDeck, IllegalDeck, InvalidAmount)},
+        **{
+            cls: _problem(409)
+            for cls in (
+                InsufficientCoins,
+                InsufficientDust,
+                CraftBeyondLimit,
+                CardNotOwned,
+                DeckLimitReached,
+                ActiveDeckUndeletable,
+                AlreadyCredited,
+                Busy,
+            )
+        },
+        EconomyError: _problem(409),
+    }
+)
+
+blp = Blueprint("economy", __name__, description="Wallet, collection, provably fair packs, crafting, decks.")
+
+_History = schemas.HistoryQuery()
+_PackIn = schemas.PackIn()
+_CardIn = schemas.CardIn()
+_DeckIn = schemas.DeckIn()
+_GrantIn = schemas.GrantIn()
+
+
+def _service() -> EconomyService:
+    svc: EconomyService = current_service()
+    return svc
+
+
+def _me() -> str:
+    return str(current_player())
+
+
+def _deck_id(raw: str) -> str:
+    try:
+        return str(uuid.UUID(raw))
+    except ValueError:
+        raise DeckNotFound(f"no deck {raw}") from None
+
+
+@blp.route("/v1/wallet", methods=["GET"])
+@require_player
+@blp.response(200, schemas.WalletOut)
+def get_wallet() -> Any:
+    """Your coins, dust, free packs held, pity counter and the next pack's commitment."""
+    return _service().wallet(_me())
+
+
+@blp.route("/v1/wallet/history", methods=["GET"])
+@require_player
+@blp.arguments(_History, location="query")
+@blp.response(200, schemas.HistoryOut)
+def get_history(query: dict[str, Any]) -> Any:
+    """Every credit and spend, newest first: amount, balance after, reason and source; ``limit``
+    events per page (one entry per currency an event moves), ``before`` from ``next_before``."""
+    entries, next_before = _service().read(store.ledger, _me(), query["limit"], query.get("before"))
+    return {"entries": entries, "next_before": next_before}
+
+
+@blp.route("/v1/collection", methods=["GET"])
+@require_player
+@blp.response(200)
+def get_collection() -> Any:
+    """The copies you own of each card, with what the catalog says of it."""
+    owned = _service().read(store.collection, _me())
+    return {"cards": [{"card_id": c, "copies": n, "card": CATALOG[c].to_dict()} for c, n in owned.items()]}
+
+
+@blp.route("/v1/packs", methods=["POST"])
+@require_player
+@idempotent
+@blp.arguments(_PackIn)
+@blp.response(201, schemas.PackOut)
+def open_pack(args: dict[str, Any]) -> Any:
+    """Open a pack: a held free pack first, else 100 coins. Reveals the seed, commits the next."""
+    e = _service().open_pack(_me(), args["client_seed"], tx=request_transaction)
+    return {
+        **e.data(),
+        "pity_counter": e.pity_after,
+        "coins": e.coins_after,
+        "dust": e.dust_after,
+        "free_packs": e.free_packs_after,
+    }
+
+
+def _card_change(event: Any, dust_change: int) -> dict[str, Any]:
+    copies = _service().read(store.collection, _me()).get(event.card_id, 0)
+    return {
+        "card_id": event.card_id,
+        "rarity": event.rarity,
+        "dust_change": dust_change,
+        "dust": event.dust_after,
+        "copies": copies,
+    }
+
+
+@blp.route("/v1/crafts", methods=["POST"])
+@require_player
+@idempotent
+@blp.arguments(_CardIn)
+@blp.response(201, schemas.CardChangeOut)
+def craft(args: dict[str, Any]) -> Any:
+    """Craft one copy (20 / 80 / 200 / 600 / 1600 dust by rarity), up to the deck limit."""
+    event = _service().craft(_me(), args["card_id"], tx=request_transaction)
+    assert isinstance(event, CardCrafted)
+    return _card_change(event, -event.dust_spent)
+
+
+@blp.route("/v1/disenchants", methods=["POST"])
+@require_player
+@idempotent
+@blp.arguments(_CardIn)
+@blp.response(201, schemas.CardChangeOut)
+def disenchant(args: dict[str, Any]) -> Any:
+    """Turn one owned copy into its dust value (5 / 20 / 50 / 150 / 400)."""
+    event = _service().disenchant(_me(), args["card_id"], tx=request_transaction)
+    assert isinstance(event, CardDisenchanted)
+    return _card_change(event, event.dust_gained)
+
+
+@blp.route("/v1/decks", methods=["GET"])
+@require_player
+@blp.response(200, schemas.DecksOut)
+def list_decks() -> Any:
+    """Your decks (at most 5), each with its legality now."""
+    return {"decks": _service().decks(_me())}
+
+
+@blp.route("/v1/decks", methods=["POST"])
+@require_player
+@idempotent
+@blp.arguments(_DeckIn)
+@blp.response(201, schemas.DeckOut)
+def create_deck(args: dict[str, Any]) -> Any:
+    """Save a new deck (it may be incomplete; at most 20 cards, 2 copies, 1 of a legendary)."""
+    deck_id = _service().save_deck(_me(), None, args["name"], args["cards"], tx=request_transaction)
+    return _service().deck(_me(), deck_id)
+
+
+@blp.route("/v1/decks/<deck_id>", methods=["GET"])
+@require_player
+@blp.response(200, schemas.DeckOut)
+def get_deck(deck_id: str) -> Any:
+    """One of your decks."""
+    return _service().deck(_me(), _deck_id(deck_id))
+
+
+@blp.route("/v1/decks/<deck_id>", methods=["PUT"])
+@require_player
+@idempotent
+@blp.arguments(_DeckIn)
+@blp.response(200, schemas.DeckOut)
+def replace_deck(args: dict[str, Any], deck_id: str) -> Any:
+    """Replace a deck's name and cards (the active deck is republished with its legality)."""
+    found = _deck_id(deck_id)
+    _service().save_deck(_me(), found, args["name"], args["cards"], tx=request_transaction)
+    return _service().deck(_me(), found)
+
+
+@blp.route("/v1/decks/<deck_id>", methods=["DELETE"])
+@require_player
+@blp.response(204)
+def delete_deck(deck_id: str) -> Any:
+    """Delete a deck (not the active one)."""
+    _service().delete_deck(_me(), _deck_id(deck_id), tx=request_transaction)
+    return None
+
+
+@blp.route("/v1/decks/<deck_id>/activate", methods=["POST"])
+@require_player
+@idempotent
+@blp.response(200, schemas.DeckOut)
+def activate_deck(deck_id: str) -> Any:
+    """Make a legal deck your active one (422 ``illegal_deck`` names every problem)."""
+    found = _deck_id(deck_id)
+    _service().activate_deck(_me(), found, tx=request_transaction)
+    return _service().deck(_me(), found)
+
+
+@blp.route("/v1/admin/grants", methods=["POST"])
+@require_operator
+@idempotent
+@blp.arguments(_GrantIn)
+@blp.response(201, schemas.GrantOut)
+def grant(args: dict[str, Any]) -> Any:
+    """Operators: credit a player coins, dust or free packs, with a required reason. A ``grant_id``
+    is paid once (409 ``already_credited`` after)."""
+    player = str(args["player_id"])
+    _service().wallet(player)  # 404 wallet_not_found: grants go to existing accounts only
+    source = f"grant:{args.get('grant_id') or uuid.uuid4()}"
+    paid = PlayerCredit(
+        player,
+        Credit(source, "grant", args["coins"], args["dust"], args["free_packs"], note=args["reason"]),
+    )
+    recorded = _service().credit(paid, tx=request_transaction)
+    d = recorded.data
+    return {
+        "source": source,
+        "coins": d["coins_after"],
+        "dust": d["dust_after"],
+        "free_packs": d["free_packs_after"],
+    }

@@ -1,0 +1,77 @@
+"""What economy consumes and pays: ``PlayerRegistered`` and ``PlayerLoggedIn`` (accounts),
+``MatchEnded`` (match), ``RewardGranted`` (progression).
+
+Every message is applied once through the inbox (``libs.bus.consumer``); on top of that every
+credit's event id is derived from its source (``service.credit_event_id``), so the same payment
+can never be written twice: not on a redelivery, a consumer restart, a replayed broker, nor an
+event republished with another id. Events of different streams arrive in any order: a credit for
+a player whose ``PlayerRegistered`` has not arrived yet is kept, and the opening adds to it.
+
+Declared as a subscription in ``root.py``; run with ``python -m libs.kit.consume economy``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import psycopg
+
+from libs.eventstore import RecordedEvent
+from libs.kit.definition import EventHandler
+from services.economy.domain import AlreadyCredited, AlreadyOpened
+from services.economy.domain.credits import PlayerCredit, daily_login, match_credits, reward_credit
+from services.economy.service import EconomyService
+
+log = logging.getLogger(__name__)
+
+CONSUMER = "economy-credits"
+
+
+def _pay(svc: EconomyService, paid: PlayerCredit, conn: psycopg.Connection[Any]) -> bool:
+    """Pay one credit in the consumer's transaction; False when it was paid already."""
+    try:
+        svc.credit(paid, conn=conn)
+    except AlreadyCredited:
+        log.info("%s for %s was paid already", paid.credit.source, paid.player_id)
+        return False
+    return True
+
+
+def registered(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+    player = event.data.get("player_id")
+    if not isinstance(player, str) or not player:
+        log.error("PlayerRegistered %s without a player id; skipped", event.event_id)
+        return
+    try:
+        svc.open_account(player, conn=conn)
+    except AlreadyOpened:
+        log.info("player %s has a wallet already", player)
+
+
+def logged_in(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+    player = event.data.get("player_id")
+    if isinstance(player, str) and player:
+        _pay(svc, daily_login(player, event.occurred_at), conn)
+
+
+def match_ended(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+    for paid in match_credits(event.data):
+        _pay(svc, paid, conn)
+
+
+def reward(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+    paid = reward_credit(event.data)
+    if paid is None:
+        log.error("RewardGranted %s is malformed; skipped: %r", event.event_id, event.data)
+        return
+    _pay(svc, paid, conn)
+
+
+HANDLERS: dict[str, EventHandler] = {
+    "PlayerRegistered": registered,
+    "PlayerLoggedIn": logged_in,
+    "MatchEnded": match_ended,
+    "RewardGranted": reward,
+}
+"""Event type -> handler(service, event, conn), the subscription declared in ``root.py``."""

@@ -1,0 +1,49 @@
+"""The economy domain, pure (standard library and ``libs.rules`` only): commands, events,
+decisions and evolution of wallets and decks, the fair pack function and its exact odds."""
+
+from . import credits, decks, odds, packs, values, wallet
+from .errors import (
+    ActiveDeckUndeletable,
+    AlreadyCredited,
+    AlreadyOpened,
+    CardNotOwned,
+    CraftBeyondLimit,
+    DeckLimitReached,
+    DeckNotFound,
+    EconomyError,
+    IllegalDeck,
+    InsufficientCoins,
+    InsufficientDust,
+    InvalidAmount,
+    InvalidDeck,
+    UnknownCard,
+    WalletNotFound,
+)
+from .events import EVENT_TYPES, Event, event_from
+
+__all__ = [
+    "EVENT_TYPES",
+    "ActiveDeckUndeletable",
+    "AlreadyCredited",
+    "AlreadyOpened",
+    "CardNotOwned",
+    "CraftBeyondLimit",
+    "DeckLimitReached",
+    "DeckNotFound",
+    "EconomyError",
+    "Event",
+    "IllegalDeck",
+    "InsufficientCoins",
+    "InsufficientDust",
+    "InvalidAmount",
+    "InvalidDeck",
+    "UnknownCard",
+    "WalletNotFound",
+    "credits",
+    "decks",
+    "event_from",
+    "odds",
+    "packs",
+    "values",
+    "wallet",
+]

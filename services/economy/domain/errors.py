@@ -1,0 +1,83 @@
+"""The economy domain's errors: each names what was refused (``code``) and why (``message``).
+
+``api.py`` maps them to HTTP statuses; nothing is written when one is raised.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class EconomyError(Exception):
+    """Base of the domain's refusals."""
+
+    code = "economy_error"
+
+    def __init__(self, message: str, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class WalletNotFound(EconomyError):
+    code = "wallet_not_found"
+
+
+class UnknownCard(EconomyError):
+    code = "unknown_card"
+
+
+class InsufficientCoins(EconomyError):
+    code = "insufficient_coins"
+
+
+class InsufficientDust(EconomyError):
+    code = "insufficient_dust"
+
+
+class CraftBeyondLimit(EconomyError):
+    code = "craft_beyond_limit"
+
+
+class CardNotOwned(EconomyError):
+    code = "card_not_owned"
+
+
+class DeckNotFound(EconomyError):
+    code = "deck_not_found"
+
+
+class DeckLimitReached(EconomyError):
+    code = "deck_limit_reached"
+
+
+class InvalidDeck(EconomyError):
+    """A deck whose card list can never be legal (too many cards, copies, unknown ids)."""
+
+    code = "invalid_deck"
+
+
+class IllegalDeck(EconomyError):
+    """Activation refused: ``details["problems"]`` names every problem."""
+
+    code = "illegal_deck"
+
+
+class ActiveDeckUndeletable(EconomyError):
+    code = "active_deck"
+
+
+class InvalidAmount(EconomyError):
+    code = "invalid_amount"
+
+
+class AlreadyCredited(EconomyError):
+    """A credit whose source was already paid (a redelivered event, a replayed reward)."""
+
+    code = "already_credited"
+
+
+class AlreadyOpened(EconomyError):
+    """The player's wallet exists already (a redelivered PlayerRegistered)."""
+
+    code = "wallet_exists"

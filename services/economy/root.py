@@ -1,0 +1,45 @@
+"""Composition root of the economy service: what it is, and its objects wired once per process."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from libs.bus import topic_for
+from libs.kit import ServiceDef, Subscription
+from libs.kit.runtime import Runtime
+from services.economy import api, consumers
+from services.economy.events import CATALOG
+from services.economy.service import EconomyService
+
+
+def build(runtime: Runtime) -> EconomyService:
+    return EconomyService(runtime.pool, runtime.schema)
+
+
+def _blueprints() -> list[Any]:
+    return [api.blp]
+
+
+SERVICE = ServiceDef(
+    name="economy",
+    prefixes=(
+        "/v1/wallet",
+        "/v1/collection",
+        "/v1/packs",
+        "/v1/crafts",
+        "/v1/disenchants",
+        "/v1/decks",
+        "/v1/admin/grants",
+    ),
+    build=build,
+    blueprints=_blueprints,
+    errors=api.ERRORS,
+    events=(CATALOG,),
+    subscriptions=(
+        Subscription(
+            consumers.CONSUMER,
+            (topic_for("accounts"), topic_for("match"), topic_for("progression")),
+            consumers.HANDLERS,
+        ),
+    ),
+)

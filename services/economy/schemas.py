@@ -1,0 +1,127 @@
+"""Marshmallow schemas of the economy API (in: strict, unknown fields are 422; out: documentation)."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import validate as v
+
+from libs.web import StrictInteger, StrictSchema
+from services.economy.domain.values import DECK_NAME_MAX
+
+MAX_AMOUNT = 1_000_000
+
+
+def card_id_field(**kwargs: object) -> ma.fields.String:
+    return ma.fields.String(validate=v.Length(min=1, max=64), **kwargs)  # type: ignore[arg-type]
+
+
+class HistoryQuery(StrictSchema):
+    limit = ma.fields.Integer(load_default=50, validate=v.Range(min=1, max=500))
+    before = ma.fields.Integer(validate=v.Range(min=1, max=2**62))
+
+
+class PackIn(StrictSchema):
+    client_seed = ma.fields.String(load_default="", validate=v.Regexp(r"^[A-Za-z0-9_.-]{0,64}$"))
+
+
+class CardIn(StrictSchema):
+    card_id = card_id_field(required=True)
+
+
+class DeckIn(StrictSchema):
+    name = ma.fields.String(required=True, validate=v.Length(min=1, max=DECK_NAME_MAX))
+    cards = ma.fields.List(card_id_field(), required=True, validate=v.Length(max=100))
+
+
+class GrantIn(StrictSchema):
+    player_id = ma.fields.UUID(required=True)
+    coins = StrictInteger(load_default=0, validate=v.Range(min=0, max=MAX_AMOUNT))
+    dust = StrictInteger(load_default=0, validate=v.Range(min=0, max=MAX_AMOUNT))
+    free_packs = StrictInteger(load_default=0, validate=v.Range(min=0, max=100))
+    reason = ma.fields.String(required=True, validate=v.Length(min=1, max=200))
+    grant_id = ma.fields.String(
+        validate=v.Regexp(r"^[A-Za-z0-9_.:-]{1,100}$"),
+        metadata={"description": "the support ticket or any id: a grant with the same id is paid once"},
+    )
+
+
+class NextPackOut(ma.Schema):
+    pack_number = ma.fields.Integer(required=True)
+    commitment = ma.fields.String(allow_none=True, metadata={"description": "sha256 of the next server seed"})
+
+
+class WalletOut(ma.Schema):
+    coins = ma.fields.Integer(required=True)
+    dust = ma.fields.Integer(required=True)
+    free_packs = ma.fields.Integer(required=True)
+    pity_counter = ma.fields.Integer(
+        required=True, metadata={"description": "packs since the last legendary"}
+    )
+    packs_opened = ma.fields.Integer(required=True)
+    next_pack = ma.fields.Nested(NextPackOut, required=True)
+
+
+class LedgerEntryOut(ma.Schema):
+    position = ma.fields.Integer(required=True)
+    currency = ma.fields.String(required=True)
+    amount = ma.fields.Integer(required=True)
+    balance_after = ma.fields.Integer(required=True)
+    reason = ma.fields.String(required=True)
+    source = ma.fields.String(required=True)
+    occurred_at = ma.fields.AwareDateTime(required=True)
+
+
+class HistoryOut(ma.Schema):
+    entries = ma.fields.List(ma.fields.Nested(LedgerEntryOut), required=True)
+    next_before = ma.fields.Integer(allow_none=True, metadata={"description": "`before` of the next page"})
+
+
+class PackCardOut(ma.Schema):
+    card_id = ma.fields.String(required=True)
+    rarity = ma.fields.String(required=True)
+    dust = ma.fields.Integer(required=True, metadata={"description": "> 0: an extra copy, turned into dust"})
+
+
+class PackOut(ma.Schema):
+    pack_number = ma.fields.Integer(required=True)
+    paid_with = ma.fields.String(required=True)
+    cards = ma.fields.List(ma.fields.Nested(PackCardOut), required=True)
+    server_seed = ma.fields.String(required=True)
+    commitment = ma.fields.String(required=True)
+    client_seed = ma.fields.String(required=True)
+    pity_before = ma.fields.Integer(required=True)
+    pity_counter = ma.fields.Integer(required=True)
+    next_commitment = ma.fields.String(required=True)
+    coins = ma.fields.Integer(required=True)
+    dust = ma.fields.Integer(required=True)
+    free_packs = ma.fields.Integer(required=True)
+
+
+class CardChangeOut(ma.Schema):
+    card_id = ma.fields.String(required=True)
+    rarity = ma.fields.String(required=True)
+    dust_change = ma.fields.Integer(required=True)
+    dust = ma.fields.Integer(required=True)
+    copies = ma.fields.Integer(required=True)
+
+
+class DeckOut(ma.Schema):
+    deck_id = ma.fields.String(required=True)
+    name = ma.fields.String(required=True)
+    cards = ma.fields.List(ma.fields.String(), required=True)
+    active = ma.fields.Boolean(required=True)
+    legal = ma.fields.Boolean()
+    problems = ma.fields.List(ma.fields.String())
+    created_at = ma.fields.AwareDateTime(required=True)
+    updated_at = ma.fields.AwareDateTime(required=True)
+
+
+class DecksOut(ma.Schema):
+    decks = ma.fields.List(ma.fields.Nested(DeckOut), required=True)
+
+
+class GrantOut(ma.Schema):
+    source = ma.fields.String(required=True)
+    coins = ma.fields.Integer(required=True)
+    dust = ma.fields.Integer(required=True)
+    free_packs = ma.fields.Integer(required=True)
