@@ -18,6 +18,7 @@ from libs.kit import ErrorTable, Problem
 from libs.kit.web import current_service
 from libs.web import (
     Blueprint,
+    FullMatch,
     ErrorSchema,
     StrictSchema,
     current_player,
@@ -27,7 +28,9 @@ from libs.web import (
 )
 from services.accounts.domain import (
     PASSWORD_MAX,
+    PASSWORD_MIN,
     USERNAME_MAX,
+    USERNAME_MIN,
     InvalidCredentials,
     InvalidInput,
     LogIn,
@@ -73,8 +76,17 @@ def _rule(problem: Callable[[str], str | None]) -> Callable[[str], None]:
 
 
 class RegisterIn(StrictSchema):
-    username = ma.fields.String(required=True, validate=_rule(username_problem))
-    password = ma.fields.String(required=True, validate=_rule(password_problem), load_only=True)
+    username = ma.fields.String(
+        required=True,
+        validate=[FullMatch(f"[A-Za-z0-9_]{{{USERNAME_MIN},{USERNAME_MAX}}}"), _rule(username_problem)],
+        metadata={"description": "Letters a-z (either case), digits and underscores; unique case-insensitively."},
+    )
+    password = ma.fields.String(
+        required=True,
+        validate=[ma.validate.Length(min=PASSWORD_MIN, max=PASSWORD_MAX), _rule(password_problem)],
+        load_only=True,
+        metadata={"description": f"{PASSWORD_MIN} to {PASSWORD_MAX} characters (after Unicode NFKC normalisation too)."},
+    )
 
 
 class PlayerOut(ma.Schema):

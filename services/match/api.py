@@ -27,7 +27,7 @@ from flask import Response, after_this_request, request
 
 from libs.kit import ErrorTable, Problem
 from libs.kit.web import current_service
-from libs.rules import ARCANA, CATALOG, STARTER_DECK, RuleViolation
+from libs.rules import ARCANA, CATALOG, STARTER_DECK, Code, RuleViolation
 from libs.web import (
     Blueprint,
     current_player,
@@ -50,7 +50,13 @@ ERRORS = ErrorTable(
             details=lambda e: {"current_version": e.current},
         ),
         MatchExists: Problem(409, "match_exists", "Retry."),
-        RuleViolation: Problem(422, lambda e: str(e.code.value), lambda e: e.message),
+        RuleViolation: Problem(
+            422,
+            lambda e: str(e.code.value),
+            lambda e: e.message,
+            codes=tuple(c.value for c in Code),
+            rules=True,
+        ),
     }
 )
 
@@ -183,7 +189,7 @@ def post_command(args: dict[str, Any], match_id: str) -> Any:
 @blp.route("/v1/practice", methods=["POST"])
 @require_player
 @idempotent
-@blp.arguments(_PracticeIn)
+@blp.arguments(_PracticeIn, required=False)
 @blp.response(201, schemas.CreatedOut)
 def start_practice(args: dict[str, Any]) -> Any:
     """A match against the greedy bot, at once (deck: 20 card ids, default the starter deck)."""
