@@ -14,20 +14,20 @@ from libs.web.auth import (
     require_player,
     verify_token,
 )
-from libs.web.contract import NUL_FREE, FullMatch
 from libs.web.context import ServiceContext, in_idempotent_request, request_transaction, service_context
+from libs.web.contract import NUL_FREE, FullMatch
 from libs.web.dispatch import PrefixDispatcher
 from libs.web.errors import ApiError, abort_with, error_response
 from libs.web.idempotency import idempotent, purge_idempotency_keys
 from libs.web.schemas import Blueprint, ErrorSchema, StrictInteger, StrictSchema, UnionSchema
 
 __all__ = [
+    "NUL_FREE",
     "ApiError",
     "Blueprint",
     "ErrorSchema",
     "FullMatch",
     "IssuedToken",
-    "NUL_FREE",
     "PrefixDispatcher",
     "ServiceContext",
     "StrictInteger",

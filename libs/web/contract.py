@@ -17,8 +17,9 @@
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import marshmallow as ma
 from apispec import BasePlugin
@@ -39,14 +40,19 @@ _STATE_CODES = {"idempotency_key_reused"}
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
 _BODY_METHODS = {"post", "put", "patch", "delete"}
 _METHODS = {"get", "head", "post", "put", "patch", "delete", "options", "trace"}
-_RETRY_AFTER = {"description": "Seconds to wait before retrying.", "schema": {"type": "integer", "minimum": 0}}
+_RETRY_AFTER = {
+    "description": "Seconds to wait before retrying.",
+    "schema": {"type": "integer", "minimum": 0},
+}
 _WWW_AUTHENTICATE = {"description": "The bearer challenge.", "schema": {"type": "string"}}
 
 DomainErrors = Mapping[int, Sequence[str]]
 """Status -> the codes a service's domain errors carry with it (``ErrorTable.documented()``)."""
 
 
-def _nul_free(converter: OpenAPIConverter, field: ma.fields.Field, ret: dict[str, Any], **_: Any) -> dict[str, Any]:
+def _nul_free(
+    converter: OpenAPIConverter, field: ma.fields.Field, ret: dict[str, Any], **_: Any
+) -> dict[str, Any]:
     if ret.get("type") != "string" or {"enum", "format", "pattern"} & set(ret):
         return {}
     return {"pattern": NUL_FREE}
@@ -157,11 +163,13 @@ class ContractPlugin(BasePlugin):
         for status, codes in self.domain_errors.items():
             errors[status] = _codes(errors.get(status, []), codes)
 
-        responses: dict[str, Any] = operation.setdefault("responses", {})
+        responses: dict[Any, Any] = operation.setdefault("responses", {})
         responses.pop("default", None)
         for status, codes in sorted(errors.items()):
             declared = responses.get(str(status)) or responses.get(status)
-            note = declared.get("description") if isinstance(declared, dict) and "$ref" not in declared else None
+            note = (
+                declared.get("description") if isinstance(declared, dict) and "$ref" not in declared else None
+            )
             description = "error code: " + ", ".join(f"`{c}`" for c in codes)
             if note and note not in codes:
                 description += f" ({note})"
@@ -193,7 +201,8 @@ class FullMatch(ma.validate.Regexp):
         super().__init__(f"^(?:{regex})$", flags, error=error)
 
     def __call__(self, value: Any) -> Any:
-        if not isinstance(value, str) or self.regex.fullmatch(value) is None:
+        regex = cast("re.Pattern[str]", self.regex)
+        if not isinstance(value, str) or regex.fullmatch(value) is None:
             raise ma.ValidationError(self._format_error(value))
         return value
 

@@ -18,8 +18,8 @@ from libs.kit import ErrorTable, Problem
 from libs.kit.web import current_service
 from libs.web import (
     Blueprint,
-    FullMatch,
     ErrorSchema,
+    FullMatch,
     StrictSchema,
     current_player,
     idempotent,
@@ -79,13 +79,18 @@ class RegisterIn(StrictSchema):
     username = ma.fields.String(
         required=True,
         validate=[FullMatch(f"[A-Za-z0-9_]{{{USERNAME_MIN},{USERNAME_MAX}}}"), _rule(username_problem)],
-        metadata={"description": "Letters a-z (either case), digits and underscores; unique case-insensitively."},
+        metadata={
+            "description": "Letters a-z (either case), digits and underscores; unique case-insensitively."
+        },
     )
     password = ma.fields.String(
         required=True,
         validate=[ma.validate.Length(min=PASSWORD_MIN, max=PASSWORD_MAX), _rule(password_problem)],
         load_only=True,
-        metadata={"description": f"{PASSWORD_MIN} to {PASSWORD_MAX} characters (after Unicode NFKC normalisation too)."},
+        metadata={
+            "description": f"{PASSWORD_MIN} to {PASSWORD_MAX} characters, also after Unicode NFKC "
+            "normalisation"
+        },
     )
 
 

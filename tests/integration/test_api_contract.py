@@ -17,6 +17,7 @@ import dataclasses
 import logging
 import threading
 import time
+import traceback
 from collections.abc import Iterator
 from typing import Any
 
@@ -93,7 +94,9 @@ def _config(player_token: str) -> schemathesis.Config:
             "cache": {"enabled": False},
             "generation": {"max-examples": MAX_EXAMPLES, "deterministic": True},
             "checks": {"enabled": True},
-            "auth": {"openapi": {"bearerAuth": {"bearer": player_token}, "operatorAuth": {"bearer": OPERATOR}}},
+            "auth": {
+                "openapi": {"bearerAuth": {"bearer": player_token}, "operatorAuth": {"bearer": OPERATOR}}
+            },
             "phases": {"stateful": {"max-steps": 20}},
         }
     )
@@ -129,12 +132,13 @@ def _failures(stream: Any) -> tuple[list[str], list[str]]:
                         failed.append(
                             f"[{event.phase.value}] {event.label}: {check.name}: "
                             f"{check.failure_info.failure.title}\n  {check.failure_info.failure.message}\n"
-                            f"  {check.failure_info.code_sample}\n  body={getattr(case, 'body', None)!r}\n  answer: {got}"
+                            f"  {check.failure_info.code_sample}\n"
+                            f"  body={getattr(case, 'body', None)!r}\n  answer: {got}"
                         )
         elif isinstance(event, events.NonFatalError | events.FatalError):
-            exc = getattr(event, "value", None) or getattr(event, "exception", None)
-            import traceback
-            errors.append(f"{getattr(event, 'phase', None)} {getattr(event, 'label', '')}: " + "".join(traceback.format_exception(exc)))
+            exc = event.value if isinstance(event, events.NonFatalError) else event.exception
+            where = f"[{event.phase}] {event.label}" if isinstance(event, events.NonFatalError) else "engine"
+            errors.append(f"{where}: " + "".join(traceback.format_exception(exc)))
     return failed, errors
 
 
