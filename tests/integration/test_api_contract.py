@@ -21,6 +21,7 @@ import traceback
 from collections.abc import Iterator
 from typing import Any
 
+import jsonschema_rs
 import pytest
 import requests
 import schemathesis
@@ -35,6 +36,7 @@ from libs.db.migrate_all import migrate_all
 from libs.devstack.ports import free_port
 from libs.web.app import OPENAPI_PREFIX
 from libs.web.contract import RULE_CODES
+from libs.web.idempotency import KEY_PATTERN
 from services import wsgi
 from services.match.scheduling import RecordingScheduler
 from tests.e2e.stack import create_database
@@ -153,3 +155,96 @@ def test_the_server_keeps_its_documented_contract(gateway: str, player_token: st
     print(f"{service}: {time.monotonic() - started:.1f} s")
     assert not errors, "\n".join(errors)
     assert not failed, f"{len(failed)} failures:\n" + "\n".join(failed)
+
+
+def _document(gateway: str, service: str) -> dict[str, Any]:
+    response = requests.get(f"{gateway}{OPENAPI_PREFIX}/{service}.json", timeout=10)
+    assert response.status_code == 200
+    doc: dict[str, Any] = response.json()
+    return doc
+
+
+def _valid(doc: dict[str, Any], component: str, instance: Any) -> bool:
+    schema = {"$ref": f"#/components/schemas/{component}", "components": doc["components"]}
+    return bool(jsonschema_rs.Draft4Validator(schema).is_valid(instance))
+
+
+@pytest.mark.parametrize("service", kit.service_names())
+def test_every_operation_lists_its_errors_in_the_one_shape(gateway: str, service: str) -> None:
+    doc = _document(gateway, service)
+    for path, item in doc["paths"].items():
+        for method, op in item.items():
+            if method == "parameters":
+                continue
+            responses = op["responses"]
+            assert "default" not in responses, (method, path)
+            errors = {int(s): r for s, r in responses.items() if int(s) >= 400}
+            assert {400, 503} <= set(errors), (method, path)
+            for status, response in errors.items():
+                schema = response["content"]["application/json"]["schema"]
+                assert schema == {"$ref": "#/components/schemas/Error"}, (method, path, status)
+            secured = {name for req in op.get("security", []) for name in req}
+            if secured:
+                assert 401 in errors, (method, path)
+            if method in ("post", "put", "patch", "delete"):
+                assert {413, 415, 422} <= set(errors), (method, path)
+
+
+def test_the_documents_state_what_the_server_refuses(gateway: str, player_token: str) -> None:
+    accounts, match = _document(gateway, "accounts"), _document(gateway, "match")
+
+    # The command union: a field of another command is invalid by the document, as by the server.
+    assert _valid(match, "CommandIn", {"type": "play", "card": "c1", "position": 0})
+    assert _valid(match, "CommandIn", {"type": "attack", "attacker": "c1", "target": "hero"})
+    assert _valid(match, "CommandIn", {"type": "end_turn", "expected_version": 3})
+    for refused in (
+        {"type": "play", "card": "c1", "attacker": "c2"},
+        {"type": "end_turn", "card": "c1"},
+        {"type": "attack", "attacker": "c1"},
+        {"type": "dance"},
+        {"type": "play", "card": "c\x001"},
+    ):
+        assert not _valid(match, "CommandIn", refused), refused
+    assert match["components"]["schemas"]["CommandIn"]["discriminator"]["propertyName"] == "type"
+
+    # Usernames 3-24 of [A-Za-z0-9_], passwords 8-128, no NUL anywhere.
+    assert _valid(accounts, "RegisterIn", {"username": "Ada_1", "password": "p" * 8})
+    for refused in (
+        {"username": "ab", "password": "p" * 8},
+        {"username": "a" * 25, "password": "p" * 8},
+        {"username": "ada\u212a", "password": "p" * 8},  # KELVIN SIGN: lower() makes it "k"
+        {"username": "ada\n", "password": "p" * 8},
+        {"username": "ada", "password": "p" * 7},
+        {"username": "ada", "password": "p" * 129},
+        {"username": "ada", "password": "pass\x00word"},
+    ):
+        assert not _valid(accounts, "RegisterIn", refused), refused
+        answer = requests.post(f"{gateway}/v1/accounts", json=refused, timeout=10)
+        assert answer.status_code in (400, 422) and set(answer.json()) == {"error"}, (refused, answer.text)
+    assert not _valid(accounts, "SessionIn", {"username": "a\x00b", "password": "x"})
+
+    # Idempotency-Key: its format on every POST that honours it; the server refuses others with 400.
+    register = accounts["paths"]["/v1/accounts"]["post"]
+    (key,) = [p for p in register["parameters"] if p["name"] == "Idempotency-Key"]
+    assert key["schema"]["pattern"] == KEY_PATTERN and key["schema"]["maxLength"] == 255
+    bad_key = requests.post(
+        f"{gateway}/v1/accounts",
+        json={"username": "key_user", "password": "p" * 8},
+        headers={"Idempotency-Key": "has space"},
+        timeout=10,
+    )
+    assert bad_key.status_code == 400 and bad_key.json()["error"]["code"] == "invalid_idempotency_key"
+
+    # POST /v1/practice: the body is optional, as the server treats it.
+    assert match["paths"]["/v1/practice"]["post"]["requestBody"]["required"] is False
+    practice = requests.post(
+        f"{gateway}/v1/practice", headers={"Authorization": f"Bearer {player_token}"}, timeout=10
+    )
+    assert practice.status_code == 201, practice.text
+
+    # Operator endpoints: no token is 401 (a challenge), a wrong one 403.
+    admin = f"{gateway}/v1/admin/matches"
+    missing = requests.post(admin, json={"setup": {}}, timeout=10)
+    assert missing.status_code == 401 and missing.headers["WWW-Authenticate"].startswith("Bearer")
+    wrong = requests.post(admin, json={"setup": {}}, headers={"Authorization": "Bearer nope"}, timeout=10)
+    assert wrong.status_code == 403
