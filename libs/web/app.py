@@ -16,7 +16,7 @@ from libs import config
 from libs.config import Settings
 from libs.web import health, observability
 from libs.web.context import ServiceContext
-from libs.web.contract import ContractMarshmallowPlugin, ContractPlugin, DomainErrors
+from libs.web.contract import ContractMarshmallowPlugin, ContractPlugin, DomainErrors, link_identifiers
 from libs.web.errors import register_error_handlers
 from libs.web.logs import configure_logging
 from libs.web.schemas import ErrorSchema
@@ -95,6 +95,7 @@ def create_app(
     api.spec.components.security_scheme("operatorAuth", {"type": "http", "scheme": "bearer"})
     for blueprint in blueprints:
         api.register_blueprint(blueprint)
+    link_identifiers(api.spec)
     register_error_handlers(app)  # after Api(): replaces flask-smorest's own HTTPException handler
     app.extensions["arcana_api"] = api
     return app

@@ -215,3 +215,42 @@ __all__ = [
     "DomainErrors",
     "FullMatch",
 ]
+
+
+def link_identifiers(spec: Any) -> None:
+    """OpenAPI ``links`` from each success response whose body carries an identifier (a required
+    top-level property) to every operation taking it as a path parameter of the same name: e.g.
+    ``POST /v1/practice`` answers ``match_id``, which ``GET /v1/matches/{match_id}`` takes. Clients
+    (and schemathesis's stateful phase) follow them. Call once the blueprints are registered."""
+    paths: dict[str, dict[str, Any]] = spec._paths  # apispec keeps no public view of its paths
+    schemas: dict[str, Any] = spec.components.schemas
+    takers: dict[str, list[tuple[str, str]]] = {}
+    for path, item in paths.items():
+        for name in re.findall(r"\{(\w+)\}", path):
+            takers.setdefault(name, []).extend((path, m) for m in item if m in _METHODS)
+    for path, item in paths.items():
+        for method, operation in item.items():
+            if method not in _METHODS or not isinstance(operation, dict):
+                continue
+            for status, response in operation.get("responses", {}).items():
+                if not str(status).startswith("2") or not isinstance(response, dict):
+                    continue
+                body = _json_schema(response, schemas)
+                for name in body.get("required", []):
+                    targets = [(p, m) for p, m in takers.get(name, []) if (p, m) != (path, method)]
+                    links = response.setdefault("links", {}) if targets else {}
+                    for target_path, target_method in targets:
+                        pointer = target_path.replace("~", "~0").replace("/", "~1")
+                        link_name = re.sub(r"\W+", "_", f"{target_method}{target_path}").strip("_")
+                        links[link_name] = {
+                            "operationRef": f"#/paths/{pointer}/{target_method}",
+                            "parameters": {name: f"$response.body#/{name}"},
+                        }
+
+
+def _json_schema(response: dict[str, Any], schemas: dict[str, Any]) -> dict[str, Any]:
+    schema = response.get("content", {}).get("application/json", {}).get("schema", {})
+    ref = schema.get("$ref", "") if isinstance(schema, dict) else ""
+    if ref.startswith("#/components/schemas/"):
+        schema = schemas.get(ref.rsplit("/", 1)[1], {})
+    return schema if isinstance(schema, dict) else {}
