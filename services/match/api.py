@@ -111,7 +111,7 @@ def _after_commit(action: Callable[[], None]) -> None:
 @blp.route("/v1/matches", methods=["GET"])
 @require_player
 @blp.arguments(_ListQuery, location="query")
-@blp.response(200)
+@blp.alt_response(200, schema=schemas.MatchListOut, success=True)
 def list_matches(query: dict[str, Any]) -> Any:
     """The caller's matches, newest first (at most 50)."""
     rows = _service().matches_of(_me(), query["active"])
@@ -128,7 +128,7 @@ def _touched(match_id: str, player: str) -> Any:
 
 @blp.route("/v1/matches/<match_id>", methods=["GET"])
 @require_player
-@blp.response(200)
+@blp.alt_response(200, schema=schemas.MatchViewOut, success=True)
 def get_match(match_id: str) -> Any:
     """The match as the caller sees it, with its version."""
     player = _me()
@@ -232,10 +232,15 @@ _CATALOG_BODY = json.dumps(
     separators=(",", ":"),
 ).encode()
 _CATALOG_TAG = hashlib.sha256(_CATALOG_BODY).hexdigest()[:32]
+_CACHE_HEADERS = {
+    "ETag": {"schema": {"type": "string"}, "description": "the catalog's version"},
+    "Cache-Control": {"schema": {"type": "string"}},
+}
 
 
 @blp.route("/v1/catalog", methods=["GET"])
-@blp.response(200)
+@blp.alt_response(200, schema=schemas.CatalogOut, success=True, headers=_CACHE_HEADERS)
+@blp.alt_response(304, description="Not Modified (If-None-Match matched the ETag)", headers=_CACHE_HEADERS)
 def catalog() -> Any:
     """Every card and arcana as the rules engine defines them (cacheable; ETag)."""
     headers = {"ETag": f'"{_CATALOG_TAG}"', "Cache-Control": "public, max-age=3600"}

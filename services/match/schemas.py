@@ -175,3 +175,55 @@ class LegalOut(ma.Schema):
     version = ma.fields.Integer()
     commands = ma.fields.List(ma.fields.Dict())
     awaiting = awaiting_field()
+
+
+# Documentation of answers the views build as dicts (``alt_response(..., success=True)``: nothing is
+# re-serialised). Open where the rules engine's view may grow (``unknown = INCLUDE``).
+
+
+class MatchSummaryOut(ma.Schema):
+    match_id = ma.fields.UUID(required=True)
+    mode = ma.fields.String(required=True, validate=v.OneOf(MODES))
+    players = ma.fields.List(ma.fields.String(), required=True)
+    status = ma.fields.String(required=True, validate=v.OneOf(["created", "mulligan", "playing", "ended"]))
+    version = ma.fields.Integer(required=True)
+    turn = ma.fields.Integer(required=True)
+    active_player = ma.fields.String(required=True, allow_none=True)
+    deadline = ma.fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
+    winner = ma.fields.String(required=True, allow_none=True)
+    reason = ma.fields.String(required=True, allow_none=True)
+    created_at = ma.fields.AwareDateTime(required=True)
+
+
+class MatchListOut(ma.Schema):
+    matches = ma.fields.List(ma.fields.Nested(MatchSummaryOut), required=True)
+
+
+class MatchViewOut(ma.Schema):
+    """The match as the caller sees it (``libs/rules/README.md``: the view)."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    match_id = ma.fields.UUID(required=True)
+    phase = ma.fields.String(required=True)
+    turn = ma.fields.Integer(required=True)
+    round = ma.fields.Integer(required=True)
+    active_player = ma.fields.String(required=True, allow_none=True)
+    winner = ma.fields.String(required=True, allow_none=True)
+    reason = ma.fields.String(required=True, allow_none=True)
+    arcana = ma.fields.Dict(required=True)
+    you = ma.fields.Dict(required=True, metadata={"description": "your side, with your hand"})
+    opponent = ma.fields.Dict(required=True, metadata={"description": "their side, no hand"})
+    version = ma.fields.Integer(required=True)
+    mode = ma.fields.String(required=True, validate=v.OneOf(MODES))
+    players = ma.fields.List(ma.fields.String(), required=True)
+    bot = ma.fields.String(required=True, allow_none=True)
+    deadline = ma.fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
+    awaiting = awaiting_field()
+    connected = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Boolean(), required=True)
+
+
+class CatalogOut(ma.Schema):
+    cards = ma.fields.List(ma.fields.Dict(), required=True)
+    arcana = ma.fields.List(ma.fields.Dict(), required=True)
