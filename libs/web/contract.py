@@ -25,6 +25,8 @@ import marshmallow as ma
 from apispec import BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 
+from libs.web.observability import REQUEST_ID_PATTERN
+
 NUL_FREE = r"^[^\x00]*$"
 """The pattern of a string that holds no NUL character (PostgreSQL text cannot; the server answers
 400 ``invalid_text``)."""
@@ -43,6 +45,14 @@ _METHODS = {"get", "head", "post", "put", "patch", "delete", "options", "trace"}
 _RETRY_AFTER = {
     "description": "Seconds to wait before retrying.",
     "schema": {"type": "integer", "minimum": 0},
+}
+_REQUEST_ID = {
+    "description": "The request's id (the client's X-Request-Id when it is 1-128 of [A-Za-z0-9._:-]).",
+    "schema": {"type": "string", "pattern": REQUEST_ID_PATTERN},
+}
+_REPLAYED = {
+    "description": "Present when this is the stored answer to an earlier request with the same key.",
+    "schema": {"type": "string", "enum": ["true"]},
 }
 _WWW_AUTHENTICATE = {"description": "The bearer challenge.", "schema": {"type": "string"}}
 
@@ -186,6 +196,13 @@ class ContractPlugin(BasePlugin):
                 response[RULE_CODES] = rules
             responses.pop(status, None)
             responses[str(status)] = response
+        for status, response in responses.items():
+            if not isinstance(response, dict) or "$ref" in response:
+                continue
+            headers = response.setdefault("headers", {})
+            headers.setdefault("X-Request-Id", copy.deepcopy(_REQUEST_ID))
+            if idempotent and str(status).startswith("2"):
+                headers.setdefault("Idempotent-Replayed", copy.deepcopy(_REPLAYED))
 
 
 def _constrain_string(schema: dict[str, Any]) -> None:
