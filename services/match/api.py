@@ -62,6 +62,15 @@ ERRORS = ErrorTable(
 
 blp = Blueprint("match", __name__, description="Arcana matches: play, watch events, practice against a bot.")
 
+_MATCH_ID = [
+    {
+        "in": "path",
+        "name": "match_id",
+        "description": "A match of yours (anything else: 404 `match_not_found`).",
+        "schema": {"type": "string", "format": "uuid"},
+    }
+]
+
 # Schema instances, not classes: webargs would build a new instance (fields deep-copied) per request.
 _ListQuery = schemas.ListQuery()
 _EventsQuery = schemas.EventsQuery()
@@ -126,7 +135,7 @@ def _touched(match_id: str, player: str) -> Any:
     return _service().touch(_match_id(match_id), player)
 
 
-@blp.route("/v1/matches/<match_id>", methods=["GET"])
+@blp.route("/v1/matches/<match_id>", methods=["GET"], parameters=_MATCH_ID)
 @require_player
 @blp.alt_response(200, schema=schemas.MatchViewOut, success=True)
 def get_match(match_id: str) -> Any:
@@ -135,7 +144,7 @@ def get_match(match_id: str) -> Any:
     return domain.player_view(_touched(match_id, player), player)
 
 
-@blp.route("/v1/matches/<match_id>/events", methods=["GET"])
+@blp.route("/v1/matches/<match_id>/events", methods=["GET"], parameters=_MATCH_ID)
 @require_player
 @blp.arguments(_EventsQuery, location="query")
 @blp.response(200, schemas.EventsOut)
@@ -146,7 +155,7 @@ def get_events(query: dict[str, Any], match_id: str) -> Any:
     return {"version": version, "events": _events_out(recorded, player)}
 
 
-@blp.route("/v1/matches/<match_id>/legal-commands", methods=["GET"])
+@blp.route("/v1/matches/<match_id>/legal-commands", methods=["GET"], parameters=_MATCH_ID)
 @require_player
 @blp.response(200, schemas.LegalOut)
 def get_legal_commands(match_id: str) -> Any:
@@ -160,7 +169,7 @@ def get_legal_commands(match_id: str) -> Any:
     }
 
 
-@blp.route("/v1/matches/<match_id>/commands", methods=["POST"])
+@blp.route("/v1/matches/<match_id>/commands", methods=["POST"], parameters=_MATCH_ID)
 @require_player
 @idempotent
 @blp.arguments(_CommandIn)
