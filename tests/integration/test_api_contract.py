@@ -94,7 +94,7 @@ def _config(player_token: str) -> schemathesis.Config:
             "seed": SEED,
             "continue-on-failure": True,
             "cache": {"enabled": False},
-            "generation": {"max-examples": MAX_EXAMPLES, "deterministic": True},
+            "generation": {"max-examples": MAX_EXAMPLES, "deterministic": True, "database": "none"},
             "checks": {"enabled": True},
             "auth": {
                 "openapi": {"bearerAuth": {"bearer": player_token}, "operatorAuth": {"bearer": OPERATOR}}
