@@ -127,12 +127,26 @@ def filter_failure(context: Any, failure: Any, case: Any, response: Any) -> bool
     return code not in declared.get(RULE_CODES, [])
 
 
-def _failures(stream: Any) -> tuple[list[str], list[str]]:
-    """(check failures, engine errors) of one engine run, as readable lines."""
-    failed: list[str] = []
-    errors: list[str] = []
+@dataclasses.dataclass
+class _Run:
+    failed: list[str] = dataclasses.field(default_factory=list)
+    errors: list[str] = dataclasses.field(default_factory=list)
+    tested: set[str] = dataclasses.field(default_factory=set)  # operations that got requests
+    phases: set[str] = dataclasses.field(default_factory=set)  # phases that sent requests
+    stop_reason: str | None = None
+
+
+def _run(stream: Any) -> _Run:
+    """Check failures, engine errors, what was tested and why the engine stopped, from its events."""
+    run = _Run()
     for event in stream:
-        if isinstance(event, events.ScenarioFinished) and event.status == Status.FAILURE:
+        if isinstance(event, events.ScenarioFinished):
+            if event.recorder.interactions:
+                run.phases.add(event.phase.value)
+                if event.phase.value != "stateful":
+                    run.tested.add(event.label or "")
+            if event.status != Status.FAILURE:
+                continue
             for case_id, checks in event.recorder.checks.items():
                 for check in checks:
                     if check.status == Status.FAILURE and check.failure_info is not None:
@@ -140,7 +154,7 @@ def _failures(stream: Any) -> tuple[list[str], list[str]]:
                         interaction = event.recorder.interactions.get(case_id)
                         answer = interaction.response if interaction is not None else None
                         got = f"{answer.status_code} {answer.content[:300]!r}" if answer is not None else "-"
-                        failed.append(
+                        run.failed.append(
                             f"[{event.phase.value}] {event.label}: {check.name}: "
                             f"{check.failure_info.failure.title}\n  {check.failure_info.failure.message}\n"
                             f"  {check.failure_info.code_sample}\n"
@@ -149,8 +163,10 @@ def _failures(stream: Any) -> tuple[list[str], list[str]]:
         elif isinstance(event, events.NonFatalError | events.FatalError):
             exc = event.value if isinstance(event, events.NonFatalError) else event.exception
             where = f"[{event.phase}] {event.label}" if isinstance(event, events.NonFatalError) else "engine"
-            errors.append(f"{where}: " + "".join(traceback.format_exception(exc)))
-    return failed, errors
+            run.errors.append(f"{where}: " + "".join(traceback.format_exception(exc)))
+        elif isinstance(event, events.EngineFinished):
+            run.stop_reason = event.stop_reason.value
+    return run
 
 
 @pytest.mark.parametrize("service", [defn.name for defn in kit.discover()])
@@ -161,10 +177,19 @@ def test_the_server_keeps_its_documented_contract(gateway: str, player_token: st
     )
     schema.hook(filter_failure)
     schema.hook(map_query)
-    failed, errors = _failures(from_schema(schema).execute())
-    print(f"{service}: {time.monotonic() - started:.1f} s")
-    assert not errors, "\n".join(errors)
-    assert not failed, f"{len(failed)} failures:\n" + "\n".join(failed)
+    run = _run(from_schema(schema).execute())
+    print(f"{service}: {time.monotonic() - started:.1f} s, {len(run.tested)} operations", sorted(run.phases))
+    assert not run.errors, "\n".join(run.errors)
+    assert not run.failed, f"{len(run.failed)} failures:\n" + "\n".join(run.failed)
+    assert run.stop_reason == "completed"
+    documented = {
+        f"{method.upper()} {path}"
+        for path, item in schema.raw_schema["paths"].items()
+        for method in item
+        if method != "parameters"
+    }
+    assert documented and run.tested >= documented, documented - run.tested
+    assert {"coverage", "fuzzing"} <= run.phases, run.phases
 
 
 def _document(gateway: str, service: str) -> dict[str, Any]:
