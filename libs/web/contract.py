@@ -6,6 +6,8 @@
 - every string a client sends is NUL-free (``pattern``), as the body guard and PostgreSQL require;
   a string with an enum, a format or a pattern of its own already excludes NUL;
 - a ``UnionSchema`` (``libs.web.schemas``) is a ``oneOf`` of its variants with a ``discriminator``;
+- a success response whose body has a required identifier links to the operations taking it as a
+  path parameter (:func:`link_identifiers`);
 - each operation lists every error status it can answer, all in the one error shape (component
   ``Error``), each with the codes it carries: the generic ones, from what the operation has (a body,
   parameters, security, ``Idempotency-Key``) and from ``libs.web`` (the body guard, auth,
@@ -26,6 +28,16 @@ from apispec import BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 
 from libs.web.observability import REQUEST_ID_PATTERN
+
+__all__ = [
+    "NUL_FREE",
+    "RULE_CODES",
+    "ContractMarshmallowPlugin",
+    "ContractPlugin",
+    "DomainErrors",
+    "FullMatch",
+    "link_identifiers",
+]
 
 NUL_FREE = r"^[^\x00]*$"
 """The pattern of a string that holds no NUL character (PostgreSQL text cannot; the server answers
@@ -57,7 +69,7 @@ _REPLAYED = {
 _WWW_AUTHENTICATE = {"description": "The bearer challenge.", "schema": {"type": "string"}}
 
 DomainErrors = Mapping[int, Sequence[str]]
-"""Status -> the codes a service's domain errors carry with it (``ErrorTable.documented()``)."""
+"""Status -> the codes a service's domain errors carry with it (``ErrorTable.statuses()``)."""
 
 
 def _nul_free(
@@ -222,16 +234,6 @@ class FullMatch(ma.validate.Regexp):
         if not isinstance(value, str) or regex.fullmatch(value) is None:
             raise ma.ValidationError(self._format_error(value))
         return value
-
-
-__all__ = [
-    "NUL_FREE",
-    "RULE_CODES",
-    "ContractMarshmallowPlugin",
-    "ContractPlugin",
-    "DomainErrors",
-    "FullMatch",
-]
 
 
 def link_identifiers(spec: Any) -> None:
