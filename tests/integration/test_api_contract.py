@@ -78,14 +78,22 @@ def gateway(postgres_url: str) -> Iterator[str]:
         pool.close()
 
 
+SERVICES = [defn.name for defn in kit.discover()]
+
+
 @pytest.fixture(scope="module")
-def player_token(gateway: str) -> str:
+def player_tokens(gateway: str) -> dict[str, str]:
+    """A registered player's bearer tokens from ``POST /v1/sessions``, one per service's run, all
+    taken before any run: a run that logs out or trips the log-in throttle leaves the others theirs."""
     credentials = {"username": USERNAME, "password": PASSWORD}
     created = requests.post(f"{gateway}/v1/accounts", json=credentials, timeout=10)
     assert created.status_code == 201, created.text
-    session = requests.post(f"{gateway}/v1/sessions", json=credentials, timeout=10)
-    assert session.status_code == 201, session.text
-    return str(session.json()["token"])
+    tokens = {}
+    for service in SERVICES:
+        session = requests.post(f"{gateway}/v1/sessions", json=credentials, timeout=10)
+        assert session.status_code == 201, session.text
+        tokens[service] = str(session.json()["token"])
+    return tokens
 
 
 def _config(player_token: str) -> schemathesis.Config:
@@ -169,11 +177,13 @@ def _run(stream: Any) -> _Run:
     return run
 
 
-@pytest.mark.parametrize("service", [defn.name for defn in kit.discover()])
-def test_the_server_keeps_its_documented_contract(gateway: str, player_token: str, service: str) -> None:
+@pytest.mark.parametrize("service", SERVICES)
+def test_the_server_keeps_its_documented_contract(
+    gateway: str, player_tokens: dict[str, str], service: str
+) -> None:
     started = time.monotonic()
     schema = schemathesis.openapi.from_url(
-        f"{gateway}{OPENAPI_PREFIX}/{service}.json", config=_config(player_token)
+        f"{gateway}{OPENAPI_PREFIX}/{service}.json", config=_config(player_tokens[service])
     )
     schema.hook(filter_failure)
     schema.hook(map_query)
@@ -204,7 +214,7 @@ def _valid(doc: dict[str, Any], component: str, instance: Any) -> bool:
     return bool(jsonschema_rs.Draft4Validator(schema).is_valid(instance))
 
 
-@pytest.mark.parametrize("service", [defn.name for defn in kit.discover()])
+@pytest.mark.parametrize("service", SERVICES)
 def test_every_operation_lists_its_errors_in_the_one_shape(gateway: str, service: str) -> None:
     doc = _document(gateway, service)
     for path, item in doc["paths"].items():
@@ -225,7 +235,7 @@ def test_every_operation_lists_its_errors_in_the_one_shape(gateway: str, service
                 assert {413, 415, 422} <= set(errors), (method, path)
 
 
-def test_the_documents_state_what_the_server_refuses(gateway: str, player_token: str) -> None:
+def test_the_documents_state_what_the_server_refuses(gateway: str, player_tokens: dict[str, str]) -> None:
     accounts, match = _document(gateway, "accounts"), _document(gateway, "match")
 
     # The command union: a field of another command is invalid by the document, as by the server.
@@ -273,7 +283,7 @@ def test_the_documents_state_what_the_server_refuses(gateway: str, player_token:
     # POST /v1/practice: the body is optional, as the server treats it.
     assert match["paths"]["/v1/practice"]["post"]["requestBody"]["required"] is False
     practice = requests.post(
-        f"{gateway}/v1/practice", headers={"Authorization": f"Bearer {player_token}"}, timeout=10
+        f"{gateway}/v1/practice", headers={"Authorization": f"Bearer {player_tokens['match']}"}, timeout=10
     )
     assert practice.status_code == 201, practice.text
 
