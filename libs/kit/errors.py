@@ -22,6 +22,11 @@ class Problem:
     message: Text
     details: Callable[[Any], Mapping[str, Any] | None] | None = None
     headers: Callable[[Any], Mapping[str, str]] | None = None
+    codes: tuple[str, ...] = ()
+    """For the OpenAPI document when ``code`` is computed: every code it can give."""
+    rules: bool = False
+    """A refusal of well-formed input by rules a JSON Schema cannot state (the game's rules, a
+    deck's legality, the match's state): the document lists its codes as ``x-rule-codes``."""
 
     def render(self, exc: Exception) -> tuple[int, str, str, Mapping[str, Any] | None, Mapping[str, str]]:
         """(status, code, message, details, headers) for ``exc``."""
@@ -46,9 +51,20 @@ class ErrorTable:
         return None
 
     def statuses(self) -> dict[int, list[str]]:
-        """Status -> the static codes declared for it (for the OpenAPI document)."""
+        """Status -> the codes declared for it (for the OpenAPI document): a static ``code``, or the
+        ``codes`` a computed one can give."""
         out: dict[int, list[str]] = {}
         for problem in self.entries.values():
-            code = problem.code if isinstance(problem.code, str) else "(see message)"
-            out.setdefault(problem.status, []).append(code)
+            codes = [problem.code] if isinstance(problem.code, str) else list(problem.codes)
+            known = out.setdefault(problem.status, [])
+            known.extend(c for c in codes if c not in known)
+        return out
+
+    def rule_codes(self) -> list[str]:
+        """The codes of the problems marked ``rules`` (see :class:`Problem`)."""
+        out: list[str] = []
+        for problem in self.entries.values():
+            if problem.rules:
+                codes = [problem.code] if isinstance(problem.code, str) else list(problem.codes)
+                out.extend(c for c in codes if c not in out)
         return out

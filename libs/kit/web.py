@@ -43,7 +43,13 @@ def create_service_app(
 ) -> Flask:
     """The service's app: its blueprints, its error table, its service object (``current_service``)."""
     app = create_app(
-        defn.name, defn.blueprints(), schema=schema or schema_of(defn), settings=settings, pool=pool
+        defn.name,
+        defn.blueprints(),
+        schema=schema or schema_of(defn),
+        settings=settings,
+        pool=pool,
+        domain_errors=defn.errors.statuses(),
+        rule_codes=defn.errors.rule_codes(),
     )
     install_error_table(app, defn.errors)
     if defn.configure_app is not None:

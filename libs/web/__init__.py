@@ -18,15 +18,18 @@ from libs.web.auth import (
     verify_token,
 )
 from libs.web.context import ServiceContext, in_idempotent_request, request_transaction, service_context
+from libs.web.contract import NUL_FREE, FullMatch
 from libs.web.dispatch import PrefixDispatcher
 from libs.web.errors import ApiError, abort_with, error_response
 from libs.web.idempotency import idempotent, purge_idempotency_keys
-from libs.web.schemas import Blueprint, ErrorSchema, StrictInteger, StrictSchema
+from libs.web.schemas import Blueprint, ErrorSchema, StrictInteger, StrictSchema, UnionSchema
 
 __all__ = [
+    "NUL_FREE",
     "ApiError",
     "Blueprint",
     "ErrorSchema",
+    "FullMatch",
     "IssuedToken",
     "PrefixDispatcher",
     "ServiceContext",
@@ -34,6 +37,7 @@ __all__ = [
     "StrictInteger",
     "StrictSchema",
     "TokenClaims",
+    "UnionSchema",
     "abort_with",
     "base_app",
     "create_app",

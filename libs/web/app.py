@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from flask import Flask
@@ -16,6 +16,7 @@ from libs import config
 from libs.config import Settings
 from libs.web import health, observability
 from libs.web.context import ServiceContext
+from libs.web.contract import ContractMarshmallowPlugin, ContractPlugin, DomainErrors, link_identifiers
 from libs.web.errors import register_error_handlers
 from libs.web.logs import configure_logging
 from libs.web.schemas import ErrorSchema
@@ -24,9 +25,11 @@ OPENAPI_PREFIX = "/v1/openapi"
 
 
 class ArcanaApi(Api):
-    """flask-smorest's Api documenting our error shape (handlers: ``libs.web.errors``)."""
+    """flask-smorest's Api documenting our error shape (handlers: ``libs.web.errors``). Error
+    responses are listed per operation by ``libs.web.contract`` (no catch-all ``default``)."""
 
     ERROR_SCHEMA = ErrorSchema
+    DEFAULT_ERROR_RESPONSE_NAME = None
 
 
 def base_app(
@@ -61,10 +64,14 @@ def create_app(
     schema: str,
     settings: Settings | None = None,
     pool: ConnectionPool | None = None,
+    domain_errors: DomainErrors | None = None,
+    rule_codes: Sequence[str] = (),
 ) -> Flask:
     """A service's app: :func:`base_app` plus flask-smorest with ``blueprints`` registered and the
     OpenAPI 3 document served at ``/v1/openapi/<service>.json``. Views reach the schema, settings
-    and pool through ``libs.web.service_context()``.
+    and pool through ``libs.web.service_context()``. ``domain_errors`` (status -> codes, from the
+    service's ``ErrorTable``) are listed on every operation with the generic errors, and
+    ``rule_codes`` marked as refusals by rules beyond the schema (``libs.web.contract``).
     """
     app = base_app(service, schema=schema, settings=settings, pool=pool)
     app.config.update(
@@ -75,7 +82,12 @@ def create_app(
         OPENAPI_JSON_PATH=f"{service}.json",
     )
     api = ArcanaApi(
-        app, spec_kwargs={"info": {"description": f"The {service} service of the Arcana backend."}}
+        app,
+        spec_kwargs={
+            "info": {"description": f"The {service} service of the Arcana backend."},
+            "marshmallow_plugin": ContractMarshmallowPlugin(),
+            "extra_plugins": [ContractPlugin(domain_errors, rule_codes)],
+        },
     )
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
@@ -83,6 +95,7 @@ def create_app(
     api.spec.components.security_scheme("operatorAuth", {"type": "http", "scheme": "bearer"})
     for blueprint in blueprints:
         api.register_blueprint(blueprint)
+    link_identifiers(api.spec)
     register_error_handlers(app)  # after Api(): replaces flask-smorest's own HTTPException handler
     app.extensions["arcana_api"] = api
     return app

@@ -213,7 +213,8 @@ def require_operator(func: F) -> F:
     """View decorator for operator endpoints: ``Authorization: Bearer <operator token>``.
 
     Raises ``ApiError(404, "not_found")`` when no operator token is configured (the endpoint does
-    not exist then) and ``ApiError(403, "forbidden")`` for a missing or wrong token.
+    not exist then), ``ApiError(401, "unauthorized")`` without an ``Authorization`` header and
+    ``ApiError(403, "forbidden")`` for a wrong token.
     """
 
     @functools.wraps(func)
@@ -221,7 +222,9 @@ def require_operator(func: F) -> F:
         expected = service_context().settings.operator_token
         if not expected:
             raise ApiError(404, "not_found", "The requested URL was not found on the server.")
-        header = request.headers.get("Authorization", "")
+        header = request.headers.get("Authorization")
+        if header is None:
+            raise _unauthorized("An operator token is required.")
         scheme, _, given = header.partition(" ")
         ok = scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), expected.encode())
         if not ok:

@@ -50,7 +50,8 @@ from libs.web.errors import ApiError
 
 HEADER = "Idempotency-Key"
 LOCK_TIMEOUT = "10s"
-_KEY_RE = re.compile(r"[\x21-\x7e]{1,255}")  # printable ASCII, no spaces (fullmatch)
+KEY_PATTERN = r"^[\x21-\x7e]{1,255}$"  # printable ASCII, no spaces; as documented
+_KEY_RE = re.compile(KEY_PATTERN)  # fullmatch
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -60,8 +61,10 @@ _DOC = {
             "in": "header",
             "name": HEADER,
             "required": False,
-            "schema": {"type": "string", "maxLength": 255},
-            "description": "Retrying with the same key returns the first response.",
+            "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": KEY_PATTERN},
+            "description": "Retrying with the same key (1-255 printable ASCII characters, no spaces) "
+            "returns the first response; a key reused for a different request is 422 "
+            "`idempotency_key_reused`.",
         }
     ]
 }

@@ -25,7 +25,8 @@ from libs.web.errors import ApiError
 access_log = logging.getLogger("arcana.web.access")
 
 REQUEST_ID_HEADER = "X-Request-Id"
-_REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+REQUEST_ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"  # a client's id is kept when it matches (documented)
+_REQUEST_ID_RE = re.compile(REQUEST_ID_PATTERN)
 _BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 REQUESTS = Counter(

@@ -9,7 +9,9 @@ in the query string too (webargs' default silently drops unknown query parameter
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import flask_smorest
 import marshmallow as ma
@@ -59,3 +61,30 @@ class Blueprint(flask_smorest.Blueprint):
     """Use this instead of ``flask_smorest.Blueprint`` in services."""
 
     ARGUMENTS_PARSER = StrictParser()
+
+
+class UnionSchema(StrictSchema):
+    """A discriminated union: the value of field ``DISCRIMINATOR`` picks which of ``VARIANTS`` (strict
+    schemas, each with that field as a one-value enum) loads the data. Documented as a ``oneOf``
+    with a ``discriminator`` (``libs.web.contract``), so a field of another variant is invalid by
+    the document as it is for the server (422)."""
+
+    DISCRIMINATOR: ClassVar[str] = "type"
+    VARIANTS: ClassVar[Mapping[str, type[ma.Schema]]] = {}
+
+    def load(self, data: Any, *, many: bool | None = None, partial: Any = None, unknown: Any = None) -> Any:
+        if many:
+            raise TypeError("UnionSchema loads one object at a time")
+        if not isinstance(data, Mapping):
+            raise ma.ValidationError({"_schema": ["Invalid input type."]})
+        kind = data.get(self.DISCRIMINATOR)
+        variant = self.VARIANTS.get(kind) if isinstance(kind, str) else None
+        if variant is None:
+            choices = ", ".join(self.VARIANTS)
+            raise ma.ValidationError({self.DISCRIMINATOR: [f"Must be one of: {choices}."]})
+        return _variant(variant).load(data)
+
+
+@functools.cache
+def _variant(cls: type[ma.Schema]) -> ma.Schema:
+    return cls()

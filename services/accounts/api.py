@@ -11,7 +11,6 @@ errors become HTTP answers through ``ERRORS``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import marshmallow as ma
@@ -22,6 +21,7 @@ from libs.kit.web import current_service
 from libs.web import (
     Blueprint,
     ErrorSchema,
+    FullMatch,
     StrictSchema,
     current_claims,
     current_player,
@@ -31,7 +31,9 @@ from libs.web import (
 )
 from services.accounts.domain import (
     PASSWORD_MAX,
+    PASSWORD_MIN,
     USERNAME_MAX,
+    USERNAME_MIN,
     InvalidCredentials,
     InvalidInput,
     LogIn,
@@ -41,7 +43,6 @@ from services.accounts.domain import (
     UnknownPlayer,
     UsernameTaken,
     password_problem,
-    username_problem,
 )
 from services.accounts.service import AccountsService
 
@@ -76,18 +77,43 @@ ERRORS = ErrorTable(
 blp = Blueprint("accounts", __name__, description="Player accounts, log-in sessions (bearer tokens).")
 
 
-def _rule(problem: Callable[[str], str | None]) -> Callable[[str], None]:
-    def validate(value: str) -> None:
-        message = problem(value)
+class _PasswordLength(ma.validate.Length):
+    """8-128 characters as sent and after NFKC normalisation (the domain's rule); documented as
+    ``minLength``/``maxLength``. One message either way."""
+
+    def __call__(self, value: Any) -> Any:
+        message = password_problem(value)
+        if message is None and not PASSWORD_MIN <= len(value) <= PASSWORD_MAX:
+            message = f"Must be {PASSWORD_MIN} to {PASSWORD_MAX} characters."
         if message:
             raise ma.ValidationError(message)
-
-    return validate
+        return value
 
 
 class RegisterIn(StrictSchema):
-    username = ma.fields.String(required=True, validate=_rule(username_problem))
-    password = ma.fields.String(required=True, validate=_rule(password_problem), load_only=True)
+    username = ma.fields.String(
+        required=True,
+        validate=[
+            ma.validate.Length(
+                min=USERNAME_MIN,
+                max=USERNAME_MAX,
+                error=f"Must be {USERNAME_MIN} to {USERNAME_MAX} characters.",
+            ),
+            FullMatch("[A-Za-z0-9_]*", error="Only letters a-z, digits and underscores are allowed."),
+        ],
+        metadata={
+            "description": "Letters a-z (either case), digits and underscores; unique case-insensitively."
+        },
+    )
+    password = ma.fields.String(
+        required=True,
+        validate=_PasswordLength(min=PASSWORD_MIN, max=PASSWORD_MAX),
+        load_only=True,
+        metadata={
+            "description": f"{PASSWORD_MIN} to {PASSWORD_MAX} characters, as sent and after Unicode "
+            "NFKC normalisation"
+        },
+    )
 
 
 class PlayerOut(ma.Schema):

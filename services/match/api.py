@@ -28,7 +28,7 @@ from flask import Response, after_this_request, request
 
 from libs.kit import ErrorTable, Problem
 from libs.kit.web import current_service
-from libs.rules import ARCANA, CATALOG, STARTER_DECK, RuleViolation
+from libs.rules import ARCANA, CATALOG, STARTER_DECK, Code, RuleViolation
 from libs.web import (
     Blueprint,
     current_player,
@@ -58,12 +58,28 @@ ERRORS = ErrorTable(
             "invalid_deck",
             lambda e: f"Your active deck is not legal: {e}",
             details=lambda e: {"problems": e.problems},
+            rules=True,
         ),
-        RuleViolation: Problem(422, lambda e: str(e.code.value), lambda e: e.message),
+        RuleViolation: Problem(
+            422,
+            lambda e: str(e.code.value),
+            lambda e: e.message,
+            codes=tuple(c.value for c in Code),
+            rules=True,
+        ),
     }
 )
 
 blp = Blueprint("match", __name__, description="Arcana matches: play, watch events, practice against a bot.")
+
+_MATCH_ID = [
+    {
+        "in": "path",
+        "name": "match_id",
+        "description": "A match of yours (anything else: 404 `match_not_found`).",
+        "schema": {"type": "string", "format": "uuid"},
+    }
+]
 
 # Schema instances, not classes: webargs would build a new instance (fields deep-copied) per request.
 _ListQuery = schemas.ListQuery()
@@ -114,7 +130,7 @@ def _after_commit(action: Callable[[], None]) -> None:
 @blp.route("/v1/matches", methods=["GET"])
 @require_player
 @blp.arguments(_ListQuery, location="query")
-@blp.response(200)
+@blp.alt_response(200, schema=schemas.MatchListOut, success=True)
 def list_matches(query: dict[str, Any]) -> Any:
     """The caller's matches, newest first (at most 50)."""
     rows = _service().matches_of(_me(), query["active"])
@@ -129,16 +145,16 @@ def _touched(match_id: str, player: str) -> Any:
     return _service().touch(_match_id(match_id), player)
 
 
-@blp.route("/v1/matches/<match_id>", methods=["GET"])
+@blp.route("/v1/matches/<match_id>", methods=["GET"], parameters=_MATCH_ID)
 @require_player
-@blp.response(200)
+@blp.alt_response(200, schema=schemas.MatchViewOut, success=True)
 def get_match(match_id: str) -> Any:
     """The match as the caller sees it, with its version."""
     player = _me()
     return domain.player_view(_touched(match_id, player), player)
 
 
-@blp.route("/v1/matches/<match_id>/events", methods=["GET"])
+@blp.route("/v1/matches/<match_id>/events", methods=["GET"], parameters=_MATCH_ID)
 @require_player
 @blp.arguments(_EventsQuery, location="query")
 @blp.response(200, schemas.EventsOut)
@@ -149,7 +165,7 @@ def get_events(query: dict[str, Any], match_id: str) -> Any:
     return {"version": version, "events": _events_out(recorded, player)}
 
 
-@blp.route("/v1/matches/<match_id>/legal-commands", methods=["GET"])
+@blp.route("/v1/matches/<match_id>/legal-commands", methods=["GET"], parameters=_MATCH_ID)
 @require_player
 @blp.response(200, schemas.LegalOut)
 def get_legal_commands(match_id: str) -> Any:
@@ -163,7 +179,7 @@ def get_legal_commands(match_id: str) -> Any:
     }
 
 
-@blp.route("/v1/matches/<match_id>/commands", methods=["POST"])
+@blp.route("/v1/matches/<match_id>/commands", methods=["POST"], parameters=_MATCH_ID)
 @require_player
 @idempotent
 @blp.arguments(_CommandIn)
@@ -192,7 +208,7 @@ def post_command(args: dict[str, Any], match_id: str) -> Any:
 @blp.route("/v1/practice", methods=["POST"])
 @require_player
 @idempotent
-@blp.arguments(_PracticeIn)
+@blp.arguments(_PracticeIn, required=False)
 @blp.response(201, schemas.CreatedOut)
 def start_practice(args: dict[str, Any]) -> Any:
     """A match against the greedy bot, at once. Deck: the 20 card ids given, else your active deck as
@@ -236,10 +252,15 @@ _CATALOG_BODY = json.dumps(
     separators=(",", ":"),
 ).encode()
 _CATALOG_TAG = hashlib.sha256(_CATALOG_BODY).hexdigest()[:32]
+_CACHE_HEADERS = {
+    "ETag": {"schema": {"type": "string"}, "description": "the catalog's version"},
+    "Cache-Control": {"schema": {"type": "string"}},
+}
 
 
 @blp.route("/v1/catalog", methods=["GET"])
-@blp.response(200)
+@blp.alt_response(200, schema=schemas.CatalogOut, success=True, headers=_CACHE_HEADERS)
+@blp.alt_response(304, description="Not Modified (If-None-Match matched the ETag)", headers=_CACHE_HEADERS)
 def catalog() -> Any:
     """Every card and arcana as the rules engine defines them (cacheable; ETag)."""
     headers = {"ETag": f'"{_CATALOG_TAG}"', "Cache-Control": "public, max-age=3600"}

@@ -28,6 +28,7 @@ from libs.web import (
     request_transaction,
     require_player,
 )
+from libs.web.contract import KEEPS_RESOURCE
 from services.matchmaking.domain import MODES, IllegalDeck, InvalidMode, TicketNotWaiting
 from services.matchmaking.service import MatchmakingService, TicketAlreadyOpen, TicketNotFound
 
@@ -113,6 +114,7 @@ def look(ticket_id: str) -> Any:
 
 @blp.route("/v1/queue/<ticket_id>", methods=["DELETE"])
 @require_player
+@blp.doc(**{KEEPS_RESOURCE: True})  # GET then answers the ticket as `cancelled`
 @blp.response(200, TicketOut)
 @blp.alt_response(404, schema=ErrorSchema, description="ticket_not_found")
 @blp.alt_response(409, schema=ErrorSchema, description="ticket_not_waiting")

@@ -121,7 +121,9 @@ def test_operator_endpoints_do_not_exist_without_an_operator_token(client: Flask
 def test_operator_endpoints_need_the_operator_token(make_app) -> None:  # type: ignore[no-untyped-def]
     app: Flask = make_app(operator_token="op-" + "k" * 30)
     client = app.test_client()
-    assert_error(client.get("/v1/admin/ping"), 403, "forbidden")
+    missing = client.get("/v1/admin/ping")
+    assert_error(missing, 401, "unauthorized")
+    assert missing.headers["WWW-Authenticate"].startswith("Bearer")
     assert_error(client.get("/v1/admin/ping", headers=bearer("op-wrong")), 403, "forbidden")
     assert_error(client.get("/v1/admin/ping", headers=bearer(good_token())), 403, "forbidden")
     resp = client.get("/v1/admin/ping", headers=bearer("op-" + "k" * 30))
