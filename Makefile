@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 export PYTHONPATH := $(CURDIR)
 
 .PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck migrate \
-        bench bench-eventstore bench-rules bench-match rebuild-projection export-events clean
+        bench bench-eventstore bench-rules bench-match bench-relay rebuild-projection export-events clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -47,7 +47,7 @@ typecheck: venv ## mypy on libs/
 migrate: venv ## apply every service's migrations to DATABASE_URL
 	$(PY) -m libs.db.migrate_all
 
-bench: bench-eventstore bench-rules bench-match ## every benchmark
+bench: bench-eventstore bench-rules bench-match bench-relay ## every benchmark
 
 bench-eventstore: venv ## event store appends vs raw INSERT, replay throughput
 	$(PY) -m bench.bench_eventstore
@@ -57,6 +57,9 @@ bench-rules: venv ## rules engine games/s and steps/s on one core
 
 bench-match: venv ## concurrent bot-vs-bot matches over HTTP
 	$(PY) -m bench.bench_match
+
+bench-relay: venv ## the outbox relay republishing 100,000 events to an empty broker, events/s
+	$(PY) -m bench.bench_relay
 
 rebuild-projection: venv ## drop and rebuild a projection: make rebuild-projection SCHEMA=x PROJECTION=mod:obj
 	$(PY) -m libs.bus.rebuild --schema $(SCHEMA) --projection $(PROJECTION)
