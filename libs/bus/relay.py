@@ -1,10 +1,11 @@
 """The outbox relay: publishes a service's events to Kafka, in position order, never losing one.
 
 The events table is the outbox. The relay follows ``EventStore.read_all`` from its recorded
-progress and, for each batch: publishes every event to ``arcana.<service>.events`` keyed by stream
-(``acks=all``, one request in flight, so a stream's events keep their order in its partition),
-flushes, checks every send succeeded, and only then records the batch's last position in
-``<schema>.relay_progress``. A crash anywhere before that record means the batch is published
+progress and, for each page (``batch_size`` events): publishes every event to
+``arcana.<service>.events`` keyed by stream, as one record batch per partition
+(``libs/bus/batch_publish.py``: ``acks=all``, requests answered one after the other, so a stream's
+events keep their order in its partition), waits until the broker confirmed the whole page, and
+only then records the page's last position in ``<schema>.relay_progress``. A crash anywhere before that record means the batch is published
 again: duplicates are allowed (consumers are idempotent), losses are not.
 
 When the broker is unreachable the relay retries with bounded exponential backoff; it never
@@ -19,7 +20,7 @@ is never recorded as published to the new one. As a fallback for a broker that r
 id, a topic that no longer exists while progress is above 0 also resets progress to 0.
 
 The relay creates its topic when it is missing (``partitions``, ``replication_factor``; -1 means
-the broker's default) and its producer never auto-creates topics (nor do the consumers), so "the
+the broker's default) and its publisher never auto-creates topics (nor do the consumers), so "the
 topic is missing" really means the broker lost it. Production may pre-create the topic instead.
 
 Run one relay per service (``python -m libs.bus.relay --service NAME --schema SCHEMA`` with
