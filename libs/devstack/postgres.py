@@ -60,13 +60,23 @@ def _prepare_permissions(data: Path) -> None:
 
 
 def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs. A zombie does not: pg_ctl detaches the postmaster, so after a crash
+    it may wait as a zombie for a parent (PID 1 in a container) that never reaps it."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    return not _is_zombie(pid)
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        stat_line = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:  # not Linux, or gone meanwhile
+        return False
+    return stat_line.rpartition(")")[2].split()[0] == "Z"
 
 
 class EmbeddedPostgres:
@@ -121,12 +131,25 @@ class EmbeddedPostgres:
         self._create_database()
         return self.url
 
+    def postmaster_pid(self) -> int | None:
+        """The pid in ``postmaster.pid``; None when there is no (readable) lock file."""
+        try:
+            return int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def alive(self) -> bool:
+        """Whether the cluster's postmaster runs (False after it crashed or was killed)."""
+        pid = self.postmaster_pid()
+        return pid is not None and _alive(pid)
+
     def stop(self, mode: str = "fast", timeout: float = 30) -> None:
-        """Stop the cluster and wait until the postmaster process is gone."""
-        pid_file = self.data / "postmaster.pid"
-        if not pid_file.exists():
+        """Stop the cluster and wait until the postmaster process is gone; nothing to do when it
+        is not running (never started, stopped, or crashed: its stale lock file is left to the
+        next start, which PostgreSQL clears itself)."""
+        pid = self.postmaster_pid()
+        if pid is None or not _alive(pid):
             return
-        pid = int(pid_file.read_text().split()[0])
         _run_as_owner([_bin("pg_ctl"), "-D", str(self.data), "-w", "-m", mode, "stop"])
         deadline = time.monotonic() + timeout
         while _alive(pid) and time.monotonic() < deadline:
