@@ -3,10 +3,11 @@
 The events table is the outbox. The relay follows ``EventStore.read_all`` from its recorded
 progress and, for each page (``batch_size`` events): publishes every event to
 ``arcana.<service>.events`` keyed by stream, as one record batch per partition
-(``libs/bus/batch_publish.py``: ``acks=all``, requests answered one after the other, so a stream's
-events keep their order in its partition), waits until the broker confirmed the whole page, and
-only then records the page's last position in ``<schema>.relay_progress``. A crash anywhere before that record means the batch is published
-again: duplicates are allowed (consumers are idempotent), losses are not.
+(``libs/bus/batch_publish.py``: ``acks=all``, requests answered one after the other, so a
+stream's events keep their order in its partition), waits until the broker confirmed the whole
+page, and only then records the page's last position in ``<schema>.relay_progress``. A crash
+anywhere before that record means the page is published again: duplicates are allowed
+(consumers are idempotent), losses are not.
 
 When the broker is unreachable the relay retries with bounded exponential backoff; it never
 crashes and never skips (progress only moves after a confirmed publish).
