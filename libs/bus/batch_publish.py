@@ -100,7 +100,8 @@ class BatchPublisher:
     def _topic_partitions(self) -> list[int]:
         """The topic's partitions, sorted (what ``KafkaProducer``'s partitioner indexes into)."""
         if not self._partitions:
-            future = self.client.add_topic(self.topic)
+            self.client.add_topic(self.topic)
+            future = self.client.cluster.request_update()  # fresh metadata, also after an error
             self.client.poll(future=future, timeout_ms=self.timeout_ms)
             found = self.client.cluster.partitions_for_topic(self.topic)
             if not found:
