@@ -265,3 +265,21 @@ def test_each_kind_of_process_killed_in_turn_comes_back_and_nothing_acknowledged
     time.sleep(0.5)
     left = [p for p in started if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
     assert left == [], [p.cmdline() for p in left]
+
+
+def test_ctrl_c_right_after_postgres_died_stops_cleanly(tmp_path: Path) -> None:
+    stack = MakeRun(tmp_path)
+    try:
+        stack.wait_ready()
+        started = stack.all_processes()
+        postmaster = stack.leader("postgres")
+        assert postmaster is not None
+        os.kill(postmaster, signal.SIGKILL)
+        _wait_for(lambda: "\npostgres (" in stack.text(), RECOVERY_SECONDS, "the supervisor noticing")
+    finally:
+        output = stack.stop()  # before (or while) the supervisor starts PostgreSQL again
+    assert "Traceback" not in output and "Arcana: stopping" in output, output[-3000:]
+    assert stack.proc.returncode == 0
+    time.sleep(0.5)
+    left = [p for p in started if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    assert left == [], [p.cmdline() for p in left]
