@@ -8,6 +8,7 @@ away (test fixtures use a temporary folder).
 from __future__ import annotations
 
 import os
+import signal
 import stat
 import subprocess
 import time
@@ -17,6 +18,8 @@ from libs.devstack.ports import port_is_open, wait_for_port
 
 SYSTEM_USER = "embedded_postgres"
 DATABASE = "arcana"
+# What ``pg_ctl stop -m MODE`` sends the postmaster.
+SHUTDOWN_SIGNALS = {"smart": signal.SIGTERM, "fast": signal.SIGINT, "immediate": signal.SIGQUIT}
 
 
 def _bin(name: str) -> str:
@@ -29,7 +32,14 @@ def _run_as_owner(args: list[str], timeout: float = 60) -> None:
     # A session of its own: a Ctrl-C meant for `make run` must not reach the postmaster directly;
     # the supervisor stops it in order, after the services that use it.
     user = _owner()
-    subprocess.run(args, check=True, timeout=timeout, user=user, capture_output=True, start_new_session=True)
+    done = subprocess.run(args, timeout=timeout, user=user, capture_output=True, start_new_session=True)
+    if done.returncode != 0:
+        said = (done.stderr or done.stdout).decode(errors="replace").strip()
+        raise PostgresCommandFailed(f"{Path(args[0]).name} {args[-1]} exited with {done.returncode}: {said}")
+
+
+class PostgresCommandFailed(RuntimeError):
+    """initdb or pg_ctl failed; the message carries what it printed."""
 
 
 def _owner() -> str | None:
@@ -150,7 +160,12 @@ class EmbeddedPostgres:
         pid = self.postmaster_pid()
         if pid is None or not _alive(pid):
             return
-        _run_as_owner([_bin("pg_ctl"), "-D", str(self.data), "-w", "-m", mode, "stop"])
+        try:
+            _run_as_owner([_bin("pg_ctl"), "-D", str(self.data), "-w", "-m", mode, "stop"])
+        except PostgresCommandFailed:
+            # pg_ctl may be unable to reach the data folder (a parent folder's permissions changed
+            # under it, as pytest does to its temporary root): the postmaster still takes the signal.
+            os.kill(pid, SHUTDOWN_SIGNALS[mode])
         deadline = time.monotonic() + timeout
         while _alive(pid) and time.monotonic() < deadline:
             time.sleep(0.05)

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import psycopg
+import pytest
 
 from libs.devstack.broker import DevBroker
 from libs.devstack.ports import free_port
@@ -69,3 +70,17 @@ def test_a_killed_broker_is_dead_and_starts_again_under_a_new_cluster_id(tmp_pat
     finally:
         broker.stop()
     assert not broker.alive()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only as root does the cluster belong to another user")
+def test_stop_still_stops_the_postmaster_when_pg_ctl_cannot_reach_the_data_folder(tmp_path: Path) -> None:
+    parent = tmp_path / "locked"
+    server = EmbeddedPostgres(parent / "pg", free_port())
+    server.start()
+    try:
+        parent.chmod(0o700)  # what a new pytest session does to its temporary root under our feet
+        server.stop()
+        assert not server.alive()
+    finally:
+        parent.chmod(0o755)
+        server.stop(mode="immediate")
