@@ -9,6 +9,7 @@ from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
 from services.match import api, consumers
 from services.match.events import CATALOG
+from services.match.limits import MatchLimits
 from services.match.notify import MatchNotifier
 from services.match.scheduling import CeleryScheduler
 from services.match.service import MatchService
@@ -18,7 +19,8 @@ from services.match.store import channel
 def build(runtime: Runtime) -> MatchService:
     scheduler = runtime.option("scheduler") or CeleryScheduler()
     notifier = MatchNotifier(runtime.settings.database_url, channel(runtime.schema))  # listens on first wait
-    return MatchService(runtime.pool, runtime.schema, scheduler, notifier)
+    limits = runtime.option("limits") or MatchLimits.from_env()
+    return MatchService(runtime.pool, runtime.schema, scheduler, notifier, limits)
 
 
 def _blueprints() -> list[Any]:

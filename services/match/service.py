@@ -34,6 +34,7 @@ from services.match.creation import MatchCreation
 from services.match.dispatch import Dispatcher
 from services.match.domain import Match
 from services.match.errors import IllegalActiveDeck, MatchExists, MatchNotFound, VersionConflict
+from services.match.limits import LongPollSlots, MatchLimits, admit_practice
 from services.match.loading import MatchLoader, as_rows, stream_of
 from services.match.notify import MatchNotifier
 from services.match.presence import Presence
@@ -61,8 +62,11 @@ class MatchService:
         schema: str,
         scheduler: Scheduler | None = None,
         notifier: MatchNotifier | None = None,
+        limits: MatchLimits | None = None,
     ) -> None:
         self.pool = pool
+        self.limits = limits or MatchLimits()
+        self.long_polls = LongPollSlots(self.limits.long_polls_per_player)
         self.schema = schema
         self.scheduler = scheduler
         self.notifier = notifier
@@ -75,7 +79,7 @@ class MatchService:
         self.creation = MatchCreation(writer, self.dispatcher)
         self.system = SystemCommands(schema, self.loader, writer, presence, self.dispatcher)
         self.bot = BotPlayer(self.system)
-        self.waiter = EventWaiter(self.loader, self.system, presence, notifier)
+        self.waiter = EventWaiter(self.loader, self.system, presence, notifier, self.long_polls)
 
     # -- queries ---------------------------------------------------------------------------------
 
@@ -104,7 +108,8 @@ class MatchService:
         self, match_id: str, player: str, after: int, wait: float
     ) -> tuple[int, list[RecordedEvent]]:
         """Events after version ``after`` (waiting up to ``wait`` seconds for one); and the version.
-        Raises ``MatchNotFound``."""
+        Raises ``MatchNotFound``, and ``TooManyRequests`` when the player holds every long-poll
+        slot of this process."""
         return self.waiter.wait_for_events(match_id, player, after, wait)
 
     # -- player commands, creation -----------------------------------------------------------------
@@ -171,6 +176,11 @@ class MatchService:
             match_id=match_id,
             conn=conn,
         )
+
+    def admit_practice(self, player: str, conn: psycopg.Connection[Any]) -> None:
+        """In the transaction that will create it: may ``player`` start a practice match now?
+        Raises ``PracticeInProgress`` (an unfinished one) or ``TooManyRequests`` (the rate)."""
+        admit_practice(conn, self.schema, player, self.limits)
 
     def reject_request(
         self, match_id: str, events: list[domain.Event], conn: psycopg.Connection[Any]

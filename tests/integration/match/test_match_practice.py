@@ -74,8 +74,9 @@ def test_catalog_is_cacheable(app: Any) -> None:
 def test_the_index_rebuilt_from_the_events_equals_the_live_one(
     make_player: Any, svc: MatchService, pool: ConnectionPool, match_schema: str
 ) -> None:
-    alice = make_player()
+    # three players (one unfinished practice match each at a time): two left running, one conceded
     for _ in range(3):
+        alice = make_player()
         match_id = alice.post("/v1/practice").get_json()["match_id"]
         svc.bot_turn(match_id)
         alice.command(match_id, {"type": "mulligan", "cards": []})
