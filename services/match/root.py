@@ -8,6 +8,7 @@ from libs.bus import topic_for
 from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
 from services.match import api, consumers
+from services.match.bot import bot_key
 from services.match.events import CATALOG
 from services.match.limits import MatchLimits
 from services.match.notify import MatchNotifier
@@ -20,7 +21,8 @@ def build(runtime: Runtime) -> MatchService:
     scheduler = runtime.option("scheduler") or CeleryScheduler()
     notifier = MatchNotifier(runtime.settings.database_url, channel(runtime.schema))  # listens on first wait
     limits = runtime.option("limits") or MatchLimits.from_env()
-    return MatchService(runtime.pool, runtime.schema, scheduler, notifier, limits)
+    key = bot_key(runtime.settings.token_secret)  # the bot's tie-breaks: a server secret
+    return MatchService(runtime.pool, runtime.schema, scheduler, notifier, limits, key)
 
 
 def _blueprints() -> list[Any]:

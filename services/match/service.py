@@ -63,7 +63,9 @@ class MatchService:
         scheduler: Scheduler | None = None,
         notifier: MatchNotifier | None = None,
         limits: MatchLimits | None = None,
+        bot_key: bytes | None = None,
     ) -> None:
+        """``bot_key``: the practice bot's server key (``bot.bot_key`` of the token secret)."""
         self.pool = pool
         self.limits = limits or MatchLimits()
         self.long_polls = LongPollSlots(self.limits.long_polls_per_player)
@@ -78,7 +80,7 @@ class MatchService:
         self.commands = PlayerCommands(self.loader, writer, presence, self.dispatcher)
         self.creation = MatchCreation(writer, self.dispatcher)
         self.system = SystemCommands(schema, self.loader, writer, presence, self.dispatcher)
-        self.bot = BotPlayer(self.system)
+        self.bot = BotPlayer(self.system, bot_key)
         self.waiter = EventWaiter(self.loader, self.system, presence, notifier, self.long_polls)
 
     # -- queries ---------------------------------------------------------------------------------
