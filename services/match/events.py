@@ -34,7 +34,10 @@ class MatchRequestRejected(IntegrationEvent):
     mode: Any = field(metadata={"doc": "the mode as requested"})
     players: Any = field(metadata={"doc": "the players as requested"})
     reason: str = field(
-        metadata={"doc": "`invalid_deck`, `invalid_mode`, `invalid_players` or an engine code"}
+        metadata={
+            "doc": "`invalid_deck`, `invalid_mode`, `invalid_players`, `unknown_player` (accounts never "
+            "registered them), `deck_mismatch` (not the player's active deck) or an engine code"
+        }
     )
     message: str = field(metadata={"doc": "what was wrong, for people"})
     problems: Any = field(metadata={"doc": "details: per player, each deck problem"})

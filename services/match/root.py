@@ -43,6 +43,11 @@ SERVICE = ServiceDef(
             {consumers.MATCH_REQUESTED: consumers.request_match},
         ),
         Subscription(
+            consumers.PLAYERS_CONSUMER,
+            (topic_for("accounts"),),
+            {consumers.PLAYER_REGISTERED: consumers.player_registered},
+        ),
+        Subscription(
             consumers.ACTIVE_DECK_CONSUMER,
             (topic_for("economy"),),
             {consumers.ACTIVE_DECK_CHANGED: consumers.active_deck_changed},

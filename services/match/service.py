@@ -27,7 +27,7 @@ from psycopg_pool import ConnectionPool
 
 from libs.eventstore import RecordedEvent
 from libs.rules import STARTER_DECK
-from services.match import decks, domain, store
+from services.match import decks, domain, store, vetting
 from services.match.bot import BotPlayer
 from services.match.commands import PlayerCommands
 from services.match.creation import MatchCreation
@@ -222,6 +222,19 @@ class MatchService:
     def keep_active_deck(self, data: dict[str, Any], version: int, conn: psycopg.Connection[Any]) -> None:
         """Record a player's active deck as economy published it (in the consumer's transaction)."""
         decks.keep(conn, self.schema, data, version)
+
+    # -- match requests (accounts' PlayerRegistered, economy's ActiveDeckChanged) -----------------
+
+    def keep_player(self, player_id: str, conn: psycopg.Connection[Any]) -> None:
+        """Record a player accounts registered (in the consumer's transaction)."""
+        vetting.keep_player(conn, self.schema, player_id)
+
+    def request_mismatch(
+        self, players: Sequence[Mapping[str, Any]], conn: psycopg.Connection[Any]
+    ) -> tuple[str, str, Any] | None:
+        """Why a well-formed MatchRequested's players disagree with the players accounts registered
+        and the active decks economy published (reason, message, details), or None."""
+        return vetting.request_mismatch(conn, self.schema, players)
 
     def practice_deck(self, player: str) -> list[str]:
         """The player's active deck as economy last published it, the starter deck when none was.

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.stack import Stack
-from tests.e2e.test_match_e2e import Client, play_both, wait_for
+from tests.e2e.test_match_e2e import Client, announce_players, play_both, wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -56,6 +56,7 @@ def matched(c: Client, ticket_id: str, timeout: float = 60) -> str:
 
 def test_two_players_queue_ranked_play_and_see_their_ratings_move(stack: Stack) -> None:
     a, b = Client(stack), Client(stack)
+    announce_players(stack, a, b)  # match starts requested matches only between registered players
     ta, tb = queue(a, "ranked"), queue(b, "ranked")
     match_id = matched(a, ta["ticket_id"])
     assert matched(b, tb["ticket_id"]) == match_id
