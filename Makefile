@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 export PYTHONPATH := $(CURDIR)
 
 .PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events kafka-acls migrate \
-        bench bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy \
+        bench bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay \
         rebuild-projection export-events dead-letters clean
 
 help: ## list the targets
@@ -55,7 +55,7 @@ kafka-acls: venv ## regenerate the Kafka users and ACLs (deploy/k8s/components/k
 migrate: venv ## apply every service's migrations to DATABASE_URL
 	$(PY) -m libs.db.migrate_all
 
-bench: bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy ## every benchmark
+bench: bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay ## every benchmark
 
 bench-eventstore: venv ## event store appends vs raw INSERT, replay throughput
 	$(PY) -m bench.bench_eventstore
@@ -71,8 +71,12 @@ bench-matchmaking: venv ## one ranked pairing pass over 1k / 10k tickets; latenc
 
 bench-progression: venv ## MatchEnded -> quests and pass through relay, broker and consumer: events/s, lag
 	$(PY) -m bench.bench_progression
+
 bench-economy: venv ## pack openings and wallet reads over HTTP (1 and 16 clients), MatchEnded -> coins
 	$(PY) -m bench.bench_economy
+
+bench-relay: venv ## the outbox relay republishing 100,000 events to an empty broker, events/s
+	$(PY) -m bench.bench_relay
 
 rebuild-projection: venv ## drop and rebuild a projection: make rebuild-projection SCHEMA=x PROJECTION=mod:obj
 	$(PY) -m libs.bus.rebuild --schema $(SCHEMA) --projection $(PROJECTION)

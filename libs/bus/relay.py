@@ -1,11 +1,13 @@
 """The outbox relay: publishes a service's events to Kafka, in position order, never losing one.
 
 The events table is the outbox. The relay follows ``EventStore.read_all`` from its recorded
-progress and, for each batch: publishes every event to ``arcana.<service>.events`` keyed by stream
-(``acks=all``, one request in flight, so a stream's events keep their order in its partition),
-flushes, checks every send succeeded, and only then records the batch's last position in
-``<schema>.relay_progress``. A crash anywhere before that record means the batch is published
-again: duplicates are allowed (consumers are idempotent), losses are not.
+progress and, for each page (``batch_size`` events): publishes every event to
+``arcana.<service>.events`` keyed by stream, as one record batch per partition
+(``libs/bus/batch_publish.py``: ``acks=all``, requests answered one after the other, so a
+stream's events keep their order in its partition), waits until the broker confirmed the whole
+page, and only then records the page's last position in ``<schema>.relay_progress``. A crash
+anywhere before that record means the page is published again: duplicates are allowed
+(consumers are idempotent), losses are not.
 
 When the broker is unreachable the relay retries with bounded exponential backoff; it never
 crashes and never skips (progress only moves after a confirmed publish).
@@ -19,7 +21,7 @@ is never recorded as published to the new one. As a fallback for a broker that r
 id, a topic that no longer exists while progress is above 0 also resets progress to 0.
 
 The relay creates its topic when it is missing (``partitions``, ``replication_factor``; -1 means
-the broker's default) and its producer never auto-creates topics (nor do the consumers), so "the
+the broker's default) and its publisher never auto-creates topics (nor do the consumers), so "the
 topic is missing" really means the broker lost it. Production may pre-create the topic instead.
 
 Run one relay per service (``python -m libs.bus.relay --service NAME --schema SCHEMA`` with
@@ -33,10 +35,9 @@ from __future__ import annotations
 import argparse
 import logging
 import threading
-from typing import Any
 
 import psycopg
-from kafka import KafkaAdminClient, KafkaProducer
+from kafka import KafkaAdminClient
 from kafka.admin import NewTopic
 from kafka.errors import KafkaError, TopicAlreadyExistsError
 from psycopg import sql
@@ -45,22 +46,12 @@ from psycopg_pool import PoolTimeout
 from libs.bus import faults
 from libs.bus.background import BackgroundLoop
 from libs.bus.backoff import Backoff
+from libs.bus.batch_publish import BatchPublisher, Message
 from libs.bus.cluster import ClusterProbe
 from libs.bus.topics import message_headers, message_key, message_value, topic_for
 from libs.eventstore import EventStore, RecordedEvent
 
 log = logging.getLogger(__name__)
-
-DEFAULT_PRODUCER_CONFIG: dict[str, Any] = {
-    "acks": "all",
-    "max_in_flight_requests_per_connection": 1,
-    "linger_ms": 5,
-    "request_timeout_ms": 5000,
-    "delivery_timeout_ms": 15000,
-    "max_block_ms": 5000,
-    "reconnect_backoff_max_ms": 1000,
-    "allow_auto_create_topics": False,
-}
 
 
 class BrokerChanged(Exception):
@@ -76,14 +67,13 @@ class OutboxRelay(BackgroundLoop):
         service: str,
         bootstrap: str,
         *,
-        batch_size: int = 500,
+        batch_size: int = 2000,
         poll_interval: float = 0.2,
         backoff_initial: float = 0.1,
         backoff_max: float = 5.0,
-        flush_timeout: float = 20.0,
+        request_timeout: float = 15.0,
         partitions: int = 4,
         replication_factor: int = -1,
-        producer_config: dict[str, Any] | None = None,
     ) -> None:
         self.store = store
         self.service = service
@@ -92,13 +82,12 @@ class OutboxRelay(BackgroundLoop):
         self.batch_size = batch_size
         self.poll_interval = poll_interval
         self.backoff = Backoff(backoff_initial, backoff_max)
-        self.flush_timeout = flush_timeout
+        self.request_timeout = request_timeout
         self.partitions = partitions
         self.replication_factor = replication_factor
-        self.producer_config = {**DEFAULT_PRODUCER_CONFIG, **(producer_config or {})}
         self.probe = ClusterProbe(bootstrap)
-        self._producer: KafkaProducer | None = None
-        self._producer_cluster: str | None = None
+        self._publisher: BatchPublisher | None = None
+        self._publisher_cluster: str | None = None
         super().__init__()
         self.thread_name = f"relay-{self.service}"
         progress = sql.Identifier(store.schema, "relay_progress")
@@ -160,19 +149,11 @@ class OutboxRelay(BackgroundLoop):
         return len(events)
 
     def _publish(self, events: list[RecordedEvent], cluster_id: str) -> None:
-        producer = self._producer_for(cluster_id)
-        futures = [
-            producer.send(
-                self.topic,
-                key=message_key(event),
-                value=message_value(event),
-                headers=message_headers(event),
-            )
-            for event in events
+        """Send the page and return once the broker confirmed every event of it (raise if not)."""
+        messages = [
+            Message(message_key(event), message_value(event), message_headers(event)) for event in events
         ]
-        producer.flush(timeout=self.flush_timeout)
-        for future in futures:
-            future.get(timeout=0)  # raises the send's error, if any
+        self._publisher_for(cluster_id).publish(messages)
 
     def _create_topic(self) -> None:
         admin = KafkaAdminClient(
@@ -189,21 +170,24 @@ class OutboxRelay(BackgroundLoop):
         finally:
             admin.close()
 
-    def _producer_for(self, cluster_id: str) -> KafkaProducer:
-        if self._producer is not None and self._producer_cluster != cluster_id:
-            self._drop_producer()
-        if self._producer is None:
-            self._producer = KafkaProducer(bootstrap_servers=self.bootstrap, **self.producer_config)
-            self._producer_cluster = cluster_id
-        return self._producer
+    def _publisher_for(self, cluster_id: str) -> BatchPublisher:
+        """The publisher connected to ``cluster_id`` (a new one after the cluster changed)."""
+        if self._publisher is not None and self._publisher_cluster != cluster_id:
+            self._drop_publisher()
+        if self._publisher is None:
+            self._publisher = BatchPublisher(
+                self.bootstrap, self.topic, request_timeout_ms=int(self.request_timeout * 1000)
+            )
+            self._publisher_cluster = cluster_id
+        return self._publisher
 
-    def _drop_producer(self) -> None:
-        if self._producer is not None:
+    def _drop_publisher(self) -> None:
+        if self._publisher is not None:
             try:
-                self._producer.close(timeout=0)
-            except Exception:  # closing a broken producer must not stop the relay
-                log.debug("closing the producer failed", exc_info=True)
-            self._producer = None
+                self._publisher.close()
+            except Exception:  # closing a broken connection must not stop the relay
+                log.debug("closing the publisher failed", exc_info=True)
+            self._publisher = None
 
     # -- running -------------------------------------------------------------------------------
 
@@ -219,7 +203,7 @@ class OutboxRelay(BackgroundLoop):
                     continue
                 except (KafkaError, OSError) as exc:
                     log.warning("%s: broker unavailable (%r); retrying", self.topic, exc)
-                    self._drop_producer()
+                    self._drop_publisher()
                     self.probe.close()
                     self.backoff.wait(stop)
                     continue
@@ -229,14 +213,14 @@ class OutboxRelay(BackgroundLoop):
                     continue
                 except Exception:
                     log.exception("%s: relay step failed; retrying", self.topic)
-                    self._drop_producer()
+                    self._drop_publisher()
                     self.backoff.wait(stop)
                     continue
                 self.backoff.reset()
                 if published < self.batch_size:
                     stop.wait(self.poll_interval)
         finally:
-            self._drop_producer()
+            self._drop_publisher()
             self.probe.close()
 
 
@@ -247,7 +231,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m libs.bus.relay", description=__doc__.split("\n")[0])
     parser.add_argument("--service", required=True, help="publishes to arcana.<service>.events")
     parser.add_argument("--schema", required=True, help="the service's PostgreSQL schema")
-    parser.add_argument("--batch-size", type=int, default=500)
+    parser.add_argument("--batch-size", type=int, default=2000, help="events per page (one confirm each)")
     parser.add_argument("--poll-interval", type=float, default=0.2, help="seconds between idle polls")
     parser.add_argument("--backoff-max", type=float, default=5.0, help="longest retry delay, seconds")
     parser.add_argument("--partitions", type=int, default=4, help="when the relay creates its topic")

@@ -52,6 +52,10 @@ class DevBroker:
         wait_for_port(self.port)
         return self.bootstrap
 
+    def alive(self) -> bool:
+        """Whether the broker process started by ``start`` still runs."""
+        return self.process is not None and self.process.poll() is None
+
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
             self.process.terminate()

@@ -8,6 +8,7 @@ away (test fixtures use a temporary folder).
 from __future__ import annotations
 
 import os
+import signal
 import stat
 import subprocess
 import time
@@ -17,6 +18,8 @@ from libs.devstack.ports import port_is_open, wait_for_port
 
 SYSTEM_USER = "embedded_postgres"
 DATABASE = "arcana"
+# What ``pg_ctl stop -m MODE`` sends the postmaster.
+SHUTDOWN_SIGNALS = {"smart": signal.SIGTERM, "fast": signal.SIGINT, "immediate": signal.SIGQUIT}
 
 
 def _bin(name: str) -> str:
@@ -29,7 +32,14 @@ def _run_as_owner(args: list[str], timeout: float = 60) -> None:
     # A session of its own: a Ctrl-C meant for `make run` must not reach the postmaster directly;
     # the supervisor stops it in order, after the services that use it.
     user = _owner()
-    subprocess.run(args, check=True, timeout=timeout, user=user, capture_output=True, start_new_session=True)
+    done = subprocess.run(args, timeout=timeout, user=user, capture_output=True, start_new_session=True)
+    if done.returncode != 0:
+        said = (done.stderr or done.stdout).decode(errors="replace").strip()
+        raise PostgresCommandFailed(f"{Path(args[0]).name} {args[-1]} exited with {done.returncode}: {said}")
+
+
+class PostgresCommandFailed(RuntimeError):
+    """initdb or pg_ctl failed; the message carries what it printed."""
 
 
 def _owner() -> str | None:
@@ -60,13 +70,23 @@ def _prepare_permissions(data: Path) -> None:
 
 
 def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs. A zombie does not: pg_ctl detaches the postmaster, so after a crash
+    it may wait as a zombie for a parent (PID 1 in a container) that never reaps it."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    return not _is_zombie(pid)
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        stat_line = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:  # not Linux, or gone meanwhile
+        return False
+    return stat_line.rpartition(")")[2].split()[0] == "Z"
 
 
 class EmbeddedPostgres:
@@ -121,13 +141,31 @@ class EmbeddedPostgres:
         self._create_database()
         return self.url
 
+    def postmaster_pid(self) -> int | None:
+        """The pid in ``postmaster.pid``; None when there is no (readable) lock file."""
+        try:
+            return int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def alive(self) -> bool:
+        """Whether the cluster's postmaster runs (False after it crashed or was killed)."""
+        pid = self.postmaster_pid()
+        return pid is not None and _alive(pid)
+
     def stop(self, mode: str = "fast", timeout: float = 30) -> None:
-        """Stop the cluster and wait until the postmaster process is gone."""
-        pid_file = self.data / "postmaster.pid"
-        if not pid_file.exists():
+        """Stop the cluster and wait until the postmaster process is gone; nothing to do when it
+        is not running (never started, stopped, or crashed: its stale lock file is left to the
+        next start, which PostgreSQL clears itself)."""
+        pid = self.postmaster_pid()
+        if pid is None or not _alive(pid):
             return
-        pid = int(pid_file.read_text().split()[0])
-        _run_as_owner([_bin("pg_ctl"), "-D", str(self.data), "-w", "-m", mode, "stop"])
+        try:
+            _run_as_owner([_bin("pg_ctl"), "-D", str(self.data), "-w", "-m", mode, "stop"])
+        except PostgresCommandFailed:
+            # pg_ctl may be unable to reach the data folder (a parent folder's permissions changed
+            # under it, as pytest does to its temporary root): the postmaster still takes the signal.
+            os.kill(pid, SHUTDOWN_SIGNALS[mode])
         deadline = time.monotonic() + timeout
         while _alive(pid) and time.monotonic() < deadline:
             time.sleep(0.05)

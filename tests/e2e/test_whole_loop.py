@@ -1,0 +1,166 @@
+"""The whole game loop, every process real (``make run``'s command lines, one Kafka-protocol broker):
+two new accounts register and log in, queue, are paired by matchmaking, play the match through the
+match service, and then see what the rules say they earned — coins in economy, pass XP and quest
+progress in progression, and, for a ranked match only, their ratings.
+
+Expected values are computed here from the rules (docs/rules.md) and from the match's own
+``MatchEnded`` as stored, not read back from the services being checked.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import requests
+
+from libs.db import make_pool
+from libs.eventstore import EventStore
+from services.progression.domain.catalog import load_quests
+from services.progression.domain.facts import MatchResult
+from tests.e2e.stack import Stack
+from tests.e2e.test_match_e2e import Client, play_both, wait_for
+from tests.e2e.test_ranked_e2e import matched, queue
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "a long enough secret"
+NEW_ACCOUNT, DAILY_LOGIN, STREAK_DAY_1 = 400, 50, 30
+WIN_COINS, LOSS_COINS = 60, 20
+WIN_XP, LOSS_XP = 60, 25
+
+
+@pytest.fixture(scope="module")
+def stack(
+    postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Stack]:
+    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("loop-e2e")) as s:
+        s.wait_ready()
+        yield s
+        web_log = s.log("web")
+    assert '"status": 500' not in web_log, web_log[-3000:]
+
+
+class Player(Client):
+    """A real account: registered and logged in through accounts, its token from there."""
+
+    def __init__(self, stack: Stack, username: str) -> None:
+        body = {"username": username, "password": PASSWORD}
+        created = requests.post(f"{stack.url}/v1/accounts", json=body, timeout=30)
+        assert created.status_code == 201, created.text
+        session = requests.post(f"{stack.url}/v1/sessions", json=body, timeout=30)
+        assert session.status_code == 201, session.text
+        super().__init__(stack, created.json()["player_id"])
+        self.http = requests.Session()
+        self.http.headers["Authorization"] = f"Bearer {session.json()['token']}"
+
+
+def _coins(p: Player) -> int | None:
+    """The wallet's coins; None while economy has not opened the wallet yet (404)."""
+    r = p.http.get(f"{p.url}/v1/wallet", timeout=10)
+    if r.status_code == 404 and r.json()["error"]["code"] == "wallet_not_found":
+        return None
+    assert r.status_code == 200, r.text
+    return int(r.json()["coins"])
+
+
+def _welcomed(p: Player) -> None:
+    """Until economy paid the new account, the day's log-in and progression's streak day 1."""
+    expected = NEW_ACCOUNT + DAILY_LOGIN + STREAK_DAY_1
+    wait_for(lambda: _coins(p) == expected, 60)
+    assert p.get("/v1/streak")["kept_today"] is True
+
+
+def _match_ended(stack: Stack, match_id: str) -> tuple[dict[str, Any], dt.date]:
+    pool = make_pool(stack.database_url, min_size=1, max_size=1)
+    try:
+        [ended] = [e for e in EventStore(pool, "match").read(f"match-{match_id}") if e.type == "MatchEnded"]
+    finally:
+        pool.close()
+    return dict(ended.data), ended.occurred_at.date()
+
+
+def _play(stack: Stack, a: Player, b: Player, mode: str) -> tuple[str, MatchResult]:
+    """Queue both, be paired, play the match to its end; the match id and its MatchEnded as stored."""
+    ta, tb = queue(a, mode), queue(b, mode)
+    match_id = matched(a, ta["ticket_id"])
+    assert matched(b, tb["ticket_id"]) == match_id
+    play_both(a, b, match_id)
+    data, day = _match_ended(stack, match_id)
+    result = MatchResult.from_event(data, day)
+    # Both clients hit the hero every turn from 30 health: the match reaches turn 4, and a draw
+    # (both heroes at 0 at once) is very unlikely.
+    assert result.counts and not result.draw, data
+    return match_id, result
+
+
+def _expected_quests(p: Player, result: MatchResult, offered: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    quests = load_quests()
+    return [(q["id"], min(result.count(quests[q["id"]], p.id), q["target"])) for q in offered]
+
+
+@pytest.mark.parametrize("mode", ["ranked", "casual"])
+def test_a_new_player_queues_plays_and_sees_coins_xp_quests_and_rating_move(stack: Stack, mode: str) -> None:
+    a, b = Player(stack, f"loop_{mode}_a"), Player(stack, f"loop_{mode}_b")
+    for p in (a, b):
+        _welcomed(p)
+    offered = {p.id: p.get("/v1/quests")["quests"] for p in (a, b)}
+    assert all(q["progress"] == 0 for qs in offered.values() for q in qs)
+
+    match_id, result = _play(stack, a, b, mode)
+    won, lost = (a, b) if result.winner == a.id else (b, a)
+
+    for p, coins, xp in ((won, WIN_COINS, WIN_XP), (lost, LOSS_COINS, LOSS_XP)):
+        expected_progress = _expected_quests(p, result, offered[p.id])
+
+        def progressed(p: Player = p, expected: list[tuple[str, int]] = expected_progress) -> bool:
+            return [(q["id"], q["progress"]) for q in p.get("/v1/quests")["quests"]] == expected
+
+        wait_for(progressed, 60)
+        quests = p.get("/v1/quests")["quests"]
+        done = [q for q in quests if q["completed"]]
+        assert all(q["progress"] >= q["target"] for q in done)
+        total = NEW_ACCOUNT + DAILY_LOGIN + STREAK_DAY_1 + coins + sum(q["coins"] for q in done)
+        wait_for(lambda p=p, total=total: _coins(p) == total, 60)
+        ledger = p.get("/v1/wallet/history")["entries"]
+        assert any(e["amount"] == coins and match_id in e["source"] for e in ledger), ledger
+        season_pass = p.get("/v1/pass")
+        assert season_pass["xp"] == xp + sum(q["xp"] for q in done)
+        assert season_pass["level"] == season_pass["xp"] // season_pass["xp_per_level"]
+
+    if mode == "ranked":
+        wait_for(lambda: won.get("/v1/ratings/me")["games"] == 1, 60)
+        assert (won.get("/v1/ratings/me")["rating"], lost.get("/v1/ratings/me")["rating"]) == (920, 880)
+    else:
+        for p in (a, b):
+            mine = p.get("/v1/ratings/me")
+            assert (mine["rating"], mine["games"]) == (900, 0), mine
+
+
+def test_a_week_of_log_ins_pays_the_streak_through_economy(stack: Stack) -> None:
+    """Log-ins on days 1, 2, 3, 5, 6, 7 and 8 (day 4 missed and forgiven): the streak goes on, and
+    economy credits the daily coins, each streak day's coins and the day-7 pack. This test moves
+    every process's clock, so it runs last in this module."""
+    p = Player(stack, "loop_week")
+    _welcomed(p)  # day 1: 400 + 50 + streak day 1 (30)
+    streak_coins = {2: 40, 3: 50, 4: 60, 5: 75, 6: 100}  # streak day -> coins; day 7: a pack
+    expected_coins, streak_day = NEW_ACCOUNT + DAILY_LOGIN + STREAK_DAY_1, 1
+    for calendar_day in (2, 3, 5, 6, 7, 8):
+        stack.advance_clock(86_400 * (2 if calendar_day == 5 else 1))
+        session = requests.post(
+            f"{stack.url}/v1/sessions", json={"username": "loop_week", "password": PASSWORD}, timeout=30
+        )
+        assert session.status_code == 201, session.text
+        p.http.headers["Authorization"] = f"Bearer {session.json()['token']}"
+        streak_day += 1
+        expected_coins += DAILY_LOGIN + streak_coins.get(streak_day, 0)
+        wait_for(lambda: p.get("/v1/streak")["kept_today"], 60)
+        assert p.get("/v1/streak")["streak_day"] == streak_day
+        wait_for(lambda expected=expected_coins: _coins(p) == expected, 60)
+    assert p.get("/v1/streak")["forgiveness"]["available"] is False  # spent on day 4
+    assert p.get("/v1/wallet")["free_packs"] == 1  # streak day 7 (calendar day 8)
+    opened = p.http.post(f"{p.url}/v1/packs", json={}, timeout=30)
+    assert opened.status_code == 201 and opened.json()["paid_with"] == "free_pack", opened.text
+    assert _coins(p) == expected_coins  # the held pack opened without coins

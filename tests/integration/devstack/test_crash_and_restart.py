@@ -1,0 +1,86 @@
+"""The embedded parts of `make run` after a crash: a SIGKILLed postmaster is seen as dead, stopping it
+then is a quiet no-op (no traceback), and it starts again on the same data with its rows; a killed
+dev broker is seen as dead and starts again empty, under a new cluster id."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from libs.devstack.broker import DevBroker
+from libs.devstack.ports import free_port
+from libs.devstack.postgres import EmbeddedPostgres
+
+
+def _start_with_retries(server: EmbeddedPostgres, attempts: int = 20) -> str:
+    """What the supervisor does: the killed postmaster's backends may hold its memory a moment."""
+    for attempt in range(attempts):
+        try:
+            return server.start()
+        except Exception:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.5)
+    raise AssertionError("unreachable")
+
+
+def test_a_killed_postmaster_is_dead_stops_quietly_and_starts_again_with_its_data(tmp_path: Path) -> None:
+    server = EmbeddedPostgres(tmp_path / "pg", free_port())
+    url = server.start()
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE TABLE kept (n int)")
+            conn.execute("INSERT INTO kept VALUES (42)")
+        assert server.alive()
+        pid = server.postmaster_pid()
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while server.alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not server.alive()
+        server.stop()  # after a crash: returns, raises nothing
+
+        _start_with_retries(server)
+        assert server.alive() and server.postmaster_pid() != pid
+        with psycopg.connect(url) as conn:
+            assert conn.execute("SELECT n FROM kept").fetchall() == [(42,)]
+    finally:
+        server.stop(mode="immediate")
+    assert not server.alive()
+
+
+def test_a_killed_broker_is_dead_and_starts_again_under_a_new_cluster_id(tmp_path: Path) -> None:
+    broker = DevBroker(free_port(), tmp_path / "broker.log")
+    broker.start()
+    try:
+        first = broker.cluster_id
+        assert broker.alive() and broker.process is not None
+        broker.process.send_signal(signal.SIGKILL)
+        broker.process.wait(10)
+        assert not broker.alive()
+        broker.stop()
+        broker.start()
+        assert broker.alive() and broker.cluster_id != first
+    finally:
+        broker.stop()
+    assert not broker.alive()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only as root does the cluster belong to another user")
+def test_stop_still_stops_the_postmaster_when_pg_ctl_cannot_reach_the_data_folder(tmp_path: Path) -> None:
+    parent = tmp_path / "locked"
+    server = EmbeddedPostgres(parent / "pg", free_port())
+    server.start()
+    try:
+        parent.chmod(0o700)  # what a new pytest session does to its temporary root under our feet
+        server.stop()
+        assert not server.alive()
+    finally:
+        parent.chmod(0o755)
+        server.stop(mode="immediate")
