@@ -9,9 +9,10 @@ from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
 from services.match import api, consumers
 from services.match.bot import bot_key
-from services.match.events import CATALOG
+from services.match.events import CATALOG, RECORDS
 from services.match.limits import MatchLimits
 from services.match.notify import MatchNotifier
+from services.match.publication import PUBLICATION
 from services.match.scheduling import CeleryScheduler
 from services.match.service import MatchService
 from services.match.store import channel
@@ -35,7 +36,8 @@ SERVICE = ServiceDef(
     build=build,
     blueprints=_blueprints,
     errors=api.ERRORS,
-    events=(CATALOG,),
+    events=(CATALOG, RECORDS),
+    publication=PUBLICATION,  # live topic: public forms only; records topic: ended matches, as stored
     subscriptions=(
         Subscription(
             consumers.CONSUMER,
