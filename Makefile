@@ -50,7 +50,7 @@ docs-events: venv ## regenerate docs/events.md from every service's declared eve
 	$(PY) -m libs.kit.catalog > docs/events.md
 
 kafka-acls: venv ## regenerate the Kafka users and ACLs (deploy/k8s/components/kafka-acls) from every service's topics
-	$(PY) -m libs.kit.acls > deploy/k8s/components/kafka-acls/kafka-users.yaml
+	$(PY) -m libs.kit.acls deploy/k8s/components/kafka-acls
 
 migrate: venv ## apply every service's migrations to DATABASE_URL
 	$(PY) -m libs.db.migrate_all

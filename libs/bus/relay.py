@@ -56,6 +56,7 @@ from libs.bus.background import BackgroundLoop
 from libs.bus.backoff import Backoff
 from libs.bus.batch_publish import BatchPublisher, Message
 from libs.bus.cluster import ClusterProbe
+from libs.bus.security import client_options
 from libs.bus.topics import message_headers, message_key, message_value, topic_for
 from libs.eventstore import EventStore, RecordedEvent
 from libs.kit.definition import Publication
@@ -187,6 +188,7 @@ class OutboxRelay(BackgroundLoop):
             client_id="arcana-relay-admin",
             request_timeout_ms=10000,
             api_version_auto_timeout_ms=5000,
+            **client_options(),
         )
         try:
             admin.create_topics([NewTopic(topic, self.partitions, self.replication_factor)])
@@ -279,6 +281,7 @@ def main(argv: list[str] | None = None) -> None:
     setup_logging()
     database_url = require_env("DATABASE_URL")
     bootstrap = require_env("KAFKA_BOOTSTRAP_SERVERS")
+    client_options()  # a wrong Kafka security setting stops the process here
     pool = make_pool(database_url, min_size=1, max_size=2, name=f"relay-{args.service}")
     try:
         relay = OutboxRelay(
