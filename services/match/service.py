@@ -14,6 +14,10 @@ does the job:
 | ``dispatch`` | deadlines and bot moves sent to the scheduler after a commit |
 | ``presence``, ``errors`` | request recording (throttled); what the service raises |
 | ``decks`` | players' active decks as economy publishes them (practice) |
+| ``limits`` | per-player caps: one unfinished practice match, practice rate, open long-polls |
+| ``vetting`` | a MatchRequested checked against registered players and active decks |
+
+(``publication`` is not called by the service: the relay follows it, declared in ``root.py``.)
 """
 
 from __future__ import annotations
