@@ -59,6 +59,7 @@ from libs.bus.background import BackgroundLoop
 from libs.bus.backoff import Backoff
 from libs.bus.cluster import ClusterProbe
 from libs.bus.deadletters import DeadLetterPublisher, Failure
+from libs.bus.security import client_options
 from libs.bus.topics import dead_letter_topic, decode_value
 from libs.eventstore import RecordedEvent, Upcasters
 
@@ -265,7 +266,7 @@ class ConsumerRunner(BackgroundLoop):
             bootstrap_servers=self.bootstrap,
             group_id=self.name,
             client_id=f"arcana-{self.name}",
-            **self.consumer_config,
+            **{**client_options(), **self.consumer_config},
         )
         consumer.subscribe(self.topics, listener=_OnRebalance(self, consumer))
         return consumer
