@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -77,6 +78,13 @@ DEFAULT_CONSUMER_CONFIG: dict[str, Any] = {
     "request_timeout_ms": 30000,
     "reconnect_backoff_max_ms": 1000,
 }
+
+
+def group_id(name: str) -> str:
+    """The Kafka group of consumer ``name``: ``ARCANA_KAFKA_GROUP_PREFIX`` + name. A prefix lets
+    several copies of the stack share one broker (the e2e tests, a staging copy) without joining each
+    other's groups; the inbox keeps the plain name."""
+    return os.environ.get("ARCANA_KAFKA_GROUP_PREFIX", "") + name
 
 
 class HandlerFailed(Exception):
@@ -264,7 +272,7 @@ class ConsumerRunner(BackgroundLoop):
         self._probed_at = time.monotonic()
         consumer = KafkaConsumer(
             bootstrap_servers=self.bootstrap,
-            group_id=self.name,
+            group_id=group_id(self.name),
             client_id=f"arcana-{self.name}",
             **{**client_options(), **self.consumer_config},
         )
