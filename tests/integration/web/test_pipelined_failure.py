@@ -20,11 +20,14 @@ def test_after_refused_pipelines_the_pooled_connection_still_runs_every_statemen
             conn.execute(f"INSERT INTO {table} VALUES (1)")
         probe = f"SELECT count(*) FROM {table} WHERE id = %s"
         for i in range(12):  # past psycopg's prepare_threshold (5) for both statements
-            with pytest.raises(psycopg.errors.UniqueViolation):
-                with pool.connection() as conn, _pipelined_transaction(conn):
-                    conn.execute(probe, (i,))
-                    conn.execute(f"INSERT INTO {table} VALUES (1)")  # refused: the rest is skipped
-                    conn.execute(probe, (i + 1,))
+            with (
+                pytest.raises(psycopg.errors.UniqueViolation),
+                pool.connection() as conn,
+                _pipelined_transaction(conn),
+            ):
+                conn.execute(probe, (i,))
+                conn.execute(f"INSERT INTO {table} VALUES (1)")  # refused: the rest is skipped
+                conn.execute(probe, (i + 1,))
         with pool.connection() as conn:
-            for i in range(12):
+            for _ in range(12):
                 assert conn.execute(probe, (1,)).fetchone() == (1,)
