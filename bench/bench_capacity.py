@@ -249,17 +249,32 @@ def _next_match(pair: Pair, side: int, operator: Client | None, ended: str, dead
         pair.cond.wait_for(lambda: pair.match != ended, timeout=max(0.0, deadline - time.monotonic()))
 
 
-def _web_memory() -> tuple[int, int]:
-    """(RSS bytes, threads) of the gunicorn processes."""
-    rss = threads = 0
-    for proc in psutil.process_iter():
-        try:
-            if "gunicorn" in " ".join(proc.cmdline()):
+class Mine:
+    """This run's processes (the stack's, its PostgreSQL's and its broker's): others may be
+    running stacks on the same machine."""
+
+    def __init__(self, stack: Stack, roots: list[int]) -> None:
+        self.stack = stack
+        self.roots = roots
+
+    def pids(self) -> set[int]:
+        return cpu.tree([*self.roots, *(p.pid for p in self.stack.procs.values())])
+
+    def snapshot(self) -> dict[int, tuple[str, float]]:
+        return cpu.snapshot(only=self.pids())
+
+    def web_memory(self) -> tuple[int, int]:
+        """(RSS bytes, threads) of this stack's gunicorn processes."""
+        rss = threads = 0
+        web = self.stack.procs.get("web")
+        for pid in cpu.tree([web.pid] if web else []):
+            try:
+                proc = psutil.Process(pid)
                 rss += proc.memory_info().rss
                 threads += proc.num_threads()
-        except (psutil.Error, OSError):
-            continue
-    return rss, threads
+            except (psutil.Error, OSError):
+                continue
+        return rss, threads
 
 
 def _pct(values: list[float], q: int) -> float:
@@ -268,11 +283,11 @@ def _pct(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
-def _run(stack: Stack, m: int) -> dict[str, Any]:
+def _run(stack: Stack, m: int, mine: Mine) -> dict[str, Any]:
     tally = Tally()
-    before = cpu.snapshot()  # the stack alone: beat sweeps, relays and consumers polling, PostgreSQL
+    before = mine.snapshot()  # the stack alone: beat sweeps, relays and consumers polling, PostgreSQL
     time.sleep(IDLE_SECONDS)
-    base = cpu.spent(before, cpu.snapshot())
+    base = cpu.spent(before, mine.snapshot())
     base_s = sum(v for k, v in base.items() if k != "client") / IDLE_SECONDS  # CPU seconds per second
     accounts = _register(stack, 2 * m, tally)
     pairs = [
@@ -285,7 +300,7 @@ def _run(stack: Stack, m: int) -> dict[str, Any]:
     operator.close()
 
     # Idle: every player waits on a long-poll; nobody acts.
-    rss0, threads0 = _web_memory()
+    rss0, threads0 = mine.web_memory()
     stop = time.monotonic() + IDLE_SECONDS + 3
     opened = threading.Semaphore(0)
     idlers = [
@@ -298,10 +313,10 @@ def _run(stack: Stack, m: int) -> dict[str, Any]:
     for _ in idlers:
         opened.acquire()
     time.sleep(3)  # every request reaches a thread
-    rss1, threads1 = _web_memory()
-    before = cpu.snapshot()
+    rss1, threads1 = mine.web_memory()
+    before = mine.snapshot()
     time.sleep(IDLE_SECONDS)
-    idle_cpu = cpu.spent(before, cpu.snapshot())
+    idle_cpu = cpu.spent(before, mine.snapshot())
     for t in idlers:
         t.join()
 
@@ -319,11 +334,11 @@ def _run(stack: Stack, m: int) -> dict[str, Any]:
     for t in players:
         t.start()
     time.sleep(max(0.0, tally.measure_from - time.monotonic()))
-    before = cpu.snapshot()
+    before = mine.snapshot()
     for t in players:
         t.join()
     measured = time.monotonic() - tally.measure_from
-    play_cpu = cpu.spent(before, cpu.snapshot())
+    play_cpu = cpu.spent(before, mine.snapshot())
     waiting = max(1, threads1 - threads0)
     return {
         "m": m,
@@ -353,6 +368,18 @@ def _run(stack: Stack, m: int) -> dict[str, Any]:
     }
 
 
+def _postmasters(url: str) -> list[int]:
+    """The pid of the PostgreSQL server behind ``url`` (its backends are its children)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute("SELECT pid FROM pg_stat_activity WHERE pid = pg_backend_pid()").fetchone()
+    try:
+        return [psutil.Process(row[0]).ppid()] if row else []
+    except psutil.Error:
+        return []
+
+
 def _logged_errors(log: str) -> list[str]:
     """The distinct last lines of the exceptions in gunicorn's JSON log."""
     seen: dict[str, None] = {}
@@ -378,10 +405,12 @@ def main() -> None:
     try:
         with database() as url:
             bootstrap = broker.start()
+            roots = [broker.process.pid] if broker.process else []
+            roots += _postmasters(url)
             for m in SIZES:  # a fresh stack per M: its memory and caches start alike
                 with Stack(url, bootstrap, root / f"stack-{m}", env=env) as stack:
                     stack.wait_ready()
-                    results.append(_run(stack, m))
+                    results.append(_run(stack, m, Mine(stack, roots)))
                     if results[-1]["errors"]:  # what the server logged about them
                         for line in _logged_errors(stack.log("web"))[-5:]:
                             print(f"    web log: {line}")
