@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 export PYTHONPATH := $(CURDIR)
 
-.PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events migrate \
+.PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events kafka-acls migrate \
         bench bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay \
         bench-capacity rebuild-projection export-events dead-letters clean
 
@@ -48,6 +48,9 @@ typecheck: venv ## mypy on libs/ and services/
 
 docs-events: venv ## regenerate docs/events.md from every service's declared events
 	$(PY) -m libs.kit.catalog > docs/events.md
+
+kafka-acls: venv ## regenerate the Kafka users and ACLs (deploy/k8s/components/kafka-acls) from every service's topics
+	$(PY) -m libs.kit.acls deploy/k8s/components/kafka-acls
 
 migrate: venv ## apply every service's migrations to DATABASE_URL
 	$(PY) -m libs.db.migrate_all

@@ -29,6 +29,8 @@ from kafka.protocol.produce import ProduceRequest
 from kafka.record.default_records import DefaultRecordBatchBuilder
 from kafka.structs import TopicPartition
 
+from libs.bus.security import client_options
+
 Headers = list[tuple[str, bytes]]
 
 RECORD_FORMAT = 2  # the record batch format of Kafka >= 0.11 (headers need it)
@@ -68,6 +70,7 @@ class BatchPublisher:
             api_version_auto_timeout_ms=5000,
             reconnect_backoff_max_ms=1000,
             allow_auto_create_topics=False,
+            **client_options(),
         )
         self._partition_of: dict[bytes, int] = {}
         self._partitions: list[int] = []

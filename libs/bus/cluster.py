@@ -19,6 +19,8 @@ from kafka.client_async import KafkaClient
 from kafka.errors import KafkaConnectionError, KafkaTimeoutError, NoBrokersAvailable
 from kafka.protocol.metadata import MetadataRequest
 
+from libs.bus.security import client_options
+
 UNKNOWN_TOPIC_OR_PARTITION = 3
 
 
@@ -45,7 +47,7 @@ class ClusterProbe:
                 request_timeout_ms=self.timeout_ms,
                 api_version_auto_timeout_ms=self.timeout_ms,
                 reconnect_backoff_max_ms=1000,
-                **self.config,
+                **{**client_options(), **self.config},
             )
         return self._client
 

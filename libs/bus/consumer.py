@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -59,6 +60,7 @@ from libs.bus.background import BackgroundLoop
 from libs.bus.backoff import Backoff
 from libs.bus.cluster import ClusterProbe
 from libs.bus.deadletters import DeadLetterPublisher, Failure
+from libs.bus.security import client_options
 from libs.bus.topics import dead_letter_topic, decode_value
 from libs.eventstore import RecordedEvent, Upcasters
 
@@ -76,6 +78,13 @@ DEFAULT_CONSUMER_CONFIG: dict[str, Any] = {
     "request_timeout_ms": 30000,
     "reconnect_backoff_max_ms": 1000,
 }
+
+
+def group_id(name: str) -> str:
+    """The Kafka group of consumer ``name``: ``ARCANA_KAFKA_GROUP_PREFIX`` + name. A prefix lets
+    several copies of the stack share one broker (the e2e tests, a staging copy) without joining each
+    other's groups; the inbox keeps the plain name."""
+    return os.environ.get("ARCANA_KAFKA_GROUP_PREFIX", "") + name
 
 
 class HandlerFailed(Exception):
@@ -263,9 +272,9 @@ class ConsumerRunner(BackgroundLoop):
         self._probed_at = time.monotonic()
         consumer = KafkaConsumer(
             bootstrap_servers=self.bootstrap,
-            group_id=self.name,
+            group_id=group_id(self.name),
             client_id=f"arcana-{self.name}",
-            **self.consumer_config,
+            **{**client_options(), **self.consumer_config},
         )
         consumer.subscribe(self.topics, listener=_OnRebalance(self, consumer))
         return consumer

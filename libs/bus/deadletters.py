@@ -47,6 +47,7 @@ from psycopg_pool import ConnectionPool
 
 from libs import clock
 from libs.bus import inbox
+from libs.bus.security import client_options
 from libs.eventstore import RecordedEvent, Upcasters
 
 log = logging.getLogger(__name__)
@@ -229,7 +230,9 @@ class DeadLetterPublisher:
     def _ready(self) -> KafkaProducer:
         if self._producer is None:
             self._create_topic()
-            self._producer = KafkaProducer(bootstrap_servers=self.bootstrap, **PRODUCER_CONFIG)
+            self._producer = KafkaProducer(
+                bootstrap_servers=self.bootstrap, **PRODUCER_CONFIG, **client_options()
+            )
         return self._producer
 
     def _create_topic(self) -> None:
@@ -238,6 +241,7 @@ class DeadLetterPublisher:
             client_id="arcana-dead-letters-admin",
             request_timeout_ms=10000,
             api_version_auto_timeout_ms=5000,
+            **client_options(),
         )
         try:
             admin.create_topics([NewTopic(self.topic, self.partitions, self.replication_factor)])

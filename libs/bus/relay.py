@@ -24,6 +24,14 @@ The relay creates its topic when it is missing (``partitions``, ``replication_fa
 the broker's default) and its publisher never auto-creates topics (nor do the consumers), so "the
 topic is missing" really means the broker lost it. Production may pre-create the topic instead.
 
+A service may declare a ``Publication`` (``libs.kit.definition``: ``ServiceDef.publication``) that
+says what each stored event becomes on which topics (e.g. match: a public form on its events topic,
+complete records of ended matches on a second topic); the relay then publishes each page's messages
+topic by topic, every topic's confirmed before the page's progress is recorded, and creates every
+topic of the publication when missing (a missing one with progress above 0 means publishing again
+from the start, which also fills a newly declared topic). The progress stays that of
+``arcana.<service>.events``. Without one, every event goes as stored to ``arcana.<service>.events``.
+
 Run one relay per service (``python -m libs.bus.relay --service NAME --schema SCHEMA`` with
 ``DATABASE_URL`` and ``KAFKA_BOOTSTRAP_SERVERS`` set; SIGTERM/SIGINT stop it cleanly). Two at
 once are safe but publish duplicates. For tests, ``ARCANA_FAULT=kill_after_publish`` makes the
@@ -48,8 +56,10 @@ from libs.bus.background import BackgroundLoop
 from libs.bus.backoff import Backoff
 from libs.bus.batch_publish import BatchPublisher, Message
 from libs.bus.cluster import ClusterProbe
+from libs.bus.security import client_options
 from libs.bus.topics import message_headers, message_key, message_value, topic_for
 from libs.eventstore import EventStore, RecordedEvent
+from libs.kit.definition import Publication
 
 log = logging.getLogger(__name__)
 
@@ -74,10 +84,15 @@ class OutboxRelay(BackgroundLoop):
         request_timeout: float = 15.0,
         partitions: int = 4,
         replication_factor: int = -1,
+        publication: Publication | None = None,
     ) -> None:
         self.store = store
         self.service = service
         self.topic = topic_for(service)
+        self.publication = publication
+        self.topics = publication.topics if publication is not None else (self.topic,)
+        if self.topics[0] != self.topic:
+            raise ValueError(f"a publication's first topic must be {self.topic}, not {self.topics[0]}")
         self.bootstrap = bootstrap
         self.batch_size = batch_size
         self.poll_interval = poll_interval
@@ -86,7 +101,7 @@ class OutboxRelay(BackgroundLoop):
         self.partitions = partitions
         self.replication_factor = replication_factor
         self.probe = ClusterProbe(bootstrap)
-        self._publisher: BatchPublisher | None = None
+        self._publishers: dict[str, BatchPublisher] = {}
         self._publisher_cluster: str | None = None
         super().__init__()
         self.thread_name = f"relay-{self.service}"
@@ -119,7 +134,7 @@ class OutboxRelay(BackgroundLoop):
 
         Raises on any broker or database failure; nothing is recorded then.
         """
-        view = self.probe.view([self.topic])
+        view = self.probe.view(list(self.topics))
         position, known_cluster = self.progress()
         if known_cluster != view.cluster_id:
             if known_cluster is not None:
@@ -131,12 +146,14 @@ class OutboxRelay(BackgroundLoop):
                 )
             position = 0
             self._record(0, view.cluster_id)
-        if self.topic in view.missing_topics:
+        missing = [t for t in self.topics if t in view.missing_topics]
+        if missing:
             if position > 0:
-                log.warning("%s: the topic is gone: publishing again from the start", self.topic)
+                log.warning("%s: topic %s is gone: publishing again from the start", self.topic, missing[0])
                 position = 0
                 self._record(0, view.cluster_id)
-            self._create_topic()
+            for topic in missing:
+                self._create_topic(topic)
         events = self.store.read_all(position, self.batch_size)
         if not events:
             return 0
@@ -149,45 +166,57 @@ class OutboxRelay(BackgroundLoop):
         return len(events)
 
     def _publish(self, events: list[RecordedEvent], cluster_id: str) -> None:
-        """Send the page and return once the broker confirmed every event of it (raise if not)."""
-        messages = [
-            Message(message_key(event), message_value(event), message_headers(event)) for event in events
-        ]
-        self._publisher_for(cluster_id).publish(messages)
+        """Send the page and return once the broker confirmed every message of it (raise if not)."""
+        for topic, messages in self._messages(events).items():
+            self._publisher_for(cluster_id, topic).publish(messages)
 
-    def _create_topic(self) -> None:
+    def _messages(self, events: list[RecordedEvent]) -> dict[str, list[Message]]:
+        """The page's messages per topic, in the page's order (the publication's, else as stored)."""
+        by_topic: dict[str, list[Message]] = {t: [] for t in self.topics}
+        for event in events:
+            routed = self.publication.route(event, self.store) if self.publication else [(self.topic, event)]
+            for topic, published in routed:
+                by_topic[topic].append(
+                    Message(message_key(published), message_value(published), message_headers(published))
+                )
+        return {t: m for t, m in by_topic.items() if m}
+
+    def _create_topic(self, topic: str | None = None) -> None:
+        topic = topic or self.topic
         admin = KafkaAdminClient(
             bootstrap_servers=self.bootstrap,
             client_id="arcana-relay-admin",
             request_timeout_ms=10000,
             api_version_auto_timeout_ms=5000,
+            **client_options(),
         )
         try:
-            admin.create_topics([NewTopic(self.topic, self.partitions, self.replication_factor)])
-            log.info("%s: topic created (%d partitions)", self.topic, self.partitions)
+            admin.create_topics([NewTopic(topic, self.partitions, self.replication_factor)])
+            log.info("%s: topic created (%d partitions)", topic, self.partitions)
         except TopicAlreadyExistsError:
             pass
         finally:
             admin.close()
 
-    def _publisher_for(self, cluster_id: str) -> BatchPublisher:
-        """The publisher connected to ``cluster_id`` (a new one after the cluster changed)."""
-        if self._publisher is not None and self._publisher_cluster != cluster_id:
+    def _publisher_for(self, cluster_id: str, topic: str) -> BatchPublisher:
+        """The publisher of ``topic`` connected to ``cluster_id`` (new ones after the cluster changed)."""
+        if self._publishers and self._publisher_cluster != cluster_id:
             self._drop_publisher()
-        if self._publisher is None:
-            self._publisher = BatchPublisher(
-                self.bootstrap, self.topic, request_timeout_ms=int(self.request_timeout * 1000)
+        publisher = self._publishers.get(topic)
+        if publisher is None:
+            publisher = self._publishers[topic] = BatchPublisher(
+                self.bootstrap, topic, request_timeout_ms=int(self.request_timeout * 1000)
             )
             self._publisher_cluster = cluster_id
-        return self._publisher
+        return publisher
 
     def _drop_publisher(self) -> None:
-        if self._publisher is not None:
+        for publisher in self._publishers.values():
             try:
-                self._publisher.close()
+                publisher.close()
             except Exception:  # closing a broken connection must not stop the relay
                 log.debug("closing the publisher failed", exc_info=True)
-            self._publisher = None
+        self._publishers.clear()
 
     # -- running -------------------------------------------------------------------------------
 
@@ -224,6 +253,16 @@ class OutboxRelay(BackgroundLoop):
             self.probe.close()
 
 
+def declared_publication(service: str) -> Publication | None:
+    """The ``Publication`` service ``service`` declares (None: none, or no such service here)."""
+    from libs.kit.registry import definition
+
+    try:
+        return definition(service).publication
+    except LookupError:
+        return None
+
+
 def main(argv: list[str] | None = None) -> None:
     from libs.bus.process import require_env, setup_logging, stop_on_signals
     from libs.db import make_pool
@@ -242,6 +281,7 @@ def main(argv: list[str] | None = None) -> None:
     setup_logging()
     database_url = require_env("DATABASE_URL")
     bootstrap = require_env("KAFKA_BOOTSTRAP_SERVERS")
+    client_options()  # a wrong Kafka security setting stops the process here
     pool = make_pool(database_url, min_size=1, max_size=2, name=f"relay-{args.service}")
     try:
         relay = OutboxRelay(
@@ -253,6 +293,7 @@ def main(argv: list[str] | None = None) -> None:
             backoff_max=args.backoff_max,
             partitions=args.partitions,
             replication_factor=args.replication_factor,
+            publication=declared_publication(args.service),
         )
         stop = threading.Event()
         stop_on_signals(stop)

@@ -8,7 +8,7 @@ event catalog and the tests all find services through :func:`discover`. See
 ``docs/service-template.md``.
 """
 
-from libs.kit.definition import ServiceDef, Subscription
+from libs.kit.definition import Publication, ServiceDef, Subscription
 from libs.kit.errors import ErrorTable, Problem
 from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
 from libs.kit.registry import definition, discover, service_names
@@ -21,6 +21,7 @@ __all__ = [
     "EventCatalog",
     "IntegrationEvent",
     "Problem",
+    "Publication",
     "ServiceDef",
     "Subscription",
     "definition",

@@ -17,6 +17,7 @@ from psycopg_pool import ConnectionPool
 
 from libs.bus import ConsumerRunner
 from libs.bus.consumer import Handler
+from libs.bus.security import client_options
 from libs.eventstore import RecordedEvent
 from libs.kit.definition import Subscription
 from libs.kit.runtime import Runtime
@@ -86,6 +87,7 @@ def main(argv: list[str] | None = None) -> None:
     bootstrap = runtime.settings.kafka_bootstrap_servers
     if not bootstrap:
         raise SystemExit("KAFKA_BOOTSTRAP_SERVERS must be set")
+    client_options()  # a wrong Kafka security setting stops the process here
     stop = threading.Event()
     stop_on_signals(stop)
     loops = runners(runtime, service, bootstrap)

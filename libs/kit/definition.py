@@ -12,7 +12,7 @@ from libs.kit.events import EventCatalog
 if TYPE_CHECKING:
     import psycopg
 
-    from libs.eventstore import RecordedEvent
+    from libs.eventstore import EventStore, RecordedEvent
     from libs.kit.runtime import Runtime
 
 # (service object, event, connection of the consumer's transaction) -> anything (ignored)
@@ -34,6 +34,24 @@ class Subscription:
         return tuple(sorted(self.handlers))
 
 
+# (stored event, the service's event store) -> each (topic, event) to publish for it, in order
+Route = Callable[["RecordedEvent", "EventStore"], Sequence[tuple[str, "RecordedEvent"]]]
+
+
+@dataclass(frozen=True)
+class Publication:
+    """What a service's stored events become on the bus; its outbox relay follows it.
+
+    ``topics``: every topic it publishes to (the relay creates a missing one); the first is the
+    service's ``arcana.<name>.events``. ``route(event, store)``: what to publish for one stored
+    event, as (topic, event) pairs in order; nothing for an event that stays in the store. It may
+    read the store (e.g. a whole stream once it has ended). Without one, a service publishes
+    every event as stored on ``arcana.<name>.events``."""
+
+    topics: tuple[str, ...]
+    route: Route
+
+
 @dataclass(frozen=True)
 class ServiceDef:
     """One service, as every process sees it.
@@ -42,7 +60,10 @@ class ServiceDef:
       endpoints, tasks and consumers call). It runs once per process and app.
     - ``blueprints()`` returns its flask-smorest blueprints (imported lazily).
     - ``errors`` maps its domain exceptions to HTTP problems, for every endpoint at once.
-    - ``events`` declares what it publishes, one catalog per topic (``arcana.<name>.events``).
+    - ``events`` declares what it publishes, one catalog per topic (``arcana.<name>.events``, and
+      any further topic of its ``publication``).
+    - ``publication`` (optional) says what each stored event becomes on which topic (the relay
+      follows it); default: every event as stored on ``arcana.<name>.events``.
     - ``configure_app(app, options)`` (optional) runs when its Flask app is built, before any
       request: work due at start-up, and ``options`` its ``build`` will then receive.
     """
@@ -55,6 +76,7 @@ class ServiceDef:
     events: tuple[EventCatalog, ...] = ()
     subscriptions: tuple[Subscription, ...] = ()
     configure_app: Callable[[Any, dict[str, Any]], None] | None = None
+    publication: Publication | None = None
 
     @property
     def schema(self) -> str:

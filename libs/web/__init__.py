@@ -22,7 +22,15 @@ from libs.web.contract import NUL_FREE, FullMatch
 from libs.web.dispatch import PrefixDispatcher
 from libs.web.errors import ApiError, abort_with, error_response
 from libs.web.idempotency import idempotent, purge_idempotency_keys
-from libs.web.schemas import Blueprint, ErrorSchema, StrictInteger, StrictSchema, UnionSchema
+from libs.web.schemas import (
+    Blueprint,
+    ErrorSchema,
+    IsoDate,
+    QueryInteger,
+    StrictInteger,
+    StrictSchema,
+    UnionSchema,
+)
 
 __all__ = [
     "NUL_FREE",
@@ -30,8 +38,10 @@ __all__ = [
     "Blueprint",
     "ErrorSchema",
     "FullMatch",
+    "IsoDate",
     "IssuedToken",
     "PrefixDispatcher",
+    "QueryInteger",
     "ServiceContext",
     "SessionCheck",
     "StrictInteger",

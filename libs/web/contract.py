@@ -38,6 +38,8 @@ __all__ = [
     "DomainErrors",
     "FullMatch",
     "link_identifiers",
+    "path_parameter",
+    "uuid_path",
 ]
 
 NUL_FREE = r"^[^\x00]*$"
@@ -105,6 +107,7 @@ class ContractConverter(OpenAPIConverter):
                 out["description"] = description
             return out
         result: dict[str, Any] = super().schema2jsonschema(schema)
+        result.update(copy.deepcopy(dict(getattr(instance, "JSON_SCHEMA", None) or {})))
         return result
 
 
@@ -239,6 +242,26 @@ class FullMatch(ma.validate.Regexp):
         if not isinstance(value, str) or regex.fullmatch(value) is None:
             raise ma.ValidationError(self._format_error(value))
         return value
+
+
+def path_parameter(name: str, description: str, **schema: Any) -> list[dict[str, Any]]:
+    """The ``parameters`` of a route (``@blp.route(..., parameters=...)``) documenting its path
+    parameter ``name`` with ``schema`` (a format, a pattern or an enum), so a client knows which
+    values name a resource; any other value answers 404, as the description should say."""
+    return [
+        {
+            "in": "path",
+            "name": name,
+            "required": True,
+            "description": description,
+            "schema": {"type": "string", **schema},
+        }
+    ]
+
+
+def uuid_path(name: str, description: str) -> list[dict[str, Any]]:
+    """:func:`path_parameter` of an identifier the server issues as a UUID."""
+    return path_parameter(name, description, format="uuid")
 
 
 def link_identifiers(spec: Any) -> None:

@@ -1,8 +1,11 @@
 """Schema building blocks that reject rather than coerce.
 
 ``StrictSchema`` rejects unknown fields (422) whatever marshmallow's default; ``StrictInteger``
-rejects ``1.5`` and ``"5"`` in JSON bodies (plain ``Integer`` truncates and parses them; keep it for
-query strings, whose values are always strings);
+rejects ``1.5`` and ``"5"`` in JSON bodies (plain ``Integer`` truncates and parses them);
+``QueryInteger`` is for query strings, whose values are always strings: only ASCII digits (plain
+``Integer`` parses ``int(" 5")``, ``int("5_0")`` and other digits than ASCII);
+``IsoDate`` takes only what its documented ``format: date`` means (``YYYY-MM-DD``; plain ``Date``
+also takes ``20261201`` and ``2026-W01-1``);
 ``Blueprint`` is flask-smorest's with a parser that lets the schema decide about unknown fields
 in the query string too (webargs' default silently drops unknown query parameters).
 """
@@ -10,6 +13,7 @@ in the query string too (webargs' default silently drops unknown query parameter
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -19,6 +23,10 @@ from webargs.flaskparser import FlaskParser
 
 
 class StrictSchema(ma.Schema):
+    JSON_SCHEMA: ClassVar[Mapping[str, Any]] = {}
+    """Keywords added to the documented JSON Schema for a rule across fields that the fields cannot
+    state (e.g. an ``anyOf``: at least one of them); the server must refuse what they exclude."""
+
     class Meta:
         unknown = ma.RAISE
 
@@ -30,6 +38,28 @@ class StrictInteger(ma.fields.Integer):
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
         if isinstance(value, bool):  # bool is an int subclass: True is not 1 here
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class IsoDate(ma.fields.Date):
+    """A date as RFC 3339's ``full-date`` (``YYYY-MM-DD``), what ``format: date`` documents."""
+
+    _FULL_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, str) or self._FULL_DATE.fullmatch(value) is None:
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class QueryInteger(ma.fields.Integer):
+    """An integer in a query string: an optional ``-`` and ASCII digits, nothing else."""
+
+    _DIGITS = re.compile(r"-?[0-9]+")
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, str) and self._DIGITS.fullmatch(value) is None:
             raise self.make_error("invalid")
         return super()._deserialize(value, attr, data, **kwargs)
 

@@ -31,6 +31,7 @@ from libs.web import (
     require_operator,
     require_player,
 )
+from libs.web.contract import uuid_path
 from services.economy import schemas, store
 from services.economy.domain import (
     ActiveDeckUndeletable,
@@ -54,16 +55,26 @@ from services.economy.domain.wallet import Credit
 from services.economy.service import Busy, EconomyService
 
 
-def _problem(status: int) -> Problem:
-    return Problem(status, lambda e: e.code, lambda e: e.message, details=lambda e: e.details)
+def _problem(status: int, cls: type[EconomyError], *, rules: bool = False) -> Problem:
+    """``cls``'s code and the exception's message and details; ``rules``: a refusal of input valid by
+    the document (a deck's copy limits, what the player owns: see ``Problem.rules``)."""
+    return Problem(
+        status,
+        lambda e: e.code,
+        lambda e: e.message,
+        details=lambda e: e.details,
+        codes=(cls.code,),
+        rules=rules,
+    )
 
 
 ERRORS = ErrorTable(
     {
-        **{cls: _problem(404) for cls in (WalletNotFound, DeckNotFound)},
-        **{cls: _problem(422) for cls in (UnknownCard, InvalidDeck, IllegalDeck, InvalidAmount)},
+        **{cls: _problem(404, cls) for cls in (WalletNotFound, DeckNotFound)},
+        **{cls: _problem(422, cls) for cls in (UnknownCard, InvalidAmount)},
+        **{cls: _problem(422, cls, rules=True) for cls in (InvalidDeck, IllegalDeck)},
         **{
-            cls: _problem(409)
+            cls: _problem(409, cls)
             for cls in (
                 InsufficientCoins,
                 InsufficientDust,
@@ -75,9 +86,11 @@ ERRORS = ErrorTable(
                 Busy,
             )
         },
-        EconomyError: _problem(409),
+        EconomyError: _problem(409, EconomyError),
     }
 )
+
+_DECK_ID = uuid_path("deck_id", "A deck of yours (anything else: 404 `deck_not_found`).")
 
 blp = Blueprint("economy", __name__, description="Wallet, collection, provably fair packs, crafting, decks.")
 
@@ -125,7 +138,7 @@ def get_history(query: dict[str, Any]) -> Any:
 
 @blp.route("/v1/collection", methods=["GET"])
 @require_player
-@blp.response(200)
+@blp.response(200, schemas.CollectionOut)
 def get_collection() -> Any:
     """The copies you own of each card, with what the catalog says of it."""
     owned = _service().read(store.collection, _me())
@@ -135,7 +148,7 @@ def get_collection() -> Any:
 @blp.route("/v1/packs", methods=["POST"])
 @require_player
 @idempotent
-@blp.arguments(_PackIn)
+@blp.arguments(_PackIn, required=False)
 @blp.response(201, schemas.PackOut)
 def open_pack(args: dict[str, Any]) -> Any:
     """Open a pack: a held free pack first, else 100 coins. Reveals the seed, commits the next."""
@@ -203,7 +216,7 @@ def create_deck(args: dict[str, Any]) -> Any:
     return _service().deck(_me(), deck_id)
 
 
-@blp.route("/v1/decks/<deck_id>", methods=["GET"])
+@blp.route("/v1/decks/<deck_id>", parameters=_DECK_ID, methods=["GET"])
 @require_player
 @blp.response(200, schemas.DeckOut)
 def get_deck(deck_id: str) -> Any:
@@ -211,7 +224,7 @@ def get_deck(deck_id: str) -> Any:
     return _service().deck(_me(), _deck_id(deck_id))
 
 
-@blp.route("/v1/decks/<deck_id>", methods=["PUT"])
+@blp.route("/v1/decks/<deck_id>", parameters=_DECK_ID, methods=["PUT"])
 @require_player
 @idempotent
 @blp.arguments(_DeckIn)
@@ -223,7 +236,7 @@ def replace_deck(args: dict[str, Any], deck_id: str) -> Any:
     return _service().deck(_me(), found)
 
 
-@blp.route("/v1/decks/<deck_id>", methods=["DELETE"])
+@blp.route("/v1/decks/<deck_id>", parameters=_DECK_ID, methods=["DELETE"])
 @require_player
 @blp.response(204)
 def delete_deck(deck_id: str) -> Any:
@@ -232,7 +245,7 @@ def delete_deck(deck_id: str) -> Any:
     return None
 
 
-@blp.route("/v1/decks/<deck_id>/activate", methods=["POST"])
+@blp.route("/v1/decks/<deck_id>/activate", parameters=_DECK_ID, methods=["POST"])
 @require_player
 @idempotent
 @blp.response(200, schemas.DeckOut)

@@ -90,16 +90,17 @@ def _cards(conn: Conn, schema: str, player: str, changes: dict[str, int]) -> Non
         )
     for card_id, delta in changes.items():
         if delta < 0:
+            # The last copies go as a DELETE: an UPDATE to 0 copies would break CHECK (copies > 0).
+            conn.execute(
+                _q(schema, "DELETE FROM {collection} WHERE player_id = %s AND card_id = %s AND copies <= %s"),
+                (player, card_id, -delta),
+            )
             conn.execute(
                 _q(
                     schema,
                     "UPDATE {collection} SET copies = copies + %s WHERE player_id = %s AND card_id = %s",
                 ),
                 (delta, player, card_id),
-            )
-            conn.execute(
-                _q(schema, "DELETE FROM {collection} WHERE player_id = %s AND card_id = %s AND copies <= 0"),
-                (player, card_id),
             )
 
 

@@ -5,23 +5,33 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate as v
 
-from libs.web import StrictInteger, StrictSchema
-from services.economy.domain.values import DECK_NAME_MAX
+from libs.rules import CATALOG
+from libs.web import FullMatch, QueryInteger, StrictInteger, StrictSchema
+from services.economy.domain.values import DECK_NAME_MAX, DECK_SIZE
 
 MAX_AMOUNT = 1_000_000
 
 
+_CARD_IDS = sorted(CATALOG)
+
+
 def card_id_field(**kwargs: object) -> ma.fields.String:
-    return ma.fields.String(validate=v.Length(min=1, max=64), **kwargs)  # type: ignore[arg-type]
+    """A card id of the catalog (documented as the enum; the server refuses others with 422
+    ``unknown_card``, or ``invalid_deck`` in a deck)."""
+    return ma.fields.String(
+        validate=v.Length(min=1, max=64),
+        metadata={"enum": _CARD_IDS},
+        **kwargs,  # type: ignore[arg-type]
+    )
 
 
 class HistoryQuery(StrictSchema):
-    limit = ma.fields.Integer(load_default=50, validate=v.Range(min=1, max=500))
-    before = ma.fields.Integer(validate=v.Range(min=1, max=2**62))
+    limit = QueryInteger(load_default=50, validate=v.Range(min=1, max=500))
+    before = QueryInteger(validate=v.Range(min=1, max=2**62))
 
 
 class PackIn(StrictSchema):
-    client_seed = ma.fields.String(load_default="", validate=v.Regexp(r"^[A-Za-z0-9_.-]{0,64}$"))
+    client_seed = ma.fields.String(load_default="", validate=FullMatch(r"[A-Za-z0-9_.-]{0,64}"))
 
 
 class CardIn(StrictSchema):
@@ -30,17 +40,33 @@ class CardIn(StrictSchema):
 
 class DeckIn(StrictSchema):
     name = ma.fields.String(required=True, validate=v.Length(min=1, max=DECK_NAME_MAX))
-    cards = ma.fields.List(card_id_field(), required=True, validate=v.Length(max=100))
+    cards = ma.fields.List(
+        card_id_field(),
+        required=True,
+        validate=v.Length(max=100),
+        metadata={
+            "maxItems": DECK_SIZE,
+            "description": f"at most {DECK_SIZE} card ids of the catalog, at most 2 copies of a card (1 of "
+            "a legendary); refused with 422 `invalid_deck` otherwise",
+        },
+    )
 
 
 class GrantIn(StrictSchema):
+    JSON_SCHEMA = {  # the domain refuses a credit of nothing (422 `invalid_amount`)
+        "anyOf": [
+            {"required": [name], "properties": {name: {"minimum": 1}}}
+            for name in ("coins", "dust", "free_packs")
+        ]
+    }
+
     player_id = ma.fields.UUID(required=True)
     coins = StrictInteger(load_default=0, validate=v.Range(min=0, max=MAX_AMOUNT))
     dust = StrictInteger(load_default=0, validate=v.Range(min=0, max=MAX_AMOUNT))
     free_packs = StrictInteger(load_default=0, validate=v.Range(min=0, max=100))
     reason = ma.fields.String(required=True, validate=v.Length(min=1, max=200))
     grant_id = ma.fields.String(
-        validate=v.Regexp(r"^[A-Za-z0-9_.:-]{1,100}$"),
+        validate=FullMatch(r"[A-Za-z0-9_.:-]{1,100}"),
         metadata={"description": "the support ticket or any id: a grant with the same id is paid once"},
     )
 
@@ -74,6 +100,16 @@ class LedgerEntryOut(ma.Schema):
 class HistoryOut(ma.Schema):
     entries = ma.fields.List(ma.fields.Nested(LedgerEntryOut), required=True)
     next_before = ma.fields.Integer(allow_none=True, metadata={"description": "`before` of the next page"})
+
+
+class OwnedCardOut(ma.Schema):
+    card_id = ma.fields.String(required=True)
+    copies = ma.fields.Integer(required=True)
+    card = ma.fields.Dict(required=True, metadata={"description": "the catalog's card"})
+
+
+class CollectionOut(ma.Schema):
+    cards = ma.fields.List(ma.fields.Nested(OwnedCardOut), required=True)
 
 
 class PackCardOut(ma.Schema):

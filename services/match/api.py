@@ -2,14 +2,17 @@
 
 - ``GET  /v1/matches`` → 200 the caller's matches (``?active=true``: running ones only)
 - ``GET  /v1/matches/{id}`` → 200 the caller's view + ``version``; 404 ``match_not_found``
-- ``GET  /v1/matches/{id}/events?after=N&wait=S`` → 200 visible events after N (long-poll, S ≤ 25)
+- ``GET  /v1/matches/{id}/events?after=N&wait=S`` → 200 visible events after N (long-poll, S ≤ 25);
+  429 ``too_many_requests`` (``Retry-After``) beyond the player's open long-polls in this process
 - ``GET  /v1/matches/{id}/legal-commands`` → 200
 - ``POST /v1/matches/{id}/commands`` → 200 the new version, the caller's view of the new events,
   the caller's legal commands now (empty: wait for the opponent) and ``awaiting`` (the players
   the match waits for; empty once it has ended); 409
   ``version_conflict`` (details.current_version); 422 the engine's code or ``validation_error``
 - ``POST /v1/practice`` → 201 a match against the greedy bot (your active deck, as economy last
-  published it, unless a deck is given); 422 ``invalid_deck`` (an illegal active deck: its problems)
+  published it, unless a deck is given); 422 ``invalid_deck`` (an illegal active deck: its problems);
+  409 ``practice_in_progress`` (one unfinished at a time: details.match_id); 429 ``too_many_requests``
+  (creation rate, ``Retry-After``)
 - ``GET  /v1/catalog`` → 200 (ETag, Cache-Control; 304 on If-None-Match)
 - ``POST /v1/admin/matches`` → 201 (operator token; 404 when none is configured, 403 when wrong)
 Only the match's two players see a match; anyone else gets 404. Every player request to a match
@@ -39,7 +42,14 @@ from libs.web import (
     require_player,
 )
 from services.match import domain, schemas
-from services.match.errors import IllegalActiveDeck, MatchExists, MatchNotFound, VersionConflict
+from services.match.errors import (
+    IllegalActiveDeck,
+    MatchExists,
+    MatchNotFound,
+    PracticeInProgress,
+    TooManyRequests,
+    VersionConflict,
+)
 from services.match.service import MatchService
 from services.match.writing import Outcome
 
@@ -53,6 +63,20 @@ ERRORS = ErrorTable(
             details=lambda e: {"current_version": e.current},
         ),
         MatchExists: Problem(409, "match_exists", "Retry."),
+        PracticeInProgress: Problem(
+            409,
+            "practice_in_progress",
+            "Your practice match is not finished: resume it or concede it first.",
+            details=lambda e: {"match_id": e.match_id},
+            rules=True,
+        ),
+        TooManyRequests: Problem(
+            429,
+            "too_many_requests",
+            "Too many requests of this kind; retry later.",
+            headers=lambda e: {"Retry-After": str(e.retry_after)},
+            rules=True,
+        ),
         IllegalActiveDeck: Problem(
             422,
             "invalid_deck",
@@ -219,7 +243,7 @@ def start_practice(args: dict[str, Any]) -> Any:
         {"id": player, "deck": args.get("deck") or _service().practice_deck(player)},
         {"id": bot, "deck": list(STARTER_DECK)},
     ]
-    outcome = _create_match("practice", players, bot=bot)
+    outcome = _create_match("practice", players, admit=player, bot=bot)
     return {"match_id": outcome.after.match_id, "version": outcome.after.version, "bot": bot}
 
 
@@ -237,11 +261,16 @@ def admin_create_match(args: dict[str, Any]) -> Any:
     return {"match_id": outcome.after.match_id, "version": outcome.after.version, "bot": None}
 
 
-def _create_match(mode: str, players: list[dict[str, Any]], **options: Any) -> Outcome:
+def _create_match(
+    mode: str, players: list[dict[str, Any]], admit: str | None = None, **options: Any
+) -> Outcome:
     """Start a match in this request's transaction; its timers and bot are scheduled after the
-    commit. An illegal setup is a 422 with the engine's code."""
+    commit. An illegal setup is a 422 with the engine's code. ``admit``: the player whose
+    practice limits are checked first, in the same transaction (409 or 429)."""
     svc = _service()
     with request_transaction() as conn:
+        if admit is not None:
+            svc.admit_practice(admit, conn)
         outcome = svc.create_match(mode, players, conn=conn, **options)
     _after_commit(lambda: svc.dispatch(outcome))
     return outcome

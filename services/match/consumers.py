@@ -6,8 +6,10 @@ MatchRequested data: ``request_id`` (str; the event id when absent), ``mode`` (`
 ``casual``) and ``players`` (two ``{"id", "deck": [20 card ids]}``). The match id is
 ``match_id_for(request_id)`` (a UUID5), so the same request can never make two matches: a second
 delivery, a republished event or another event with the same request id finds the stream taken.
-An illegal request (a deck the rules refuse, a bad mode or players) gets a ``MatchRequestRejected``
-event (reason ``invalid_deck`` | ``invalid_mode`` | ``invalid_players``, a message and details)
+An illegal request (a deck the rules refuse, a bad mode or players), and one that disagrees with
+what match knows (``vetting``: a player accounts never registered, a deck that is not the player's
+active deck) gets a ``MatchRequestRejected`` event (reason ``invalid_deck`` | ``invalid_mode`` |
+``invalid_players`` | ``unknown_player`` | ``deck_mismatch``, a message and details)
 in the stream ``match-<that id>``, published on ``arcana.match.events`` like every match event.
 """
 
@@ -44,7 +46,7 @@ def request_match(svc: MatchService, event: RecordedEvent, conn: psycopg.Connect
     request_id = str(data.get("request_id") or event.event_id)
     match_id = match_id_for(request_id)
     mode, players = data.get("mode"), data.get("players")
-    problem = domain.request_problem(mode, players)
+    problem = domain.request_problem(mode, players) or svc.request_mismatch(list(players or ()), conn)
     if problem is None:
         try:
             outcome = svc.create_match(
@@ -77,3 +79,16 @@ def active_deck_changed(svc: MatchService, event: RecordedEvent, conn: psycopg.C
         log.error("ActiveDeckChanged %s is malformed; skipped", event.event_id)
         return
     svc.keep_active_deck(data, event.version, conn)
+
+
+PLAYERS_CONSUMER = "match-players"
+PLAYER_REGISTERED = "PlayerRegistered"
+
+
+def player_registered(svc: MatchService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+    """Keep that the player exists, from accounts' ``PlayerRegistered`` (for match requests)."""
+    player_id = event.data.get("player_id")
+    if not isinstance(player_id, str) or not player_id:
+        log.error("PlayerRegistered %s is malformed; skipped", event.event_id)
+        return
+    svc.keep_player(player_id, conn)

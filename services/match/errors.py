@@ -25,3 +25,19 @@ class IllegalActiveDeck(Exception):
     def __init__(self, problems: list[str]) -> None:
         super().__init__("; ".join(problems))
         self.problems = problems
+
+
+class PracticeInProgress(Exception):
+    """The player has an unfinished practice match (``match_id``): resume it or concede it first."""
+
+    def __init__(self, match_id: str) -> None:
+        super().__init__(f"practice match {match_id} is not finished")
+        self.match_id = match_id
+
+
+class TooManyRequests(Exception):
+    """A per-player rate or concurrency cap; retry after ``retry_after`` seconds."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"retry after {retry_after} s")
+        self.retry_after = retry_after

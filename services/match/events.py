@@ -1,6 +1,7 @@
-"""What match publishes on ``arcana.match.events`` for other services and analysts (declared once;
-see docs/events.md). The rules engine's own game events are stored in the match stream too; they
-are described in docs/rules.md."""
+"""What match publishes on ``arcana.match.events`` for other services (declared once; see
+docs/events.md), and on ``arcana.match.records`` for analysts. The rules engine's own game events
+are stored in the match stream too (docs/rules.md): the live topic carries their public form, the
+records topic every event as stored once a match has ended (``publication.py``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
 
 TOPIC = "arcana.match.events"
+RECORDS_TOPIC = "arcana.match.records"
 
 
 @integration_event("MatchCreated", version=1)
@@ -34,7 +36,10 @@ class MatchRequestRejected(IntegrationEvent):
     mode: Any = field(metadata={"doc": "the mode as requested"})
     players: Any = field(metadata={"doc": "the players as requested"})
     reason: str = field(
-        metadata={"doc": "`invalid_deck`, `invalid_mode`, `invalid_players` or an engine code"}
+        metadata={
+            "doc": "`invalid_deck`, `invalid_mode`, `invalid_players`, `unknown_player` (accounts never "
+            "registered them), `deck_mismatch` (not the player's active deck) or an engine code"
+        }
     )
     message: str = field(metadata={"doc": "what was wrong, for people"})
     problems: Any = field(metadata={"doc": "details: per player, each deck problem"})
@@ -89,5 +94,18 @@ CATALOG = EventCatalog(
     "match",
     TOPIC,
     (MatchCreated, MatchRequestRejected, PlayerDisconnected, PlayerReconnected, MatchEnded),
-    "Matches, one stream `match-<id>` each.",
+    "Matches, one stream `match-<id>` each, as they run: only what is public. Besides these, each "
+    "rules event (docs/rules.md) in the form a spectator sees (`libs.rules.visible_event`: no seed, "
+    "deck lists, deck orders or drawn cards; `DeckShuffled` not at all), and no `state_hash`; so the "
+    "versions of a stream have gaps here.",
+)
+
+RECORDS = EventCatalog(
+    "match",
+    RECORDS_TOPIC,
+    (MatchCreated, MatchRequestRejected, PlayerDisconnected, PlayerReconnected, MatchEnded),
+    "The complete record of each ended match, for analysts and replay: every event of its stream "
+    "exactly as stored (rules events with seed, decks, deck orders and draws, and `state_hash`), "
+    "published when its `MatchEnded` is relayed, never while it runs. The fields below are those of "
+    "the service's own events; the rules events are in docs/rules.md. No service consumes it.",
 )

@@ -14,6 +14,10 @@ does the job:
 | ``dispatch`` | deadlines and bot moves sent to the scheduler after a commit |
 | ``presence``, ``errors`` | request recording (throttled); what the service raises |
 | ``decks`` | players' active decks as economy publishes them (practice) |
+| ``limits`` | per-player caps: one unfinished practice match, practice rate, open long-polls |
+| ``vetting`` | a MatchRequested checked against registered players and active decks |
+
+(``publication`` is not called by the service: the relay follows it, declared in ``root.py``.)
 """
 
 from __future__ import annotations
@@ -27,13 +31,14 @@ from psycopg_pool import ConnectionPool
 
 from libs.eventstore import RecordedEvent
 from libs.rules import STARTER_DECK
-from services.match import decks, domain, store
+from services.match import decks, domain, store, vetting
 from services.match.bot import BotPlayer
 from services.match.commands import PlayerCommands
 from services.match.creation import MatchCreation
 from services.match.dispatch import Dispatcher
 from services.match.domain import Match
 from services.match.errors import IllegalActiveDeck, MatchExists, MatchNotFound, VersionConflict
+from services.match.limits import LongPollSlots, MatchLimits, admit_practice
 from services.match.loading import MatchLoader, as_rows, stream_of
 from services.match.notify import MatchNotifier
 from services.match.presence import Presence
@@ -61,8 +66,13 @@ class MatchService:
         schema: str,
         scheduler: Scheduler | None = None,
         notifier: MatchNotifier | None = None,
+        limits: MatchLimits | None = None,
+        bot_key: bytes | None = None,
     ) -> None:
+        """``bot_key``: the practice bot's server key (``bot.bot_key`` of the token secret)."""
         self.pool = pool
+        self.limits = limits or MatchLimits()
+        self.long_polls = LongPollSlots(self.limits.long_polls_per_player)
         self.schema = schema
         self.scheduler = scheduler
         self.notifier = notifier
@@ -74,8 +84,8 @@ class MatchService:
         self.commands = PlayerCommands(self.loader, writer, presence, self.dispatcher)
         self.creation = MatchCreation(writer, self.dispatcher)
         self.system = SystemCommands(schema, self.loader, writer, presence, self.dispatcher)
-        self.bot = BotPlayer(self.system)
-        self.waiter = EventWaiter(self.loader, self.system, presence, notifier)
+        self.bot = BotPlayer(self.system, bot_key)
+        self.waiter = EventWaiter(self.loader, self.system, presence, notifier, self.long_polls)
 
     # -- queries ---------------------------------------------------------------------------------
 
@@ -104,7 +114,8 @@ class MatchService:
         self, match_id: str, player: str, after: int, wait: float
     ) -> tuple[int, list[RecordedEvent]]:
         """Events after version ``after`` (waiting up to ``wait`` seconds for one); and the version.
-        Raises ``MatchNotFound``."""
+        Raises ``MatchNotFound``, and ``TooManyRequests`` when the player holds every long-poll
+        slot of this process."""
         return self.waiter.wait_for_events(match_id, player, after, wait)
 
     # -- player commands, creation -----------------------------------------------------------------
@@ -172,6 +183,11 @@ class MatchService:
             conn=conn,
         )
 
+    def admit_practice(self, player: str, conn: psycopg.Connection[Any]) -> None:
+        """In the transaction that will create it: may ``player`` start a practice match now?
+        Raises ``PracticeInProgress`` (an unfinished one) or ``TooManyRequests`` (the rate)."""
+        admit_practice(conn, self.schema, player, self.limits)
+
     def reject_request(
         self, match_id: str, events: list[domain.Event], conn: psycopg.Connection[Any]
     ) -> bool:
@@ -210,6 +226,19 @@ class MatchService:
     def keep_active_deck(self, data: dict[str, Any], version: int, conn: psycopg.Connection[Any]) -> None:
         """Record a player's active deck as economy published it (in the consumer's transaction)."""
         decks.keep(conn, self.schema, data, version)
+
+    # -- match requests (accounts' PlayerRegistered, economy's ActiveDeckChanged) -----------------
+
+    def keep_player(self, player_id: str, conn: psycopg.Connection[Any]) -> None:
+        """Record a player accounts registered (in the consumer's transaction)."""
+        vetting.keep_player(conn, self.schema, player_id)
+
+    def request_mismatch(
+        self, players: Sequence[Mapping[str, Any]], conn: psycopg.Connection[Any]
+    ) -> tuple[str, str, Any] | None:
+        """Why a well-formed MatchRequested's players disagree with the players accounts registered
+        and the active decks economy published (reason, message, details), or None."""
+        return vetting.request_mismatch(conn, self.schema, players)
 
     def practice_deck(self, player: str) -> list[str]:
         """The player's active deck as economy last published it, the starter deck when none was.

@@ -129,3 +129,34 @@ def matches_of(
     ).fetchall()
     keys = ("match_id", "mode", "players", "status", "version", "turn", "active_player", "deadline", "winner")
     return [dict(zip((*keys, "reason", "created_at"), r, strict=True)) for r in rows]
+
+
+def lock_practice(conn: psycopg.Connection[Any], schema: str, player: str) -> None:
+    """Serialise the creation of ``player``'s practice matches until this transaction ends."""
+    conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{schema}:practice:{player}",))
+
+
+def unfinished_practice(conn: psycopg.Connection[Any], schema: str, player: str) -> str | None:
+    """The id of ``player``'s unfinished practice match, if any."""
+    row = conn.execute(
+        sql.SQL(
+            "SELECT match_id::text FROM {} WHERE players @> ARRAY[%s]::text[] AND mode = 'practice' "
+            "AND status IN ('created', 'mulligan', 'playing') ORDER BY created_at DESC LIMIT 1"
+        ).format(sql.Identifier(schema, "match_index")),
+        (player,),
+    ).fetchone()
+    return str(row[0]) if row else None
+
+
+def practice_created_since(
+    conn: psycopg.Connection[Any], schema: str, player: str, since: datetime
+) -> list[datetime]:
+    """When ``player``'s practice matches created after ``since`` were created, oldest first."""
+    rows = conn.execute(
+        sql.SQL(
+            "SELECT created_at FROM {} WHERE players @> ARRAY[%s]::text[] AND mode = 'practice' "
+            "AND created_at > %s ORDER BY created_at"
+        ).format(sql.Identifier(schema, "match_index")),
+        (player, since),
+    ).fetchall()
+    return [r[0] for r in rows]

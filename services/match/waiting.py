@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from libs.eventstore import RecordedEvent
+from services.match.limits import LongPollSlots
 from services.match.loading import MatchLoader
 from services.match.notify import MatchNotifier
 from services.match.presence import Presence
@@ -18,9 +19,15 @@ TOUCH_EVERY_SECONDS = 10.0
 
 class EventWaiter:
     def __init__(
-        self, loader: MatchLoader, system: SystemCommands, presence: Presence, notifier: MatchNotifier | None
+        self,
+        loader: MatchLoader,
+        system: SystemCommands,
+        presence: Presence,
+        notifier: MatchNotifier | None,
+        slots: LongPollSlots | None = None,
     ) -> None:
         self.loader = loader
+        self.slots = slots
         self.system = system
         self.presence = presence
         self.notifier = notifier
@@ -29,7 +36,15 @@ class EventWaiter:
         self, match_id: str, player: str, after: int, wait: float
     ) -> tuple[int, list[RecordedEvent]]:
         """Events after version ``after`` (waiting up to ``wait`` seconds for one); and the version.
-        Raises ``MatchNotFound`` unless ``player`` plays in the match."""
+        Raises ``MatchNotFound`` unless ``player`` plays in the match, and ``TooManyRequests`` when
+        ``player`` holds every long-poll slot (``wait`` > 0) of this process."""
+        if wait <= 0 or self.slots is None:
+            return self._wait(match_id, player, after, wait)
+        with self.slots.hold(player, wait):
+            return self._wait(match_id, player, after, wait)
+
+    def _wait(self, match_id: str, player: str, after: int, wait: float) -> tuple[int, list[RecordedEvent]]:
+        """The poll itself (see ``wait_for_events``), once admitted."""
         m = self.system.touch(match_id, player)
         end = time.monotonic() + wait
         touched = time.monotonic()
@@ -45,8 +60,9 @@ class EventWaiter:
             nap = max(0.0, min(left, touched + TOUCH_EVERY_SECONDS - time.monotonic()))
             if self.notifier is not None:
                 look = self.notifier.wait(match_id, after, nap)
-            else:
+            else:  # no notifier: poll the database
                 time.sleep(min(nap, 0.2))
+                look = True
             if time.monotonic() - touched >= TOUCH_EVERY_SECONDS:
                 m = self.system.touch(match_id, player)
                 touched = time.monotonic()

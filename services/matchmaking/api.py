@@ -28,8 +28,18 @@ from libs.web import (
     request_transaction,
     require_player,
 )
-from libs.web.contract import KEEPS_RESOURCE
-from services.matchmaking.domain import MODES, IllegalDeck, InvalidMode, TicketNotWaiting
+from libs.web.contract import KEEPS_RESOURCE, uuid_path
+from services.matchmaking.domain import (
+    CANCELLED,
+    FAILED,
+    MATCHED,
+    MODES,
+    PAIRED,
+    WAITING,
+    IllegalDeck,
+    InvalidMode,
+    TicketNotWaiting,
+)
 from services.matchmaking.service import MatchmakingService, TicketAlreadyOpen, TicketNotFound
 
 ERRORS = ErrorTable(
@@ -52,10 +62,13 @@ ERRORS = ErrorTable(
             "illegal_deck",
             "Your active deck is not legal.",
             details=lambda e: {"problems": e.problems},
+            rules=True,  # the active deck economy last published: no request names it
         ),
         InvalidMode: Problem(422, "invalid_mode", lambda e: str(e)),
     }
 )
+
+_TICKET_ID = uuid_path("ticket_id", "A ticket of yours (anything else: 404 `ticket_not_found`).")
 
 blp = Blueprint("matchmaking", __name__, description="Queue for ranked and casual matches.")
 
@@ -66,9 +79,13 @@ class QueueIn(StrictSchema):
 
 class TicketOut(ma.Schema):
     ticket_id = ma.fields.String(required=True)
-    mode = ma.fields.String(required=True)
+    mode = ma.fields.String(required=True, metadata={"enum": list(MODES)})
     status = ma.fields.String(
-        required=True, metadata={"description": "waiting | paired | matched | cancelled | failed"}
+        required=True,
+        metadata={
+            "enum": [WAITING, PAIRED, MATCHED, CANCELLED, FAILED],
+            "description": "waiting | paired | matched | cancelled | failed",
+        },
     )
     waited_seconds = ma.fields.Float(required=True)
     rating = ma.fields.Integer(required=True, metadata={"description": "the rating the ticket is paired by"})
@@ -103,7 +120,7 @@ def join(args: dict[str, Any]) -> Any:
     return MatchmakingService.describe(ticket, clock.now())
 
 
-@blp.route("/v1/queue/<ticket_id>", methods=["GET"])
+@blp.route("/v1/queue/<ticket_id>", methods=["GET"], parameters=_TICKET_ID)
 @require_player
 @blp.response(200, TicketOut)
 @blp.alt_response(404, schema=ErrorSchema, description="ticket_not_found")
@@ -112,7 +129,7 @@ def look(ticket_id: str) -> Any:
     return MatchmakingService.describe(_service().look(_me(), ticket_id), clock.now())
 
 
-@blp.route("/v1/queue/<ticket_id>", methods=["DELETE"])
+@blp.route("/v1/queue/<ticket_id>", methods=["DELETE"], parameters=_TICKET_ID)
 @require_player
 @blp.doc(**{KEEPS_RESOURCE: True})  # GET then answers the ticket as `cancelled`
 @blp.response(200, TicketOut)

@@ -21,7 +21,6 @@ from libs.kit import ErrorTable, Problem
 from libs.kit.web import current_service
 from libs.rules import ARCANA, daily_arcana
 from libs.web import (
-    ApiError,
     Blueprint,
     ErrorSchema,
     current_player,
@@ -29,8 +28,10 @@ from libs.web import (
     request_transaction,
     require_player,
 )
+from libs.web.contract import path_parameter
 from services.progression import schemas, views
 from services.progression.domain import (
+    QUESTS,
     QuestAlreadyCompleted,
     QuestNotOffered,
     SwapAlreadyUsed,
@@ -39,11 +40,17 @@ from services.progression.domain import (
 )
 from services.progression.service import ProgressionService
 
+
+class NoSeason(Exception):
+    """No season is running on the day asked about."""
+
+
 ERRORS = ErrorTable(
     {
         QuestNotOffered: Problem(404, "quest_not_offered", "This quest is not among your quests of today."),
         SwapAlreadyUsed: Problem(409, "swap_used", "Today's swap has been used."),
         QuestAlreadyCompleted: Problem(409, "quest_completed", "A completed quest cannot be swapped."),
+        NoSeason: Problem(404, "no_season", "No season is running today."),
     }
 )
 
@@ -52,6 +59,11 @@ blp = Blueprint(
 )
 
 MAX_QUEST_ID = 64
+_QUEST_ID = path_parameter(
+    "quest_id",
+    "A quest of the catalogue; it must be among your quests of today (otherwise: 404 `quest_not_offered`).",
+    enum=sorted(QUESTS),
+)
 
 
 def _service() -> ProgressionService:
@@ -83,7 +95,7 @@ def get_quests() -> Any:
     return _quests(svc, me, today)
 
 
-@blp.route("/v1/quests/<string:quest_id>/swap", methods=["POST"])
+@blp.route("/v1/quests/<string:quest_id>/swap", methods=["POST"], parameters=_QUEST_ID)
 @require_player
 @idempotent
 @blp.response(200, schemas.QuestsOut)
@@ -109,10 +121,6 @@ def get_streak() -> Any:
         return views.streak_view(conn, svc.schema, _me(), _today())
 
 
-def _no_season() -> ApiError:
-    return ApiError(404, "no_season", "No season is running today.")
-
-
 @blp.route("/v1/pass", methods=["GET"])
 @require_player
 @blp.response(200, schemas.PassOut)
@@ -123,7 +131,7 @@ def get_pass() -> Any:
     with svc.pool.connection() as conn:
         found = views.pass_view(conn, svc.schema, _me(), _today())
     if found is None:
-        raise _no_season()
+        raise NoSeason()
     return found
 
 
@@ -135,7 +143,7 @@ def get_track() -> Any:
     """The current season's 30 levels and the cosmetic each holds."""
     season = season_of(_today())
     if season is None:
-        raise _no_season()
+        raise NoSeason()
     return {"season": views.season_out(season), "levels": views.track_of(season)}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import marshmallow as ma
 
-from libs.web import StrictSchema
+from libs.web import IsoDate, StrictSchema
 
 
 class QuestOut(ma.Schema):
@@ -79,7 +79,7 @@ class TrackOut(ma.Schema):
 
 
 class ArcanaQuery(StrictSchema):
-    date = ma.fields.Date(metadata={"description": "YYYY-MM-DD (UTC); default today"})
+    date = IsoDate(metadata={"description": "YYYY-MM-DD (UTC); default today"})
 
 
 class ArcanaOut(ma.Schema):

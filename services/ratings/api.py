@@ -15,22 +15,36 @@ import marshmallow as ma
 
 from libs.kit import ErrorTable, Problem
 from libs.kit.web import current_service
-from libs.web import Blueprint, ErrorSchema, StrictSchema, current_player, require_player
-from services.ratings.service import MAX_PAGE, BadCursor, PlayerNotFound, RatingsService
+from libs.web import Blueprint, ErrorSchema, QueryInteger, StrictSchema, current_player, require_player
+from libs.web.contract import uuid_path
+from services.ratings.service import (
+    HISTORY_CURSOR,
+    LEADERBOARD_CURSOR,
+    MAX_PAGE,
+    BadCursor,
+    PlayerNotFound,
+    RatingsService,
+)
 
 ERRORS = ErrorTable(
     {
         PlayerNotFound: Problem(404, "player_not_found", "No such player."),
-        BadCursor: Problem(400, "invalid_cursor", "The `after` cursor is not one this service issued."),
+        BadCursor: Problem(400, "invalid_cursor", "The `after` cursor does not have the documented format."),
     }
 )
+
+_PLAYER_ID = uuid_path("player_id", "A player's id (anything else: 404 `player_not_found`).")
 
 blp = Blueprint("ratings", __name__, description="Ranked ratings, tiers, history and the leaderboard.")
 
 
-class PageQuery(StrictSchema):
-    limit = ma.fields.Integer(load_default=20, validate=ma.validate.Range(min=1, max=MAX_PAGE))
-    after = ma.fields.String(load_default=None, validate=ma.validate.Length(min=1, max=200))
+class HistoryQuery(StrictSchema):
+    limit = QueryInteger(load_default=20, validate=ma.validate.Range(min=1, max=MAX_PAGE))
+    after = HISTORY_CURSOR.field(load_default=None)
+
+
+class LeaderboardQuery(HistoryQuery):
+    after = LEADERBOARD_CURSOR.field(load_default=None)
 
 
 class PublicOut(ma.Schema):
@@ -60,7 +74,9 @@ class HistoryItem(ma.Schema):
 
 class HistoryOut(ma.Schema):
     items = ma.fields.List(ma.fields.Nested(HistoryItem), required=True)
-    next = ma.fields.String(allow_none=True, metadata={"description": "pass as `after` for the next page"})
+    next = HISTORY_CURSOR.field(
+        required=True, allow_none=True, metadata={"description": "pass as `after` for the next page"}
+    )
 
 
 class LeaderboardItem(PublicOut):
@@ -69,7 +85,9 @@ class LeaderboardItem(PublicOut):
 
 class LeaderboardOut(ma.Schema):
     items = ma.fields.List(ma.fields.Nested(LeaderboardItem), required=True)
-    next = ma.fields.String(allow_none=True, metadata={"description": "pass as `after` for the next page"})
+    next = LEADERBOARD_CURSOR.field(
+        required=True, allow_none=True, metadata={"description": "pass as `after` for the next page"}
+    )
 
 
 def _service() -> RatingsService:
@@ -87,7 +105,7 @@ def mine() -> Any:
 
 @blp.route("/v1/ratings/me/history", methods=["GET"])
 @require_player
-@blp.arguments(PageQuery, location="query")
+@blp.arguments(HistoryQuery, location="query")
 @blp.response(200, HistoryOut)
 @blp.alt_response(400, schema=ErrorSchema, description="invalid_cursor")
 def history(query: dict[str, Any]) -> Any:
@@ -96,7 +114,7 @@ def history(query: dict[str, Any]) -> Any:
     return {"items": page.items, "next": page.next}
 
 
-@blp.route("/v1/ratings/<player_id>", methods=["GET"])
+@blp.route("/v1/ratings/<player_id>", methods=["GET"], parameters=_PLAYER_ID)
 @require_player
 @blp.response(200, PublicOut)
 @blp.alt_response(404, schema=ErrorSchema, description="player_not_found")
@@ -107,7 +125,7 @@ def public(player_id: str) -> Any:
 
 @blp.route("/v1/leaderboard", methods=["GET"])
 @require_player
-@blp.arguments(PageQuery, location="query")
+@blp.arguments(LeaderboardQuery, location="query")
 @blp.response(200, LeaderboardOut)
 @blp.alt_response(400, schema=ErrorSchema, description="invalid_cursor")
 def leaderboard(query: dict[str, Any]) -> Any:

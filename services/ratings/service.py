@@ -9,8 +9,6 @@ message from a fresh read; a redelivered ``MatchEnded`` finds the match already 
 
 from __future__ import annotations
 
-import base64
-import binascii
 import logging
 import uuid
 from collections.abc import Mapping
@@ -22,6 +20,7 @@ from psycopg_pool import ConnectionPool
 
 from libs import clock
 from libs.eventstore import EventStore, NewEvent
+from libs.web.cursors import Cursor, InvalidCursor
 from services.ratings import domain, events, projections, store
 
 log = logging.getLogger(__name__)
@@ -34,7 +33,7 @@ class PlayerNotFound(Exception):
 
 
 class BadCursor(Exception):
-    """A paging cursor that this service did not issue."""
+    """A paging cursor that does not match its documented pattern (any that does is a position)."""
 
 
 @dataclass(frozen=True)
@@ -43,30 +42,24 @@ class Page:
     next: str | None
 
 
-def _encode(text: str) -> str:
-    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
-
-
-def _decode(cursor: str) -> str:
-    try:
-        return base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        raise BadCursor(cursor) from None
-
-
-def _leaderboard_cursor(cursor: str) -> tuple[int, str]:
-    rating, _, player = _decode(cursor).partition(":")
-    try:
-        return int(rating), str(uuid.UUID(player))
-    except ValueError:
-        raise BadCursor(cursor) from None
+HISTORY_CURSOR = Cursor(">i", "a cursor from the previous page's `next` (a position in your history)")
+LEADERBOARD_CURSOR = Cursor(">i16s", "a cursor from the previous page's `next` (a rating and a player)")
 
 
 def _history_cursor(cursor: str) -> int:
-    text = _decode(cursor)
-    if not text.isdigit() or not 0 < int(text) < 2**31:
-        raise BadCursor(cursor)
-    return int(text)
+    try:
+        (version,) = HISTORY_CURSOR.decode(cursor)
+    except InvalidCursor:
+        raise BadCursor(cursor) from None
+    return int(version)
+
+
+def _leaderboard_cursor(cursor: str) -> tuple[int, str]:
+    try:
+        rating, player = LEADERBOARD_CURSOR.decode(cursor)
+    except InvalidCursor:
+        raise BadCursor(cursor) from None
+    return int(rating), str(uuid.UUID(bytes=player))
 
 
 def _public(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -147,16 +140,16 @@ class RatingsService:
 
     def history(self, player_id: str, limit: int, after: str | None) -> Page:
         """The player's rating changes, newest first. Raises ``BadCursor``."""
-        before = _history_cursor(after) if after else None
+        before = _history_cursor(after) if after is not None else None
         with self.pool.connection() as conn:
             rows = store.history_page(conn, self.schema, player_id, before, limit)
         more, rows = len(rows) > limit, rows[:limit]
-        return Page(rows, _encode(str(rows[-1]["version"])) if more else None)
+        return Page(rows, HISTORY_CURSOR.encode(rows[-1]["version"]) if more else None)
 
     def leaderboard(self, limit: int, after: str | None) -> Page:
         """Players by rating (ties by player id), with rank (equal ratings share it) and
         username. Raises ``BadCursor``."""
-        cursor = _leaderboard_cursor(after) if after else None
+        cursor = _leaderboard_cursor(after) if after is not None else None
         with self.pool.connection() as conn:
             rows = store.leaderboard_page(conn, self.schema, cursor, limit)
             more, rows = len(rows) > limit, rows[:limit]
@@ -168,4 +161,9 @@ class RatingsService:
             rank = items[-1]["rank"] if same else (higher + 1 if i == 0 else before + i + 1)
             items.append({**_public(row), "rank": rank})
         last = rows[-1] if rows else None
-        return Page(items, _encode(f"{last['rating']}:{last['player_id']}") if more and last else None)
+        return Page(
+            items,
+            LEADERBOARD_CURSOR.encode(last["rating"], uuid.UUID(last["player_id"]).bytes)
+            if more and last
+            else None,
+        )

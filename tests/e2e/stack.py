@@ -80,6 +80,9 @@ class Stack:
             self.env.pop(name, None)
         self.env.update(
             ARCANA_CLOCK_FILE=str(self.clock_file),
+            # Stacks share the session's broker: each joins consumer groups of its own (a group still
+            # holding a stopped stack's members would not hand this one its partitions in time).
+            ARCANA_KAFKA_GROUP_PREFIX=f"stack-{uuid.uuid4().hex[:8]}.",
             ARCANA_TOKEN_SECRET=TOKEN_SECRET,
             ARCANA_OPERATOR_TOKEN=OPERATOR_TOKEN,
             ARCANA_SCRYPT_N="1024",

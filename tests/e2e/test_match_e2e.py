@@ -107,8 +107,35 @@ def admin_match(stack: Stack, a: Client, b: Client, **setup: Any) -> str:
     return str(r.json()["match_id"])
 
 
+def announce_players(stack: Stack, *clients: Client) -> None:
+    """Publish each client's PlayerRegistered on ``arcana.accounts.events`` as accounts does (an
+    event store of its own + an outbox relay; the clients' tokens are issued directly), and wait
+    until the match service's consumer knows them: match starts requested matches only between
+    registered players."""
+    pool: ConnectionPool = make_pool(stack.database_url, max_size=2)
+    try:
+        migrate(stack.database_url, "e2e_accounts")
+        store = EventStore(pool, "e2e_accounts")
+        for c in clients:
+            data = {"player_id": c.id, "username": f"p{c.id[:8]}"}
+            store.append(f"player-{c.id}", Expect.NO_STREAM, [NewEvent("PlayerRegistered", data)])
+        relay = OutboxRelay(store, "accounts", stack.kafka)
+        relay.start()
+        ids = [c.id for c in clients]
+        try:
+            with pool.connection() as conn:
+                known = "SELECT count(*) FROM match.players WHERE player_id = ANY(%s)"
+                wait_for(lambda: conn.execute(known, (ids,)).fetchone()[0] == len(ids), 60)  # type: ignore[index]
+        finally:
+            relay.stop()
+    finally:
+        pool.close()
+
+
 def request_match(stack: Stack, a: Client, b: Client) -> str:
-    """Publish a MatchRequested exactly as matchmaking will: its own event store + outbox relay."""
+    """Publish a MatchRequested exactly as matchmaking will: its own event store + outbox relay
+    (between registered players: ``announce_players``)."""
+    announce_players(stack, a, b)
     pool: ConnectionPool = make_pool(stack.database_url, max_size=2)
     try:
         migrate(stack.database_url, "matchmaking")

@@ -8,14 +8,13 @@ the matchmaking processes with tickets waiting keeps them waiting with their wai
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.e2e.stack import Stack
-from tests.e2e.test_match_e2e import Client, play_both, wait_for
+from tests.e2e.test_match_e2e import Client, announce_players, play_both, wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -56,6 +55,7 @@ def matched(c: Client, ticket_id: str, timeout: float = 60) -> str:
 
 def test_two_players_queue_ranked_play_and_see_their_ratings_move(stack: Stack) -> None:
     a, b = Client(stack), Client(stack)
+    announce_players(stack, a, b)  # match starts requested matches only between registered players
     ta, tb = queue(a, "ranked"), queue(b, "ranked")
     match_id = matched(a, ta["ticket_id"])
     assert matched(b, tb["ticket_id"]) == match_id
@@ -80,7 +80,8 @@ def test_two_players_queue_ranked_play_and_see_their_ratings_move(stack: Stack) 
 
 
 def test_sigkill_keeps_waiting_tickets_waiting_with_their_time(stack: Stack) -> None:
-    ranked, casual = Client(stack), Client(stack)
+    ranked, casual, other = Client(stack), Client(stack), Client(stack)
+    announce_players(stack, ranked, casual, other)  # match starts requested matches only between them
     tr, tc = queue(ranked, "ranked"), queue(casual, "casual")
     stack.kill(*MATCHMAKING_PROCESSES)
     stack.advance_clock(5)
@@ -90,7 +91,6 @@ def test_sigkill_keeps_waiting_tickets_waiting_with_their_time(stack: Stack) -> 
         view = ticket(c, t["ticket_id"])
         assert view["status"] == "waiting" and view["waited_seconds"] >= 5, view
     assert ticket(ranked, tr["ticket_id"])["window"] >= 175  # ±50 + 25/s
-    other = Client(stack, str(uuid.uuid4()))
     to = queue(other, "casual")  # pairing goes on after the restart
     match_id = matched(casual, tc["ticket_id"])
     assert matched(other, to["ticket_id"]) == match_id

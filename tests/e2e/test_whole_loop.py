@@ -160,7 +160,7 @@ def test_a_week_of_log_ins_pays_the_streak_through_economy(stack: Stack) -> None
         assert p.get("/v1/streak")["streak_day"] == streak_day
         wait_for(lambda expected=expected_coins: _coins(p) == expected, 60)
     assert p.get("/v1/streak")["forgiveness"]["available"] is False  # spent on day 4
-    assert p.get("/v1/wallet")["free_packs"] == 1  # streak day 7 (calendar day 8)
+    wait_for(lambda: p.get("/v1/wallet")["free_packs"] == 1, 60)  # streak day 7 (calendar day 8)
     opened = p.http.post(f"{p.url}/v1/packs", json={}, timeout=30)
     assert opened.status_code == 201 and opened.json()["paid_with"] == "free_pack", opened.text
     assert _coins(p) == expected_coins  # the held pack opened without coins

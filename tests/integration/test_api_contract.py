@@ -18,6 +18,7 @@ import logging
 import threading
 import time
 import traceback
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -34,6 +35,7 @@ from libs import kit
 from libs.db import make_pool
 from libs.db.migrate_all import migrate_all
 from libs.devstack.ports import free_port
+from libs.web import issue_token
 from libs.web.app import OPENAPI_PREFIX
 from libs.web.contract import KEEPS_RESOURCE, RULE_CODES
 from libs.web.idempotency import KEY_PATTERN
@@ -286,10 +288,12 @@ def test_the_documents_state_what_the_server_refuses(gateway: str, player_tokens
     )
     assert bad_key.status_code == 400 and bad_key.json()["error"]["code"] == "invalid_idempotency_key"
 
-    # POST /v1/practice: the body is optional, as the server treats it.
+    # POST /v1/practice: the body is optional, as the server treats it. (A player of their own: the
+    # match run may have left the contract player's practice match unfinished, which is a 409.)
     assert match["paths"]["/v1/practice"]["post"]["requestBody"]["required"] is False
+    newcomer = issue_token(SECRET, uuid.uuid4(), 3600).token
     practice = requests.post(
-        f"{gateway}/v1/practice", headers={"Authorization": f"Bearer {player_tokens['match']}"}, timeout=10
+        f"{gateway}/v1/practice", headers={"Authorization": f"Bearer {newcomer}"}, timeout=10
     )
     assert practice.status_code == 201, practice.text
 

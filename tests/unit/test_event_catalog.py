@@ -14,11 +14,20 @@ def test_the_checked_in_event_catalog_is_current() -> None:
     assert checked_in == render(kit.discover()), "run `make docs-events` and commit docs/events.md"
 
 
+def _topics(svc: kit.ServiceDef) -> tuple[str, ...]:
+    """The topics a service publishes to: its publication's, else its events topic."""
+    return svc.publication.topics if svc.publication else (f"arcana.{svc.name}.events",)
+
+
 def test_every_published_event_is_a_typed_versioned_dataclass_on_its_services_topic() -> None:
     seen: set[tuple[str, str]] = set()
     for svc in kit.discover():
+        assert _topics(svc)[0] == f"arcana.{svc.name}.events"
+        assert all(t.startswith(f"arcana.{svc.name}.") for t in _topics(svc))
+        if svc.events:  # every topic it publishes to is declared, and nothing else
+            assert sorted(c.topic for c in svc.events) == sorted(_topics(svc))
         for catalog in svc.events:
-            assert catalog.service == svc.name and catalog.topic == f"arcana.{svc.name}.events"
+            assert catalog.service == svc.name and catalog.topic in _topics(svc)
             for event in catalog.events:
                 assert dataclasses.is_dataclass(event) and event.VERSION >= 1
                 assert (catalog.topic, event.TYPE) not in seen
@@ -31,3 +40,11 @@ def test_the_catalog_names_publishers_and_consumers() -> None:
     text = render(kit.discover())
     assert "### MatchEnded (schema version 1)" in text and "Published by match" in text
     assert "| `player_id` | `str` |" in text
+
+
+def test_services_consume_only_events_topics() -> None:
+    """A second topic of a service (match's complete records of ended matches, with every hidden
+    card) is for analysts: no service subscribes to it."""
+    for svc in kit.discover():
+        for sub in svc.subscriptions:
+            assert all(t.endswith(".events") for t in sub.topics), (svc.name, sub.name, sub.topics)

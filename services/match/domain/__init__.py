@@ -51,7 +51,7 @@ from .model import (
     replay_problems,
 )
 from .timers import awaiting, bot_command, deadline, next_due
-from .visibility import client_event, player_commands, player_view
+from .visibility import SPECTATOR, client_event, live_event, player_commands, player_view
 
 __all__ = [
     "DISCONNECT_FORFEIT_SECONDS",
@@ -67,6 +67,7 @@ __all__ = [
     "REQUEST_MODES",
     "RULES_EVENTS",
     "SERVICE_EVENTS",
+    "SPECTATOR",
     "TURN_SECONDS",
     "Decision",
     "Event",
@@ -83,6 +84,7 @@ __all__ = [
     "evolve_match",
     "fold_decided",
     "fold_match",
+    "live_event",
     "new_match_events",
     "next_due",
     "open_match",

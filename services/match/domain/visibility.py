@@ -10,6 +10,7 @@ from libs.rules import legal_commands, view, visible_event
 from .model import (
     HASH_KEY,
     MATCH_CREATED,
+    MATCH_REQUEST_REJECTED,
     PLAYER_DISCONNECTED,
     PLAYER_RECONNECTED,
     RULES_EVENTS,
@@ -30,6 +31,33 @@ def client_event(kind: str, data: Mapping[str, Any], player: str) -> dict[str, A
         return {"type": kind, "match_id": body["match_id"], "mode": body["mode"], "players": body["players"]}
     if kind in (PLAYER_DISCONNECTED, PLAYER_RECONNECTED):
         return {"type": kind, **body}
+    return None
+
+
+SPECTATOR = "spectator"  # never a player's id (UUIDs, `bot-<uuid>`): sees only what is public
+
+
+def live_event(kind: str, data: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A stored event as ``arcana.match.events`` carries it while matches run (None: not at all):
+    what a spectator may see. The rules' events pass ``visible_event`` for a non-player (no seed,
+    deck lists, deck orders or drawn cards; ``DeckShuffled`` not at all); the service's own events
+    pass whole; no state hash (a hash of the full state would let guesses of hidden cards be
+    checked); events of unknown kinds do not pass."""
+    body = {k: v for k, v in data.items() if k != HASH_KEY}
+    if kind in RULES_EVENTS:
+        seen = visible_event({**body, "type": kind}, SPECTATOR)
+        if seen is not None and "type" not in data:
+            seen.pop("type", None)
+        return seen
+    if kind == MATCH_REQUEST_REJECTED:
+        players = body.get("players")
+        ids = [
+            p.get("id") if isinstance(p, Mapping) else p
+            for p in (players if isinstance(players, list) else [])
+        ]
+        return {**body, "players": [p for p in ids if isinstance(p, str)]}
+    if kind in (MATCH_CREATED, PLAYER_DISCONNECTED, PLAYER_RECONNECTED):
+        return body
     return None
 
 

@@ -108,8 +108,8 @@ def test_operator_grants_are_credited_and_recorded_with_their_reason(client, app
     me = client()
     body = {"player_id": me.id, "coins": 100, "dust": 1600, "free_packs": 1, "reason": "ticket 42"}
     http = app.test_client()
-    assert http.post("/v1/admin/grants", json=body).status_code == 403
-    assert me.post("/v1/admin/grants", body).status_code == 403
+    assert http.post("/v1/admin/grants", json=body).status_code == 401  # no credentials: a challenge
+    assert me.post("/v1/admin/grants", body).status_code == 403  # a player's token is not the operator's
     r = http.post("/v1/admin/grants", json=body, headers={"Authorization": f"Bearer {OPERATOR}"})
     assert r.status_code == 201 and (r.get_json()["coins"], r.get_json()["dust"]) == (500, 1600)
     entries = me.get("/v1/wallet/history").get_json()["entries"]

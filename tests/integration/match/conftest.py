@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -14,6 +15,9 @@ from psycopg_pool import ConnectionPool
 from libs import clock
 from libs.config import PROJECT_ROOT, Settings
 from libs.db import migrate
+from libs.eventstore import RecordedEvent
+from libs.kit import definition
+from libs.kit.consume import handler_for
 from libs.kit.web import service_app
 from libs.web import issue_token
 from services.match.scheduling import RecordingScheduler
@@ -123,3 +127,21 @@ def counts(pool: ConnectionPool, match_schema: str) -> Any:
     """Rows of the tables a request may write."""
 
     return row_counter(pool, match_schema, ("events", "idempotency", "match_index"))
+
+
+def deliver(svc: MatchService, kind: str, data: dict[str, Any], stream: str, version: int = 1) -> None:
+    """Apply one event of another service exactly as match's consumer does (the handler of the
+    subscription that handles ``kind``, in a transaction of its own)."""
+    (sub,) = [s for s in definition("match").subscriptions if kind in s.handlers]
+    event = RecordedEvent(
+        uuid.uuid4(), stream, version, version, kind, 1, datetime.now(UTC), None, None, data
+    )
+    with svc.pool.connection() as conn, conn.transaction():
+        handler_for(sub, svc)(event, conn)
+
+
+def registered(svc: MatchService, *players: Player | str) -> None:
+    """Accounts' PlayerRegistered of each player, applied by match's consumer."""
+    for p in players:
+        player_id = p if isinstance(p, str) else p.id
+        deliver(svc, "PlayerRegistered", {"player_id": player_id, "username": "u"}, f"player-{player_id}")

@@ -19,6 +19,7 @@ from libs.rules import STARTER_DECK
 from services.match import consumers
 from services.match.service import MatchService
 from tests.integration.conftest import run_tool
+from tests.integration.match.conftest import registered
 
 
 def test_the_command_lists_and_retries_a_match_request_once(
@@ -37,6 +38,7 @@ def test_the_command_lists_and_retries_a_match_request_once(
     migrate(postgres_url, mm.schema)
     request_id = f"req-{uuid.uuid4()}"
     players = [{"id": str(uuid.uuid4()), "deck": list(STARTER_DECK)} for _ in range(2)]
+    registered(svc, *(p["id"] for p in players))
     data = {"request_id": request_id, "mode": "casual", "players": players}
     [event] = mm.append("ticket-1", Expect.NO_STREAM, [NewEvent("MatchRequested", data)])
     failure = deadletters.Failure.first(RuntimeError("the match store was broken"))

@@ -5,17 +5,21 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from flask import Flask
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
 from libs.bus.projector import Projector
 from libs.eventstore import EventStore
+from libs.kit.web import current_service
 from libs.rules import CATALOG
 from libs.rules.bots import greedy_bot
 from services.match import domain
+from services.match.bot import bot_key
 from services.match.projections import projection
 from services.match.scheduling import RecordingScheduler
 from services.match.service import MatchService
+from tests.integration.match.conftest import SECRET
 
 
 def test_a_practice_match_against_the_bot_plays_to_the_end(
@@ -74,8 +78,9 @@ def test_catalog_is_cacheable(app: Any) -> None:
 def test_the_index_rebuilt_from_the_events_equals_the_live_one(
     make_player: Any, svc: MatchService, pool: ConnectionPool, match_schema: str
 ) -> None:
-    alice = make_player()
+    # three players (one unfinished practice match each at a time): two left running, one conceded
     for _ in range(3):
+        alice = make_player()
         match_id = alice.post("/v1/practice").get_json()["match_id"]
         svc.bot_turn(match_id)
         alice.command(match_id, {"type": "mulligan", "cards": []})
@@ -88,3 +93,10 @@ def test_the_index_rebuilt_from_the_events_equals_the_live_one(
     with pool.connection() as conn:
         rebuilt = conn.execute(query).fetchall()
     assert rebuilt == live and len(live) == 3
+
+
+def test_the_bot_key_is_derived_from_the_token_secret(app: Flask) -> None:
+    """(Finding 8) the service built for the web, the worker and the consumers keys its bot with
+    the server's token secret."""
+    with app.app_context():
+        assert current_service().bot.key == bot_key(SECRET)

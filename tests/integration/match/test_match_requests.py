@@ -17,6 +17,7 @@ from libs.rules import STARTER_DECK
 from services.match.consumers import match_id_for
 from services.match.service import MatchService
 from tests.integration.bus.helpers import wait_until
+from tests.integration.match.conftest import registered
 
 
 def test_match_requests_are_consumed_once_per_request_id(
@@ -32,6 +33,7 @@ def test_match_requests_are_consumed_once_per_request_id(
     service = f"mm{uuid.uuid4().hex[:10]}"
     mm = EventStore(pool, mm_schema)
     alice, bob = make_player(), make_player()
+    registered(svc, alice, bob)  # accounts' PlayerRegistered, as match's consumer applies it
     good, bad = f"req-{uuid.uuid4()}", f"req-{uuid.uuid4()}"
     players = [{"id": alice.id, "deck": list(STARTER_DECK)}, {"id": bob.id, "deck": list(STARTER_DECK)}]
     illegal = [{"id": alice.id, "deck": list(STARTER_DECK)}, {"id": bob.id, "deck": ["no-such-card"] * 20}]

@@ -1,0 +1,37 @@
+"""What the match service's stored events become on the bus (``SERVICE.publication``; the outbox
+relay follows it). Issue 12, finding 2: no hidden information on the live topic.
+
+- ``arcana.match.events`` (live; what other services consume): each event as a spectator would see
+  it (``domain.live_event``): creation, the public form of each game event, disconnections, the
+  end with its stats. No seed, deck list, deck order, drawn card or state hash; ``DeckShuffled``
+  is not published there (so versions on it have gaps).
+- ``arcana.match.records`` (for analysts and replay): a match's complete record, every event as
+  stored, published once the match has ended, when its ``MatchEnded`` is relayed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from libs.eventstore import EventStore, RecordedEvent
+from libs.kit import Publication
+from services.match import domain
+from services.match.events import RECORDS_TOPIC, TOPIC
+
+MATCH_ENDED = "MatchEnded"
+
+
+def route(event: RecordedEvent, store: EventStore) -> Sequence[tuple[str, RecordedEvent]]:
+    """The public form of ``event`` on the live topic, if any; after a ``MatchEnded``, the whole
+    stream as stored (up to that event) on the records topic."""
+    out: list[tuple[str, RecordedEvent]] = []
+    live = domain.live_event(event.type, event.data)
+    if live is not None:
+        out.append((TOPIC, dataclasses.replace(event, data=live)))
+    if event.type == MATCH_ENDED:
+        out += [(RECORDS_TOPIC, e) for e in store.read(event.stream, 1, event.version)]
+    return out
+
+
+PUBLICATION = Publication(topics=(TOPIC, RECORDS_TOPIC), route=route)
