@@ -104,7 +104,7 @@ def _run(url: str, bootstrap: str) -> None:
     pool = make_pool(url, min_size=2, max_size=6)
     store = EventStore(pool, "bench_match")
     svc = ProgressionService(pool, "bench_progression")
-    [sub] = definition("progression").subscriptions
+    [sub, _sessions] = definition("progression").subscriptions  # and the kit's
     topic_service = f"benchm{uuid.uuid4().hex[:6]}"
     runner = TimedRunner(
         pool,
@@ -165,7 +165,7 @@ def _handler_cost(svc: ProgressionService, rng: random.Random, players: list[str
     """Milliseconds per MatchEnded applied by the handler in its own transaction (the CPU+DB part)."""
     from datetime import UTC, datetime
 
-    [sub] = definition("progression").subscriptions
+    [sub, _sessions] = definition("progression").subscriptions  # and the kit's
     handle = handler_for(sub, svc)
     events = [_match_ended(rng, players) for _ in range(300)]
     start = time.perf_counter()

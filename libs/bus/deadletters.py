@@ -366,7 +366,7 @@ def retry_all(
 # -- the command ---------------------------------------------------------------------------------
 
 
-def subscription_handlers(service_name: str, service: Any) -> HandlerLookup:
+def subscription_handlers(service_name: str, service: Any, schema: str | None = None) -> HandlerLookup:
     """The handler of each of the service's subscriptions, by consumer (subscription) name, as its
     consumer runs it (``libs.kit.consume.handler_for``); raises ``LookupError`` for another name."""
     from libs.kit.consume import handler_for
@@ -377,7 +377,7 @@ def subscription_handlers(service_name: str, service: Any) -> HandlerLookup:
     def lookup(consumer: str) -> Handler:
         if consumer not in subscriptions:
             raise LookupError(f"service {service_name!r} has no subscription {consumer!r}")
-        return handler_for(subscriptions[consumer], service)
+        return handler_for(subscriptions[consumer], service, schema)
 
     return lookup
 
@@ -437,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "list":
         _print_letters(listed(runtime.pool, runtime.schema, every=args.all))
         return 0
-    handlers = subscription_handlers(args.service, service)
+    handlers = subscription_handlers(args.service, service, runtime.schema)
     if args.all:
         results = retry_all(runtime.pool, runtime.schema, handlers)
     else:

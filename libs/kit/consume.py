@@ -25,13 +25,20 @@ from libs.kit.runtime import Runtime
 log = logging.getLogger(__name__)
 
 
-def handler_for(subscription: Subscription, service: Any) -> Handler:
-    """The runner's handler: the subscription's function for the event's type, others ignored."""
+def handler_for(subscription: Subscription, service: Any, schema: str | None = None) -> Handler:
+    """The runner's handler: the subscription's function for the event's type, others ignored.
+    ``schema``: the consumer's schema (required by a subscription with a ``receiver``)."""
+    if subscription.receiver is not None:
+        if schema is None:
+            raise ValueError(f"subscription {subscription.name!r} needs the consumer's schema")
+        target = subscription.receiver(service, schema)
+    else:
+        target = service
 
     def handle(event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
         apply = subscription.handlers.get(event.type)
         if apply is not None:
-            apply(service, event, conn)
+            apply(target, event, conn)
 
     return handle
 
@@ -54,7 +61,7 @@ def subscription_runner(
         schema,
         name or sub.name,
         list(topics or sub.topics),
-        handler_for(sub, service),
+        handler_for(sub, service, schema),
         bootstrap,
         **options,
     )

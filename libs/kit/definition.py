@@ -23,11 +23,16 @@ EventHandler = Callable[[Any, "RecordedEvent", "psycopg.Connection[Any]"], objec
 class Subscription:
     """A consumer of other services' events: Kafka group ``name`` reads ``topics`` and applies
     ``handlers[event.type]`` once per event (inbox + effect in one transaction). Other types are
-    recorded in the inbox and ignored."""
+    recorded in the inbox and ignored.
+
+    ``receiver(service object, schema)`` (optional): what the handlers get as their first argument
+    instead of the service object (the kit's own subscriptions, which work on the schema's shared
+    tables, not through a service)."""
 
     name: str
     topics: tuple[str, ...]
     handlers: dict[str, EventHandler]
+    receiver: Callable[[Any, str], Any] | None = None
 
     @property
     def types(self) -> tuple[str, ...]:
@@ -66,6 +71,10 @@ class ServiceDef:
       follows it); default: every event as stored on ``arcana.<name>.events``.
     - ``configure_app(app, options)`` (optional) runs when its Flask app is built, before any
       request: work due at start-up, and ``options`` its ``build`` will then receive.
+    - ``own_sessions``: the service keeps revoked sessions in tables of its own (accounts) and
+      sets its app's session check itself. Every other service gets them from the kit
+      (``libs.kit.sessions``): a subscription to accounts' revocations, added to its
+      ``subscriptions`` by :func:`libs.kit.definition`, and a check of every token in its app.
     """
 
     name: str
@@ -77,6 +86,7 @@ class ServiceDef:
     subscriptions: tuple[Subscription, ...] = ()
     configure_app: Callable[[Any, dict[str, Any]], None] | None = None
     publication: Publication | None = None
+    own_sessions: bool = False
 
     @property
     def schema(self) -> str:

@@ -7,6 +7,7 @@ import importlib
 
 from libs.config import PROJECT_ROOT
 from libs.kit.definition import ServiceDef
+from libs.kit.sessions import with_kit_subscriptions
 
 SERVICES_DIR = PROJECT_ROOT / "services"
 
@@ -20,13 +21,14 @@ def service_names() -> list[str]:
 
 @functools.cache
 def definition(name: str) -> ServiceDef:
-    """The ``SERVICE`` declared by ``services/<name>/root.py``; raises ``LookupError``."""
+    """The ``SERVICE`` declared by ``services/<name>/root.py``, with what the kit adds to every
+    service (its revocation subscription, ``libs.kit.sessions``); raises ``LookupError``."""
     if name not in service_names():
         raise LookupError(f"no service {name!r} (have: {', '.join(service_names())})")
     svc = importlib.import_module(f"services.{name}.root").SERVICE
     if not isinstance(svc, ServiceDef) or svc.name != name:
         raise TypeError(f"services/{name}/root.py must declare SERVICE = ServiceDef(name={name!r}, ...)")
-    return svc
+    return with_kit_subscriptions(svc)
 
 
 def discover(names: list[str] | None = None) -> list[ServiceDef]:

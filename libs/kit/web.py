@@ -13,6 +13,7 @@ from libs.kit.definition import ServiceDef
 from libs.kit.errors import ErrorTable
 from libs.kit.runtime import Runtime, schema_of
 from libs.web import create_app, error_response
+from libs.web.sessions import RevocationCache
 
 
 class _Root:
@@ -54,6 +55,9 @@ def create_service_app(
     install_error_table(app, defn.errors)
     if defn.configure_app is not None:
         defn.configure_app(app, options)
+    if not defn.own_sessions:  # tokens logged out at accounts (libs.kit.sessions); a test may pass its own
+        ctx = app.extensions["arcana"]
+        ctx.sessions = options.setdefault("sessions", RevocationCache.shared(lambda: ctx.pool, ctx.schema))
     app.extensions["kit_root"] = _Root(defn, app, options)
     return app
 

@@ -6,6 +6,8 @@
   rows of events that occurred before it are deleted; the consumer treats any older event as
   already applied (``libs/bus/purge.py``). ``inbox_horizon`` must exceed the longest time an event
   may wait for its consumer (an outage, a dead letter awaiting its retry).
+- ``token_revocations``: logged-out tokens recorded from accounts' events (``libs.kit.sessions``)
+  are deleted once expired (an expired token is refused anyway).
 
 Settings: ``ARCANA_IDEMPOTENCY_KEEP_HOURS`` (default 24), ``ARCANA_INBOX_HORIZON_DAYS`` (default 30).
 """
@@ -20,6 +22,7 @@ from psycopg_pool import ConnectionPool
 
 from libs.bus.purge import purge_inbox
 from libs.web.idempotency import purge_idempotency_keys
+from libs.web.sessions import purge_revoked_tokens
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,7 @@ class PurgeReport:
     schema: str
     idempotency: int
     inbox: dict[str, int] = field(default_factory=dict)
+    revoked_tokens: int = 0
 
 
 def purge_schema(pool: ConnectionPool, schema: str, policy: PurgePolicy, now: datetime) -> PurgeReport:
@@ -57,4 +61,5 @@ def purge_schema(pool: ConnectionPool, schema: str, policy: PurgePolicy, now: da
     psycopg errors."""
     keys = purge_idempotency_keys(pool, schema, int(policy.idempotency_keep.total_seconds()))
     inbox = purge_inbox(pool, schema, now - policy.inbox_horizon)
-    return PurgeReport(schema, keys, inbox)
+    revoked = purge_revoked_tokens(pool, schema, now)
+    return PurgeReport(schema, keys, inbox, revoked)

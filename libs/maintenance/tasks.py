@@ -37,7 +37,13 @@ def purge_services(names: list[str], policy: PurgePolicy) -> list[PurgeReport]:
         except Exception:
             log.exception("purge of service %s failed", name)
             continue
-        log.info("purged %s: %d idempotency keys, inbox %s", name, report.idempotency, report.inbox)
+        log.info(
+            "purged %s: %d idempotency keys, inbox %s, %d expired revocations",
+            name,
+            report.idempotency,
+            report.inbox,
+            report.revoked_tokens,
+        )
         reports.append(report)
     return reports
 
@@ -46,4 +52,4 @@ def purge_services(names: list[str], policy: PurgePolicy) -> list[PurgeReport]:
 def purge() -> int:
     """Purge every service's schema; returns how many rows were deleted in all."""
     reports = purge_services(service_names(), PurgePolicy.from_env())
-    return sum(r.idempotency + sum(r.inbox.values()) for r in reports)
+    return sum(r.idempotency + sum(r.inbox.values()) + r.revoked_tokens for r in reports)

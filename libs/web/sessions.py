@@ -1,6 +1,12 @@
-"""Revoked tokens, looked up cheaply: the :class:`~libs.web.auth.SessionCheck` of the accounts
-service (its tables ``players.token_version`` and ``revoked_tokens``, see
-``services/accounts/migrations/002_throttling_and_sessions.sql``).
+"""Revoked tokens, looked up cheaply: the :class:`~libs.web.auth.SessionCheck` of every service.
+
+Accounts reads its own tables (``players.token_version`` and ``revoked_tokens``, see
+``services/accounts/migrations/002_throttling_and_sessions.sql``): :class:`RevocationCache`. Every
+other service reads the shared tables ``token_revocations`` and ``token_versions`` of its schema
+(``libs/web/migrations/002_token_revocations.sql``), which the kit's subscription to accounts'
+``SessionRevoked`` / ``AllSessionsRevoked`` fills (``libs/kit/sessions.py``):
+:meth:`RevocationCache.shared`, installed by ``libs.kit.web`` for every service. There a
+revocation applies once the event is consumed, and within ``ttl_seconds`` after that.
 
 A token is revoked when its id was logged out or its ``ver`` is below the player's token version
 (log out everywhere). Each process caches a player's state for ``ttl_seconds``
@@ -16,7 +22,10 @@ import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
+import psycopg
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
@@ -35,20 +44,43 @@ class _PlayerSessions:
 
 
 class RevocationCache:
-    """``is_revoked(claims)`` from ``<schema>.players`` and ``<schema>.revoked_tokens``, cached."""
+    """``is_revoked(claims)`` from ``<schema>.players`` and ``<schema>.revoked_tokens`` (accounts),
+    or from the shared tables (:meth:`shared`), cached."""
 
     def __init__(
-        self, pool: Callable[[], ConnectionPool], schema: str, ttl_seconds: float = DEFAULT_TTL_SECONDS
+        self,
+        pool: Callable[[], ConnectionPool],
+        schema: str,
+        ttl_seconds: float = DEFAULT_TTL_SECONDS,
+        *,
+        query: sql.Composed | None = None,
     ) -> None:
-        """``pool`` returns the pool when first needed (an app is built before gunicorn forks)."""
+        """``pool`` returns the pool when first needed (an app is built before gunicorn forks).
+        ``query`` (one parameter, ``%(p)s``: the player id) answers one row (token version, revoked token
+        ids) or none for an unknown player; default: accounts' tables."""
         self.pool = pool
         self.ttl_seconds = ttl_seconds
         self._entries: dict[uuid.UUID, _PlayerSessions] = {}
         self._lock = threading.Lock()
-        self._query = sql.SQL(
+        self._query = query or sql.SQL(
             "SELECT p.token_version, ARRAY(SELECT r.token_id FROM {revoked} r "
-            "WHERE r.player_id = p.player_id) FROM {players} p WHERE p.player_id = %s"
+            "WHERE r.player_id = p.player_id) FROM {players} p WHERE p.player_id = %(p)s"
         ).format(revoked=sql.Identifier(schema, "revoked_tokens"), players=sql.Identifier(schema, "players"))
+
+    @classmethod
+    def shared(
+        cls, pool: Callable[[], ConnectionPool], schema: str, ttl_seconds: float = DEFAULT_TTL_SECONDS
+    ) -> RevocationCache:
+        """The cache of a service other than accounts: ``<schema>.token_versions`` and
+        ``<schema>.token_revocations``, as the kit's subscription recorded them."""
+        query = sql.SQL(
+            "SELECT COALESCE((SELECT v.min_version FROM {versions} v WHERE v.player_id = %(p)s), 1), "
+            "ARRAY(SELECT r.token_id FROM {revoked} r WHERE r.player_id = %(p)s)"
+        ).format(
+            versions=sql.Identifier(schema, "token_versions"),
+            revoked=sql.Identifier(schema, "token_revocations"),
+        )
+        return cls(pool, schema, ttl_seconds, query=query)
 
     def is_revoked(self, claims: TokenClaims) -> bool:
         state = self._state(claims.player_id)
@@ -67,7 +99,7 @@ class RevocationCache:
         if cached is not None and now - cached.fetched_at < self.ttl_seconds:
             return cached
         with self.pool().connection() as conn:
-            row = conn.execute(self._query, (player_id,)).fetchone()
+            row = conn.execute(self._query, {"p": player_id}).fetchone()
         if row is None:
             return None
         state = _PlayerSessions(int(row[0]), frozenset(row[1] or ()), now)
@@ -76,3 +108,46 @@ class RevocationCache:
                 self._entries.clear()
             self._entries[player_id] = state
         return state
+
+
+# -- the shared tables (every service but accounts) ----------------------------------------------
+
+
+def record_revoked_token(
+    conn: psycopg.Connection[Any], schema: str, player_id: uuid.UUID, token_id: str, expires_at: datetime
+) -> None:
+    """Token ``token_id`` of ``player_id`` was logged out (idempotent)."""
+    conn.execute(
+        sql.SQL(
+            "INSERT INTO {} (token_id, player_id, expires_at) VALUES (%s, %s, %s) "
+            "ON CONFLICT (token_id) DO NOTHING"
+        ).format(sql.Identifier(schema, "token_revocations")),
+        (token_id, player_id, expires_at),
+    )
+
+
+def record_token_version(
+    conn: psycopg.Connection[Any], schema: str, player_id: uuid.UUID, version: int
+) -> None:
+    """Tokens of ``player_id`` below ``version`` are refused from now on (idempotent; a version
+    never goes down, whatever order the events come in)."""
+    conn.execute(
+        sql.SQL(
+            "INSERT INTO {t} AS v (player_id, min_version) VALUES (%s, %s) ON CONFLICT (player_id) "
+            "DO UPDATE SET min_version = GREATEST(v.min_version, EXCLUDED.min_version), updated_at = now()"
+        ).format(t=sql.Identifier(schema, "token_versions")),
+        (player_id, version),
+    )
+
+
+def purge_revoked_tokens(pool: ConnectionPool, schema: str, now: datetime) -> int:
+    """Delete the shared revocations of tokens expired by ``now`` (they are refused anyway);
+    returns how many. Token versions stay (one row per player who logged out everywhere)."""
+    with pool.connection() as conn:
+        cur = conn.execute(
+            sql.SQL("DELETE FROM {} WHERE expires_at < %s").format(
+                sql.Identifier(schema, "token_revocations")
+            ),
+            (now,),
+        )
+        return cur.rowcount

@@ -40,4 +40,5 @@ SERVICE = ServiceDef(
     errors=api.ERRORS,
     events=(CATALOG,),
     configure_app=configure_app,
+    own_sessions=True,  # players.token_version and revoked_tokens; no subscription to itself
 )

@@ -49,7 +49,7 @@ def test_log_ins_through_accounts_keep_the_streak_once_a_day(
 
     topic_service = f"acc{uuid.uuid4().hex[:10]}"
     relay = OutboxRelay(EventStore(pool, accounts_schema), topic_service, kafka_bootstrap)
-    [sub] = definition("progression").subscriptions
+    [sub, _sessions] = definition("progression").subscriptions  # and the kit's
     runner = subscription_runner(
         sub,
         progression,

@@ -98,7 +98,7 @@ class Pipeline:
         name = f"m{uuid.uuid4().hex[:10]}"
         self.pool, self.match_schema = pool, svc.schema
         self.relay = OutboxRelay(EventStore(pool, svc.schema), name, bootstrap)
-        [sub] = definition("progression").subscriptions
+        [sub, _sessions] = definition("progression").subscriptions  # and the kit's
         self.runner = subscription_runner(
             sub,
             progression,

@@ -16,7 +16,7 @@ from tests.integration.progression.conftest import events_of, match_ended, move_
 
 
 def _apply_all(pool: ConnectionPool, progression: ProgressionService, events: list[Any]) -> None:
-    [sub] = definition("progression").subscriptions
+    [sub, _sessions] = definition("progression").subscriptions  # and the kit's
     runner = subscription_runner(sub, progression, pool, progression.schema, "unused:9092")
     for e in events:
         assert runner.apply(e)
