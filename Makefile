@@ -6,7 +6,7 @@ export PYTHONPATH := $(CURDIR)
 
 .PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events kafka-acls migrate \
         bench bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay \
-        rebuild-projection export-events dead-letters clean
+        bench-capacity rebuild-projection export-events dead-letters clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -55,7 +55,7 @@ kafka-acls: venv ## regenerate the Kafka users and ACLs (deploy/k8s/components/k
 migrate: venv ## apply every service's migrations to DATABASE_URL
 	$(PY) -m libs.db.migrate_all
 
-bench: bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay ## every benchmark
+bench: bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay bench-capacity ## every benchmark
 
 bench-eventstore: venv ## event store appends vs raw INSERT, replay throughput
 	$(PY) -m bench.bench_eventstore
@@ -77,6 +77,9 @@ bench-economy: venv ## pack openings and wallet reads over HTTP (1 and 16 client
 
 bench-relay: venv ## the outbox relay republishing 100,000 events to an empty broker, events/s
 	$(PY) -m bench.bench_relay
+
+bench-capacity: venv ## M = 100..1000 live matches of two human-paced clients (think 2-6 s, long-polls): latency, delivery, CPU per player
+	$(PY) -m bench.bench_capacity
 
 rebuild-projection: venv ## drop and rebuild a projection: make rebuild-projection SCHEMA=x PROJECTION=mod:obj
 	$(PY) -m libs.bus.rebuild --schema $(SCHEMA) --projection $(PROJECTION)

@@ -38,11 +38,27 @@ def _part(proc: psutil.Process, me: int) -> str | None:
     return None
 
 
-def snapshot() -> dict[int, tuple[str, float]]:
-    """Every stack process: pid → (part, CPU seconds so far)."""
+def tree(roots: list[int]) -> set[int]:
+    """The pids of ``roots`` and of all their descendants (to tell one stack from others on a
+    shared machine: ``snapshot(only=...)``)."""
+    pids: set[int] = set()
+    for pid in roots:
+        try:
+            proc = psutil.Process(pid)
+            pids.add(pid)
+            pids.update(child.pid for child in proc.children(recursive=True))
+        except (psutil.Error, OSError):
+            continue
+    return pids
+
+
+def snapshot(only: set[int] | None = None) -> dict[int, tuple[str, float]]:
+    """Every stack process (or only those of ``only``, and this one): pid → (part, CPU seconds so far)."""
     me = os.getpid()
     seen: dict[int, tuple[str, float]] = {}
     for proc in psutil.process_iter():
+        if only is not None and proc.pid != me and proc.pid not in only:
+            continue
         part = _part(proc, me)
         if part is None:
             continue

@@ -49,13 +49,17 @@ def base_env(database_url: str, kafka: str, celery_broker: str | None, data_dir:
 
 def gunicorn(port: int, data_dir: Path, workers: int | None = None, threads: int | None = None) -> Component:
     """gunicorn with ``workers`` processes (``ARCANA_WEB_WORKERS``, default 2) of ``threads`` threads
-    (``ARCANA_WEB_THREADS``, default 16)."""
+    (``ARCANA_WEB_THREADS``, default ``gunicorn_conf.THREADS``)."""
+    from libs.web import gunicorn_conf as conf
+
     workers = workers or int(os.environ.get("ARCANA_WEB_WORKERS", "2"))
-    # Threads, not only processes: match clients long-poll for events for up to 25 s.
-    threads = threads or int(os.environ.get("ARCANA_WEB_THREADS", "16"))
+    # Many cheap threads: each waiting long-poll (up to 25 s) holds one (libs/web/gunicorn_conf.py).
+    threads = threads or int(os.environ.get("ARCANA_WEB_THREADS", str(conf.THREADS)))
+    connections = threads + (conf.WORKER_CONNECTIONS - conf.THREADS)
     options = (
         f"--config python:libs.web.gunicorn_conf --bind 127.0.0.1:{port} --workers {workers} "
-        f"--worker-class gthread --threads {threads} --timeout 60 --graceful-timeout 5 --keep-alive 5"
+        f"--worker-class gthread --threads {threads} --worker-connections {connections} "
+        "--timeout 60 --graceful-timeout 5 --keep-alive 5"
     )
     return Component(
         "web",

@@ -101,6 +101,12 @@ def request_transaction(*, pipelined: bool = False) -> Iterator[psycopg.Connecti
 def _pipelined_transaction(conn: psycopg.Connection[Any]) -> Iterator[None]:
     # Explicit BEGIN/COMMIT on an autocommit connection: psycopg's implicit BEGIN would sync the
     # pipeline (a round trip of its own).
+    #
+    # A statement the server refused aborts the rest of the pipeline, and psycopg may then hold as
+    # prepared a statement whose PREPARE the server skipped (its automatic preparation after
+    # ``prepare_threshold`` uses): the connection's next use of it fails with "prepared statement
+    # … does not exist". So a connection whose pipeline failed in the database is closed, and the
+    # pool replaces it (under load, a 409 on a command's append made later requests fail with 500).
     conn.autocommit = True
     try:
         failed = True
@@ -110,6 +116,9 @@ def _pipelined_transaction(conn: psycopg.Connection[Any]) -> Iterator[None]:
                 yield
                 conn.execute("COMMIT")
             failed = False
+        except psycopg.Error:
+            conn.close()
+            raise
         finally:
             if failed and not conn.closed and conn.info.transaction_status != TransactionStatus.IDLE:
                 conn.execute("ROLLBACK")

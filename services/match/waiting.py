@@ -12,7 +12,9 @@ from services.match.notify import MatchNotifier
 from services.match.presence import Presence
 from services.match.system import SystemCommands
 
-TOUCH_EVERY_SECONDS = 5.0
+# A waiting request records presence this often (a player is marked disconnected after 20 s without
+# a request). Between these, a waiter with a listening notifier costs no database work at all.
+TOUCH_EVERY_SECONDS = 10.0
 
 
 class EventWaiter:
@@ -46,18 +48,25 @@ class EventWaiter:
         m = self.system.touch(match_id, player)
         end = time.monotonic() + wait
         touched = time.monotonic()
+        look = True  # whether the database may hold something new
+        recorded: list[RecordedEvent] = []
         while True:
-            recorded = self.loader.read_events(match_id, after)
+            if look:
+                recorded = self.loader.read_events(match_id, after)
             left = end - time.monotonic()
             if recorded or left <= 0 or m.ended:
                 break
+            # Wake at the latest when presence is due again (a waiting player stays connected).
+            nap = max(0.0, min(left, touched + TOUCH_EVERY_SECONDS - time.monotonic()))
             if self.notifier is not None:
-                self.notifier.wait(match_id, after, left)
-            else:
-                time.sleep(min(left, 0.2))
+                look = self.notifier.wait(match_id, after, nap)
+            else:  # no notifier: poll the database
+                time.sleep(min(nap, 0.2))
+                look = True
             if time.monotonic() - touched >= TOUCH_EVERY_SECONDS:
                 m = self.system.touch(match_id, player)
                 touched = time.monotonic()
+                look = m.version > after  # the touch loaded the match: anything new is stored
         if wait > 1.0 and not m.ended and not any(e.type == "MatchEnded" for e in recorded):
             with self.loader.reading() as conn:
                 self.presence.record(conn, match_id, player, relaxed=True)

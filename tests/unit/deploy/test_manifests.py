@@ -124,3 +124,23 @@ def test_every_gunicorn_target_is_a_wsgi_app(monkeypatch: pytest.MonkeyPatch, tm
         module, attribute = target.split(":")
         app = getattr(importlib.import_module(module), attribute)
         assert callable(app) and app is getattr(importlib.import_module(module), attribute), target
+
+
+def _option(argv: list[str], name: str) -> str:
+    return argv[argv.index(name) + 1]
+
+
+def test_every_web_deployment_serves_like_make_run(tmp_path: Path) -> None:
+    """gthread with the many cheap threads waiting long-polls need, as ``make run`` starts gunicorn."""
+    from libs.devstack import processes
+    from libs.web import gunicorn_conf
+
+    local = processes.gunicorn(8000, tmp_path).argv
+    webs = [c["command"] for c in _containers(_documents()) if c["command"][0] == "gunicorn"]
+    assert webs
+    for argv in [local, *webs]:
+        assert _option(argv, "--config") == "python:libs.web.gunicorn_conf"
+        assert _option(argv, "--worker-class") == "gthread"
+        assert int(_option(argv, "--threads")) == gunicorn_conf.THREADS
+        assert int(_option(argv, "--worker-connections")) == gunicorn_conf.WORKER_CONNECTIONS
+        assert gunicorn_conf.WORKER_CONNECTIONS > gunicorn_conf.THREADS  # room for idle keep-alives
