@@ -73,6 +73,12 @@ def main() -> int:
             child = ChildProcess(component, env, logs)
             supervisor.add(child)
             print(f"  {component.name:<22} {child.describe()}")
+        deadline = time.monotonic() + 60
+        while not stopping and not port_is_open(port) and time.monotonic() < deadline:
+            supervisor.check()  # "up" only once the web answers (a newcomer's first curl works)
+            time.sleep(0.2)
+        if not port_is_open(port):
+            print(f"the web is not answering on {port} yet; see {logs / 'web.log'}", file=sys.stderr)
         print(f"\nArcana is up: http://127.0.0.1:{port}  (Ctrl-C stops everything)\n", flush=True)
         while not stopping:
             supervisor.check()
