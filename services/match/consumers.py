@@ -16,11 +16,11 @@ in the stream ``match-<that id>``, published on ``arcana.match.events`` like eve
 from __future__ import annotations
 
 import logging
-import uuid
 from typing import Any
 
 import psycopg
 
+from libs.contracts import match_id_for
 from libs.eventstore import RecordedEvent
 from libs.rules import RuleViolation
 from services.match import domain
@@ -31,12 +31,6 @@ log = logging.getLogger(__name__)
 
 CONSUMER = "match-requests"
 MATCH_REQUESTED = "MatchRequested"
-_NAMESPACE = uuid.UUID("6f1c7a52-2f0e-4d8e-9a51-3c0b7f4e8d21")
-
-
-def match_id_for(request_id: str) -> str:
-    """The match id of a match request (matchmaking may compute it too)."""
-    return str(uuid.uuid5(_NAMESPACE, request_id))
 
 
 def request_match(svc: MatchService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> str | None:

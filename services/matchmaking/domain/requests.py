@@ -1,9 +1,8 @@
 """The match request of a pair: its ids and the published ``MatchRequested``.
 
 The request id is a UUID5 of the two ticket ids, so pairing the same two tickets twice (a retried
-pass, a second worker) names the same request. The match id is the match service's own function of
-the request id (``services.match.consumers.match_id_for``): UUID5 over the namespace below, copied
-here because a service never imports another.
+pass, a second worker) names the same request. The match id is the function of the request id the
+match service uses too (``libs.contracts.match_id_for``).
 """
 
 from __future__ import annotations
@@ -12,11 +11,12 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime
 
+from libs.contracts import match_id_for
+
 from .ticket import Event, Ticket, paired
 
 MATCH_REQUESTED = "MatchRequested"
 _REQUEST_NAMESPACE = uuid.UUID("0b6a2a55-9f7e-4c21-8d0e-6a5f3b1c9e47")
-MATCH_NAMESPACE = uuid.UUID("6f1c7a52-2f0e-4d8e-9a51-3c0b7f4e8d21")  # = services.match.consumers._NAMESPACE
 
 
 def request_stream(request_id: str) -> str:
@@ -25,10 +25,6 @@ def request_stream(request_id: str) -> str:
 
 def request_id_for(ticket_a: str, ticket_b: str) -> str:
     return str(uuid.uuid5(_REQUEST_NAMESPACE, ":".join(sorted((ticket_a, ticket_b)))))
-
-
-def match_id_for(request_id: str) -> str:
-    return str(uuid.uuid5(MATCH_NAMESPACE, request_id))
 
 
 def request_match(a: Ticket, b: Ticket, now: datetime) -> tuple[str, dict[str, Sequence[Event]]]:
