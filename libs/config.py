@@ -52,6 +52,11 @@ def forget_stack_database() -> None:
     stack_database_file().unlink(missing_ok=True)
 
 
+def env_int(name: str, default: int) -> int:
+    """The integer setting ``name``, or ``default`` when it is unset (``ValueError`` if not an int)."""
+    return int(os.environ.get(name, default))
+
+
 def database_url() -> str:
     """``DATABASE_URL`` (or the file named by ``DATABASE_URL_FILE``), or else the URL of the
     database a running ``make run`` started (recorded in ``<ARCANA_DATA_DIR>/database-url``).

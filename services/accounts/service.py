@@ -6,7 +6,6 @@ Each method raises the domain's errors (``UsernameTaken``, ``InvalidCredentials`
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -18,7 +17,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from libs import clock
-from libs.config import Settings
+from libs.config import Settings, env_int
 from libs.eventstore import EventStore, Expect, NewEvent
 from libs.web import IssuedToken, TokenClaims, issue_token
 from libs.web.sessions import RevocationCache
@@ -60,18 +59,14 @@ class LoginPolicy:
     @classmethod
     def from_env(cls) -> LoginPolicy:
         d = cls()
-
-        def env(name: str, default: int) -> int:
-            return int(os.environ.get(name, default))
-
         return cls(
-            per_username=env("ARCANA_LOGIN_MAX_PER_USERNAME", d.per_username),
-            per_address=env("ARCANA_LOGIN_MAX_PER_ADDRESS", d.per_address),
-            window_seconds=env("ARCANA_LOGIN_WINDOW_SECONDS", d.window_seconds),
-            delay_base_seconds=env("ARCANA_LOGIN_DELAY_BASE_SECONDS", d.delay_base_seconds),
-            delay_max_seconds=env("ARCANA_LOGIN_DELAY_MAX_SECONDS", d.delay_max_seconds),
-            register_per_address=env("ARCANA_REGISTER_MAX_PER_ADDRESS", d.register_per_address),
-            register_window_seconds=env("ARCANA_REGISTER_WINDOW_SECONDS", d.register_window_seconds),
+            per_username=env_int("ARCANA_LOGIN_MAX_PER_USERNAME", d.per_username),
+            per_address=env_int("ARCANA_LOGIN_MAX_PER_ADDRESS", d.per_address),
+            window_seconds=env_int("ARCANA_LOGIN_WINDOW_SECONDS", d.window_seconds),
+            delay_base_seconds=env_int("ARCANA_LOGIN_DELAY_BASE_SECONDS", d.delay_base_seconds),
+            delay_max_seconds=env_int("ARCANA_LOGIN_DELAY_MAX_SECONDS", d.delay_max_seconds),
+            register_per_address=env_int("ARCANA_REGISTER_MAX_PER_ADDRESS", d.register_per_address),
+            register_window_seconds=env_int("ARCANA_REGISTER_WINDOW_SECONDS", d.register_window_seconds),
         )
 
 

@@ -15,7 +15,6 @@ creation, and long-polls open at once in one process.
 from __future__ import annotations
 
 import math
-import os
 import threading
 import time
 from collections.abc import Iterator
@@ -27,6 +26,7 @@ from typing import Any
 import psycopg
 
 from libs import clock
+from libs.config import env_int
 from services.match import store
 from services.match.errors import PracticeInProgress, TooManyRequests
 
@@ -44,14 +44,10 @@ class MatchLimits:
         """``ARCANA_PRACTICE_MAX_PER_WINDOW``, ``ARCANA_PRACTICE_WINDOW_SECONDS``,
         ``ARCANA_LONG_POLLS_PER_PLAYER``; unset ones keep the defaults above."""
         d = cls()
-
-        def env(name: str, default: int) -> int:
-            return int(os.environ.get(name, default))
-
         return cls(
-            practice_per_window=env("ARCANA_PRACTICE_MAX_PER_WINDOW", d.practice_per_window),
-            practice_window_seconds=env("ARCANA_PRACTICE_WINDOW_SECONDS", d.practice_window_seconds),
-            long_polls_per_player=env("ARCANA_LONG_POLLS_PER_PLAYER", d.long_polls_per_player),
+            practice_per_window=env_int("ARCANA_PRACTICE_MAX_PER_WINDOW", d.practice_per_window),
+            practice_window_seconds=env_int("ARCANA_PRACTICE_WINDOW_SECONDS", d.practice_window_seconds),
+            long_polls_per_player=env_int("ARCANA_LONG_POLLS_PER_PLAYER", d.long_polls_per_player),
         )
 
 
