@@ -30,7 +30,7 @@ def _part(proc: psutil.Process, me: int) -> str | None:
         ("gunicorn", "web"),
         ("celery", "celery"),
         ("libs.bus.relay", "relay"),
-        (".consumers", "consumers"),
+        ("libs.kit.consume", "consumers"),
         ("tansu", "broker"),
     ):
         if marker in line:

@@ -11,12 +11,13 @@ M (``BENCH_CAPACITY_M``, default 100,250,500,1000):
    memory and threads per waiting long-poll (against the same server before the set-up);
 3. playing (``BENCH_SECONDS``, default 60 s): each player, as a game client would, thinks 2-6 s
    (uniform, seeded) before each command it may make, and while the match does not wait for it
-   keeps one long-poll open on ``/events`` (after its last known version, ``wait=25``) and, when it
-   returns, asks for its legal commands. A pair whose match ends starts another. Measured (over the
-   last ``SECONDS - WARMUP`` seconds): commands/s, command latency p50/p99 (the POST), event
-   delivery latency p50/p99 (from the moment the command's response reached its sender to the
-   moment the opponent's long-poll returned its events; one sample per command the opponent
-   waited for), errors (5xx, transport errors, statuses no client should get), and the stack's CPU
+   keeps one long-poll open on ``/events`` (after its last known version, ``wait=25``); its answer
+   says whether it is the player's move and with which legal commands. A pair whose match ends
+   starts another. Measured (over the last ``SECONDS - WARMUP`` seconds): commands/s, command
+   latency p50/p99 (the POST), event delivery latency p50/p99 (from the moment the command's
+   response reached its sender to the moment the opponent's long-poll returned its events; one
+   sample per command the opponent waited for), errors (5xx, transport errors, statuses no client
+   should get), and the stack's CPU
    per connected player.
 
 Every client is one thread with one keep-alive connection (``bench/_http.py``), all in this process,
@@ -217,7 +218,8 @@ def _player(stack: Stack, pair: Pair, side: int, tally: Tally, deadline: float, 
                 if reply.status != 200:
                     tally.error(f"events {reply.status} {reply.body!r}")
                     continue
-                events = reply.json()["events"]
+                polled = reply.json()
+                events = polled["events"]
                 if events:
                     with pair.cond:
                         sent = []
@@ -230,8 +232,12 @@ def _player(stack: Stack, pair: Pair, side: int, tally: Tally, deadline: float, 
                     if returned >= tally.measure_from:
                         with tally.lock:
                             tally.delivery_ms.extend(max(0.0, returned - at) * 1000 for at in sent)
-                    version = events[-1]["version"]
-                    legal = None
+                # The answer says whether it is my move now and what I may do: no other request.
+                version = polled["version"]
+                if not polled["awaiting"]:
+                    _next_match(pair, side, operator, match, deadline)
+                    continue
+                legal = polled["legal_commands"] if me in polled["awaiting"] else []
             except (OSError, http.client.HTTPException) as exc:
                 tally.error(repr(exc))
                 legal = None

@@ -9,6 +9,11 @@ page, and only then records the page's last position in ``<schema>.relay_progres
 anywhere before that record means the page is published again: duplicates are allowed
 (consumers are idempotent), losses are not.
 
+Polling: while it finds events it polls every ``poll_interval`` (0.2 s; at once after a full
+page). While it finds none, the wait doubles up to ``idle_max`` (1 s), so the relay of a quiet
+service costs about one step a second; the first event after a quiet spell is published within
+about ``idle_max``.
+
 When the broker is unreachable the relay retries with bounded exponential backoff; it never
 crashes and never skips (progress only moves after a confirmed publish).
 
@@ -79,6 +84,7 @@ class OutboxRelay(BackgroundLoop):
         *,
         batch_size: int = 2000,
         poll_interval: float = 0.2,
+        idle_max: float = 1.0,
         backoff_initial: float = 0.1,
         backoff_max: float = 5.0,
         request_timeout: float = 15.0,
@@ -96,6 +102,9 @@ class OutboxRelay(BackgroundLoop):
         self.bootstrap = bootstrap
         self.batch_size = batch_size
         self.poll_interval = poll_interval
+        # Polls while nothing is new: poll_interval, doubling up to idle_max (an idle relay of a
+        # quiet service asks PostgreSQL and the broker about once a second, not five times).
+        self.idle = Backoff(poll_interval, max(idle_max, poll_interval))
         self.backoff = Backoff(backoff_initial, backoff_max)
         self.request_timeout = request_timeout
         self.partitions = partitions
@@ -246,6 +255,10 @@ class OutboxRelay(BackgroundLoop):
                     self.backoff.wait(stop)
                     continue
                 self.backoff.reset()
+                if published == 0:
+                    self.idle.wait(stop)
+                    continue
+                self.idle.reset()
                 if published < self.batch_size:
                     stop.wait(self.poll_interval)
         finally:
@@ -271,7 +284,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--service", required=True, help="publishes to arcana.<service>.events")
     parser.add_argument("--schema", required=True, help="the service's PostgreSQL schema")
     parser.add_argument("--batch-size", type=int, default=2000, help="events per page (one confirm each)")
-    parser.add_argument("--poll-interval", type=float, default=0.2, help="seconds between idle polls")
+    parser.add_argument("--poll-interval", type=float, default=0.2, help="seconds between polls while busy")
+    parser.add_argument("--idle-max", type=float, default=1.0, help="longest wait between polls while idle")
     parser.add_argument("--backoff-max", type=float, default=5.0, help="longest retry delay, seconds")
     parser.add_argument("--partitions", type=int, default=4, help="when the relay creates its topic")
     parser.add_argument(
@@ -290,6 +304,7 @@ def main(argv: list[str] | None = None) -> None:
             bootstrap,
             batch_size=args.batch_size,
             poll_interval=args.poll_interval,
+            idle_max=args.idle_max,
             backoff_max=args.backoff_max,
             partitions=args.partitions,
             replication_factor=args.replication_factor,

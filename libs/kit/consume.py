@@ -63,7 +63,7 @@ def subscription_runner(
         list(topics or sub.topics),
         handler_for(sub, service, schema),
         bootstrap,
-        **options,
+        **{"types": sub.handlers.keys(), **options},
     )
 
 

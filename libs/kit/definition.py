@@ -23,7 +23,7 @@ EventHandler = Callable[[Any, "RecordedEvent", "psycopg.Connection[Any]"], objec
 class Subscription:
     """A consumer of other services' events: Kafka group ``name`` reads ``topics`` and applies
     ``handlers[event.type]`` once per event (inbox + effect in one transaction). Other types are
-    recorded in the inbox and ignored.
+    skipped without touching the database.
 
     ``receiver(service object, schema)`` (optional): what the handlers get as their first argument
     instead of the service object (the kit's own subscriptions, which work on the schema's shared

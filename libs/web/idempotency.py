@@ -86,7 +86,8 @@ def request_fingerprint() -> str:
     an unkeyed hash of it could be matched against a list of likely passwords."""
     raw = request.get_data(cache=True)
     try:
-        body = json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":")).encode() if raw else b""
+        parsed = g.parsed_json if "parsed_json" in g else json.loads(raw) if raw else None
+        body = json.dumps(parsed, sort_keys=True, separators=(",", ":")).encode() if raw else b""
     except (ValueError, RecursionError):
         body = raw
     digest = hmac.new(_fingerprint_key(), digestmod=hashlib.sha256)

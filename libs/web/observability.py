@@ -103,6 +103,7 @@ def _guard_body() -> None:
         raise ApiError(400, "malformed_json", "The request body is not valid JSON.") from None
     if _has_nul(parsed):
         raise ApiError(400, "invalid_text", "Strings in the request body must not contain NUL characters.")
+    g.parsed_json = parsed  # the arguments parser and the idempotency fingerprint reuse it
 
 
 def install(app: Flask, service: str) -> None:

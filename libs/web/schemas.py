@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+import flask
 import flask_smorest
 import marshmallow as ma
 from webargs.flaskparser import FlaskParser
@@ -85,6 +86,13 @@ class StrictParser(FlaskParser):
         "query": None,
         "querystring": None,
     }
+
+    def _raw_load_json(self, req: flask.Request) -> Any:
+        """The body as the request guard already parsed it (``libs.web.observability``), else
+        webargs' own parse (an app without the guard)."""
+        if "parsed_json" in flask.g:
+            return flask.g.parsed_json
+        return super()._raw_load_json(req)
 
 
 class Blueprint(flask_smorest.Blueprint):

@@ -181,17 +181,31 @@ def get_match(match_id: str) -> Any:
 @blp.route("/v1/matches/<match_id>/events", methods=["GET"], parameters=_MATCH_ID)
 @require_player
 @blp.arguments(_EventsQuery, location="query")
-@blp.response(200, schemas.EventsOut)
+@blp.alt_response(200, schema=schemas.EventsOut, success=True)
 def get_events(query: dict[str, Any], match_id: str) -> Any:
-    """Events after version ``after`` as the caller may see them; waits up to ``wait`` s for one."""
+    """Events after version ``after`` as the caller may see them; waits up to ``wait`` s for one.
+    Also whom the match now waits for, and the caller's legal commands when that is them."""
     player = _me()
-    version, recorded = _service().wait_for_events(_match_id(match_id), player, query["after"], query["wait"])
-    return {"version": version, "events": _events_out(recorded, player)}
+    polled = _service().wait_for_events(_match_id(match_id), player, query["after"], query["wait"])
+    return {
+        "version": polled.version,
+        "events": _events_out(polled.events, player),
+        **_next_move(polled.match, player),
+    }
+
+
+def _next_move(m: Any, player: str) -> dict[str, Any]:
+    """Whom ``m`` waits for, and ``player``'s legal commands (empty unless it waits for them)."""
+    awaiting = domain.awaiting(m)
+    return {
+        "legal_commands": domain.player_commands(m, player) if player in awaiting else [],
+        "awaiting": awaiting,
+    }
 
 
 @blp.route("/v1/matches/<match_id>/legal-commands", methods=["GET"], parameters=_MATCH_ID)
 @require_player
-@blp.response(200, schemas.LegalOut)
+@blp.alt_response(200, schema=schemas.LegalOut, success=True)
 def get_legal_commands(match_id: str) -> Any:
     """Every command the caller may post now (empty when it is not their move)."""
     player = _me()
@@ -207,7 +221,7 @@ def get_legal_commands(match_id: str) -> Any:
 @require_player
 @idempotent
 @blp.arguments(_CommandIn)
-@blp.response(200, schemas.CommandOut)
+@blp.alt_response(200, schema=schemas.CommandOut, success=True)
 def post_command(args: dict[str, Any], match_id: str) -> Any:
     """Mulligan, play, attack, end_turn or concede; ``expected_version`` optional."""
     player = _me()
@@ -224,8 +238,7 @@ def post_command(args: dict[str, Any], match_id: str) -> Any:
     return {
         "version": outcome.after.version,
         "events": _events_out(list(outcome.recorded), player),
-        "legal_commands": domain.player_commands(outcome.after, player),
-        "awaiting": domain.awaiting(outcome.after),
+        **_next_move(outcome.after, player),
     }
 
 

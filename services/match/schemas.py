@@ -149,6 +149,11 @@ class CreatedOut(ma.Schema):
     bot = ma.fields.String(allow_none=True)
 
 
+# The hot answers (events, commands, legal commands) are built as dicts by the views and documented
+# here with ``alt_response(..., success=True)``: dumping hundreds of legal commands through
+# marshmallow on every command cost more than building them.
+
+
 class EventOut(ma.Schema):
     version = ma.fields.Integer()
     type = ma.fields.String()
@@ -156,19 +161,25 @@ class EventOut(ma.Schema):
     data = ma.fields.Dict()
 
 
-class EventsOut(ma.Schema):
-    version = ma.fields.Integer()
-    events = ma.fields.List(ma.fields.Nested(EventOut))
-
-
 def awaiting_field() -> ma.fields.List:
     """The players the match waits for now (both at the mulligan; none once it has ended)."""
     return ma.fields.List(ma.fields.String())
 
 
-class CommandOut(EventsOut):
-    legal_commands = ma.fields.List(ma.fields.Dict())
+class EventsOut(ma.Schema):
+    """Events as the caller may see them, and what the match expects next: a client that polls
+    learns from the same answer whether it is its move and which commands it may post."""
+
+    version = ma.fields.Integer()
+    events = ma.fields.List(ma.fields.Nested(EventOut))
+    legal_commands = ma.fields.List(
+        ma.fields.Dict(), metadata={"description": "the caller's, at `version`; empty unless awaited"}
+    )
     awaiting = awaiting_field()
+
+
+class CommandOut(EventsOut):
+    """The events a command recorded, and what the match expects next (as ``EventsOut``)."""
 
 
 class LegalOut(ma.Schema):

@@ -45,7 +45,7 @@ from services.match.presence import Presence
 from services.match.scheduling import Scheduler
 from services.match.sweep import sweep
 from services.match.system import SystemCommands
-from services.match.waiting import EventWaiter
+from services.match.waiting import EventWaiter, Polled
 from services.match.writing import MatchWriter, Outcome
 
 __all__ = [
@@ -110,11 +110,9 @@ class MatchService:
         with self.loader.reading() as conn:
             return store.matches_of(conn, self.schema, player, active_only)
 
-    def wait_for_events(
-        self, match_id: str, player: str, after: int, wait: float
-    ) -> tuple[int, list[RecordedEvent]]:
-        """Events after version ``after`` (waiting up to ``wait`` seconds for one); and the version.
-        Raises ``MatchNotFound``, and ``TooManyRequests`` when the player holds every long-poll
+    def wait_for_events(self, match_id: str, player: str, after: int, wait: float) -> Polled:
+        """Events after version ``after`` (waiting up to ``wait`` seconds for one), with the match as
+        they leave it. Raises ``MatchNotFound``, and ``TooManyRequests`` when the player holds every long-poll
         slot of this process."""
         return self.waiter.wait_for_events(match_id, player, after, wait)
 

@@ -83,4 +83,7 @@ def player_commands(m: Match, player: str) -> list[dict[str, Any]]:
     """The legal commands of ``player`` as they are posted (without the player field)."""
     if m.rules is None:
         return []
-    return [{k: v for k, v in c.items() if k != "player"} for c in legal_commands(m.rules, player)]
+    commands = legal_commands(m.rules, player)  # new dicts: dropping the field in place is safe
+    for c in commands:
+        del c["player"]
+    return commands

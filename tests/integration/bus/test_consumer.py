@@ -13,7 +13,7 @@ from psycopg import sql
 
 from libs.bus import ConsumerRunner, OutboxRelay, topic_for
 from libs.config import PROJECT_ROOT
-from libs.eventstore import EventStore, RecordedEvent
+from libs.eventstore import EventStore, Expect, NewEvent, RecordedEvent
 from tests.integration.bus.helpers import CountingModel, RawReader, append_events, wait_until
 
 
@@ -154,3 +154,21 @@ def test_consumer_runs_as_a_process_and_stops_on_sigterm(
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=30)
     assert process.returncode == 0, stderr.decode()
+
+
+def test_a_runner_given_types_applies_those_and_writes_nothing_for_the_others(
+    store: EventStore, model: CountingModel
+) -> None:
+    runner = ConsumerRunner(
+        store.pool, store.schema, "c-typed", ["unused"], model.handle, "127.0.0.1:1", types={"Wanted"}
+    )
+    [wanted, other] = store.append(
+        "typed-1", Expect.ANY, [NewEvent("Wanted", {"n": 1}), NewEvent("NotWanted", {"n": 2})]
+    )
+
+    assert runner.apply(wanted) is True
+    assert runner.apply(other) is False
+    assert runner.apply(wanted) is False
+    assert model.counts() == {str(wanted.event_id): 1}
+    assert inbox_count(store, "c-typed") == 1  # no row for the type nobody handles
+    assert (runner.applied, runner.skipped, runner.ignored, runner.seen) == (1, 1, 1, 3)

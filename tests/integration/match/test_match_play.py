@@ -47,16 +47,34 @@ def test_events_long_poll_and_legal_commands(make_player: Any, admin: Any) -> No
     assert legal["version"] == version and all(c["type"] == "mulligan" for c in legal["commands"])
     assert sorted(legal["awaiting"]) == sorted([alice.id, bob.id])  # both decide their mulligan
     r = alice.get(f"/v1/matches/{match_id}/events?after={version}&wait=0.3")
-    assert r.status_code == 200 and r.get_json() == {"version": version, "events": []}
+    # Nothing new, but the answer says what the match waits for: her mulligan, among others.
+    assert r.status_code == 200 and r.get_json() == {
+        "version": version,
+        "events": [],
+        "legal_commands": legal["commands"],
+        "awaiting": legal["awaiting"],
+    }
     assert alice.command(match_id, {"type": "mulligan", "cards": []})["awaiting"] == [bob.id]
+    polled: dict[str, Any] = {}
+    waiting = threading.Thread(  # alice waits for bob's mulligan, as a client would
+        target=lambda: polled.update(
+            alice.get(f"/v1/matches/{match_id}/events?after={version + 1}&wait=5").get_json()
+        )
+    )
+    waiting.start()
     answer = bob.command(match_id, {"type": "mulligan", "cards": [], "expected_version": version + 1})
     assert answer["legal_commands"] == [] and answer["awaiting"] == [alice.id]  # alice moves first
+    waiting.join(10)
+    legal = alice.get(f"/v1/matches/{match_id}/legal-commands").get_json()
+    assert {"type": "end_turn"} in legal["commands"]
+    # Her long-poll returned bob's mulligan and her turn, with what she may do now: no other request.
+    assert polled["events"][0]["type"] == "MulliganCompleted" and polled["version"] == legal["version"]
+    assert polled["awaiting"] == [alice.id] and polled["legal_commands"] == legal["commands"]
     r = bob.get(f"/v1/matches/{match_id}/events?after={version}&wait=5").get_json()
     types = [e["type"] for e in r["events"]]
     assert types[:2] == ["MulliganCompleted", "MulliganCompleted"] and "TurnStarted" in types
+    assert r["awaiting"] == [alice.id] and r["legal_commands"] == []  # not bob's move
     assert bob.get(f"/v1/matches/{match_id}/legal-commands").get_json()["commands"] == []
-    legal = alice.get(f"/v1/matches/{match_id}/legal-commands").get_json()["commands"]
-    assert {"type": "end_turn"} in legal
     answer = alice.command(match_id, {"type": "end_turn"})
     assert answer["legal_commands"] == [] and answer["awaiting"] == [bob.id]
     answer = bob.command(match_id, {"type": "concede"})

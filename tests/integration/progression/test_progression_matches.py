@@ -118,9 +118,7 @@ class Pipeline:
 
     def drain(self) -> None:
         total = self.match_events()
-        wait_until(
-            lambda: self.runner.applied + self.runner.skipped >= total, 90, f"{total} match events consumed"
-        )
+        wait_until(lambda: self.runner.seen >= total, 90, f"{total} match events consumed")
 
     def stop(self) -> None:
         self.relay.stop()
