@@ -64,7 +64,7 @@ class EventWaiter:
         m = self.system.touch(match_id, player)
         end = time.monotonic() + wait
         touched = time.monotonic()
-        look = True  # whether the database may hold something new
+        look = m.version > after  # the touch read the match as stored now: is anything newer?
         recorded: list[RecordedEvent] = []
         while True:
             if look:
@@ -80,13 +80,17 @@ class EventWaiter:
                 time.sleep(min(nap, 0.2))
                 look = True
             if time.monotonic() - touched >= TOUCH_EVERY_SECONDS:
-                m = self.system.touch(match_id, player)
+                # Presence only: what the match does meanwhile reaches the waiter as a notification
+                # (or a read, when the listener is down), so it needs no load here.
+                self._record_presence(match_id, player)
                 touched = time.monotonic()
-                look = m.version > after  # the touch loaded the match: anything new is stored
         if wait > 1.0 and not m.ended and not any(e.type == "MatchEnded" for e in recorded):
-            with self.loader.reading() as conn:
-                self.presence.record(conn, match_id, player, relaxed=True)
+            self._record_presence(match_id, player)
         return Polled(recorded, self._advanced(m, recorded))
+
+    def _record_presence(self, match_id: str, player: str) -> None:
+        with self.loader.reading() as conn:
+            self.presence.record(conn, match_id, player, relaxed=True)
 
     def _advanced(self, m: Match, recorded: list[RecordedEvent]) -> Match:
         """``m`` after the events of ``recorded`` it has not seen. They were read after ``m`` was

@@ -3,11 +3,14 @@ timeouts forfeit, the mulligan default, the 120 s disconnection forfeit, reconne
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import timedelta
 from typing import Any
 
 from libs import clock
 from libs.rules import STARTER_DECK
+from services.match import presence, store, waiting
 from services.match.scheduling import RecordingScheduler
 from services.match.service import MatchService
 
@@ -149,3 +152,24 @@ def test_any_request_reconnects(make_player: Any, admin: Any, svc: MatchService)
     types = _types(svc, match_id)
     assert types.count("PlayerDisconnected") == 2 and types.count("PlayerReconnected") == 2
     assert alice.view(match_id)["connected"] == {alice.id: True, bob.id: True}
+
+
+def test_a_waiting_long_poll_keeps_recording_presence(
+    make_player: Any, admin: Any, svc: MatchService, monkeypatch: Any
+) -> None:
+    """A player who only waits stays connected: the poll records presence while it waits, not only
+    when it starts and ends (the periodic write is shortened here from 10 s to 0.3 s)."""
+    monkeypatch.setattr(waiting, "TOUCH_EVERY_SECONDS", 0.3)
+    monkeypatch.setattr(presence, "PRESENCE_WRITE_SECONDS", 0.0)
+    alice, bob, match_id = _started(make_player, admin)
+    version = alice.view(match_id)["version"]
+    poll = threading.Thread(target=bob.get, args=(f"/v1/matches/{match_id}/events?after={version}&wait=2",))
+    poll.start()
+    time.sleep(0.2)  # the poll has started and recorded its start
+    clock.advance(30)  # bob makes no other request meanwhile
+    later = clock.now()
+    time.sleep(0.6)  # a periodic write falls in here, while the poll still waits
+    with svc.loader.reading() as conn:
+        seen = store.last_seen(conn, svc.schema, match_id)
+    poll.join(5)
+    assert seen[bob.id] >= later
