@@ -9,6 +9,7 @@ inside it is not counted.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import psutil
 
@@ -76,3 +77,44 @@ def spent(before: dict[int, tuple[str, float]], after: dict[int, tuple[str, floa
     for pid, (part, cpu) in after.items():
         total[part] += cpu - (before[pid][1] if pid in before else 0.0)
     return total
+
+
+def postmasters(url: str) -> list[int]:
+    """The pid of the PostgreSQL server behind ``url`` (its backends are its children)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute("SELECT pg_backend_pid()").fetchone()
+    try:
+        return [psutil.Process(row[0]).ppid()] if row else []
+    except psutil.Error:
+        return []
+
+
+class StackProcesses:
+    """One benchmark's processes: its stack's (``stack.procs``, as ``tests/e2e/stack.Stack`` keeps
+    them), its PostgreSQL's and its broker's (``roots``), and this process. Other stacks may run on
+    the same machine: their processes must not count."""
+
+    def __init__(self, stack: Any, roots: list[int]) -> None:
+        self.stack = stack
+        self.roots = roots
+
+    def pids(self) -> set[int]:
+        return tree([*self.roots, *(p.pid for p in self.stack.procs.values())])
+
+    def snapshot(self) -> dict[int, tuple[str, float]]:
+        return snapshot(only=self.pids())
+
+    def web_memory(self) -> tuple[int, int]:
+        """(RSS bytes, threads) of the stack's gunicorn processes."""
+        rss = threads = 0
+        web = self.stack.procs.get("web")
+        for pid in tree([web.pid] if web else []):
+            try:
+                proc = psutil.Process(pid)
+                rss += proc.memory_info().rss
+                threads += proc.num_threads()
+            except (psutil.Error, OSError):
+                continue
+        return rss, threads

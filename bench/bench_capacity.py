@@ -42,8 +42,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import psutil
-
 from bench import _cpu as cpu
 from bench._http import Client
 from bench._stack import database
@@ -255,41 +253,13 @@ def _next_match(pair: Pair, side: int, operator: Client | None, ended: str, dead
         pair.cond.wait_for(lambda: pair.match != ended, timeout=max(0.0, deadline - time.monotonic()))
 
 
-class Mine:
-    """This run's processes (the stack's, its PostgreSQL's and its broker's): others may be
-    running stacks on the same machine."""
-
-    def __init__(self, stack: Stack, roots: list[int]) -> None:
-        self.stack = stack
-        self.roots = roots
-
-    def pids(self) -> set[int]:
-        return cpu.tree([*self.roots, *(p.pid for p in self.stack.procs.values())])
-
-    def snapshot(self) -> dict[int, tuple[str, float]]:
-        return cpu.snapshot(only=self.pids())
-
-    def web_memory(self) -> tuple[int, int]:
-        """(RSS bytes, threads) of this stack's gunicorn processes."""
-        rss = threads = 0
-        web = self.stack.procs.get("web")
-        for pid in cpu.tree([web.pid] if web else []):
-            try:
-                proc = psutil.Process(pid)
-                rss += proc.memory_info().rss
-                threads += proc.num_threads()
-            except (psutil.Error, OSError):
-                continue
-        return rss, threads
-
-
 def _pct(values: list[float], q: int) -> float:
     if len(values) < 2:
         return float("nan")
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
-def _run(stack: Stack, m: int, mine: Mine) -> dict[str, Any]:
+def _run(stack: Stack, m: int, mine: cpu.StackProcesses) -> dict[str, Any]:
     tally = Tally()
     before = mine.snapshot()  # the stack alone: beat sweeps, relays and consumers polling, PostgreSQL
     time.sleep(IDLE_SECONDS)
@@ -374,18 +344,6 @@ def _run(stack: Stack, m: int, mine: Mine) -> dict[str, Any]:
     }
 
 
-def _postmasters(url: str) -> list[int]:
-    """The pid of the PostgreSQL server behind ``url`` (its backends are its children)."""
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as conn:
-        row = conn.execute("SELECT pid FROM pg_stat_activity WHERE pid = pg_backend_pid()").fetchone()
-    try:
-        return [psutil.Process(row[0]).ppid()] if row else []
-    except psutil.Error:
-        return []
-
-
 def _logged_errors(log: str) -> list[str]:
     """The distinct last lines of the exceptions in gunicorn's JSON log."""
     seen: dict[str, None] = {}
@@ -412,11 +370,11 @@ def main() -> None:
         with database() as url:
             bootstrap = broker.start()
             roots = [broker.process.pid] if broker.process else []
-            roots += _postmasters(url)
+            roots += cpu.postmasters(url)
             for m in SIZES:  # a fresh stack per M: its memory and caches start alike
                 with Stack(url, bootstrap, root / f"stack-{m}", env=env) as stack:
                     stack.wait_ready()
-                    results.append(_run(stack, m, Mine(stack, roots)))
+                    results.append(_run(stack, m, cpu.StackProcesses(stack, roots)))
                     if results[-1]["errors"]:  # what the server logged about them
                         for line in _logged_errors(stack.log("web"))[-5:]:
                             print(f"    web log: {line}")

@@ -112,6 +112,14 @@ def database_unreachable(exc: BaseException) -> bool:
     return False
 
 
+def _type_header(record: ConsumerRecord) -> str | None:
+    """The event type the relay wrote in the message's headers (None when there is none)."""
+    for key, value in record.headers or ():
+        if key == "type":
+            return bytes(value).decode("utf-8", "replace")
+    return None
+
+
 class _OnRebalance(ConsumerRebalanceListener):
     def __init__(self, runner: ConsumerRunner, consumer: KafkaConsumer) -> None:
         self.runner = runner
@@ -212,6 +220,9 @@ class ConsumerRunner(BackgroundLoop):
         return inserted
 
     def _apply_record(self, record: ConsumerRecord) -> None:
+        if self.types is not None and _type_header(record) not in (None, *self.types):
+            self.ignored += 1  # known from the header: not even decoded (upcasters keep the type)
+            return
         try:
             event = decode_value(record.value)
         except ValueError:

@@ -12,6 +12,7 @@ import psycopg
 from psycopg import sql
 
 from libs.bus import ConsumerRunner, OutboxRelay, topic_for
+from libs.bus.topics import message_value
 from libs.config import PROJECT_ROOT
 from libs.eventstore import EventStore, Expect, NewEvent, RecordedEvent
 from tests.integration.bus.helpers import CountingModel, RawReader, append_events, wait_until
@@ -172,3 +173,25 @@ def test_a_runner_given_types_applies_those_and_writes_nothing_for_the_others(
     assert model.counts() == {str(wanted.event_id): 1}
     assert inbox_count(store, "c-typed") == 1  # no row for the type nobody handles
     assert (runner.applied, runner.skipped, runner.ignored, runner.seen) == (1, 1, 1, 3)
+
+
+def _record(value: bytes, event_type: str) -> Any:
+    from kafka.consumer.fetcher import ConsumerRecord
+
+    fields = dict.fromkeys(ConsumerRecord._fields, 0)
+    fields.update(topic="t", key=b"k", value=value, headers=[("type", event_type.encode())])
+    return ConsumerRecord(**fields)
+
+
+def test_a_message_of_a_type_nobody_handles_is_skipped_by_its_header_before_decoding(
+    store: EventStore, model: CountingModel
+) -> None:
+    runner = ConsumerRunner(
+        store.pool, store.schema, "c-head", ["unused"], model.handle, "127.0.0.1:1", types={"Wanted"}
+    )
+    runner._apply_record(_record(b"not even JSON", "CardPlayed"))
+    assert (runner.ignored, runner.applied) == (1, 0)
+    [wanted] = store.append("typed-2", Expect.ANY, [NewEvent("Wanted", {"n": 1})])
+    runner._apply_record(_record(message_value(wanted), "Wanted"))
+    assert (runner.ignored, runner.applied) == (1, 1)
+    assert model.counts() == {str(wanted.event_id): 1}
