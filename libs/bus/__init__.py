@@ -11,7 +11,7 @@ from libs.bus.consumer import ConsumerRunner, run_consumer_process
 from libs.bus.export import export_events
 from libs.bus.projector import Projection, Projector
 from libs.bus.relay import OutboxRelay
-from libs.bus.topics import topic_for
+from libs.bus.topics import lifecycle_topic_for, topic_for
 
 __all__ = [
     "ConsumerRunner",
@@ -19,6 +19,7 @@ __all__ = [
     "Projection",
     "Projector",
     "export_events",
+    "lifecycle_topic_for",
     "run_consumer_process",
     "topic_for",
 ]

@@ -26,6 +26,12 @@ def topic_for(service: str) -> str:
     return f"arcana.{service}.events"
 
 
+def lifecycle_topic_for(service: str) -> str:
+    """``arcana.<service>.lifecycle``: the few events other services act on, where a service's main
+    topic also carries a high volume of events they would only skip (match: every move)."""
+    return topic_for(service).removesuffix(".events") + ".lifecycle"
+
+
 def dead_letter_topic(service: str) -> str:
     """The topic of the dead letters of a service's consumers: ``arcana.<service>.dead-letters``."""
     return topic_for(service).removesuffix(".events") + ".dead-letters"

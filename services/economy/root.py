@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from libs.bus import topic_for
+from libs.bus import lifecycle_topic_for, topic_for
 from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
 from services.economy import api, consumers
@@ -38,7 +38,7 @@ SERVICE = ServiceDef(
     subscriptions=(
         Subscription(
             consumers.CONSUMER,
-            (topic_for("accounts"), topic_for("match"), topic_for("progression")),
+            (topic_for("accounts"), lifecycle_topic_for("match"), topic_for("progression")),
             consumers.HANDLERS,
         ),
     ),

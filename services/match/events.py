@@ -11,6 +11,7 @@ from typing import Any
 from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
 
 TOPIC = "arcana.match.events"
+LIFECYCLE_TOPIC = "arcana.match.lifecycle"
 RECORDS_TOPIC = "arcana.match.records"
 
 
@@ -98,6 +99,16 @@ CATALOG = EventCatalog(
     "rules event (docs/rules.md) in the form a spectator sees (`libs.rules.visible_event`: no seed, "
     "deck lists, deck orders or drawn cards; `DeckShuffled` not at all), and no `state_hash`; so the "
     "versions of a stream have gaps here.",
+)
+
+LIFECYCLE = EventCatalog(
+    "match",
+    LIFECYCLE_TOPIC,
+    (MatchCreated, MatchRequestRejected, PlayerDisconnected, PlayerReconnected, MatchEnded),
+    "The events of `arcana.match.events` that other services act on, and nothing else: each one "
+    "exactly as it is there, keyed by the same stream, in the same order. Subscribe here unless you "
+    "need every move: the live topic carries several rules events per command, which a consumer "
+    "of these would fetch and skip.",
 )
 
 RECORDS = EventCatalog(

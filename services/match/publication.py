@@ -5,6 +5,8 @@ relay follows it). Issue 12, finding 2: no hidden information on the live topic.
   it (``domain.live_event``): creation, the public form of each game event, disconnections, the
   end with its stats. No seed, deck list, deck order, drawn card or state hash; ``DeckShuffled``
   is not published there (so versions on it have gaps).
+- ``arcana.match.lifecycle`` (what other services consume): the events of ``events.LIFECYCLE``
+  (creation, rejection, disconnections, the end) exactly as on the live topic, without the moves.
 - ``arcana.match.records`` (for analysts and replay): a match's complete record, every event as
   stored, published once the match has ended, when its ``MatchEnded`` is relayed.
 """
@@ -17,9 +19,10 @@ from collections.abc import Sequence
 from libs.eventstore import EventStore, RecordedEvent
 from libs.kit import Publication
 from services.match import domain
-from services.match.events import RECORDS_TOPIC, TOPIC
+from services.match.events import LIFECYCLE, LIFECYCLE_TOPIC, RECORDS_TOPIC, TOPIC
 
 MATCH_ENDED = "MatchEnded"
+LIFECYCLE_TYPES = frozenset(LIFECYCLE.types())
 
 
 def route(event: RecordedEvent, store: EventStore) -> Sequence[tuple[str, RecordedEvent]]:
@@ -28,10 +31,13 @@ def route(event: RecordedEvent, store: EventStore) -> Sequence[tuple[str, Record
     out: list[tuple[str, RecordedEvent]] = []
     live = domain.live_event(event.type, event.data)
     if live is not None:
-        out.append((TOPIC, dataclasses.replace(event, data=live)))
+        public = dataclasses.replace(event, data=live)
+        out.append((TOPIC, public))
+        if event.type in LIFECYCLE_TYPES:
+            out.append((LIFECYCLE_TOPIC, public))
     if event.type == MATCH_ENDED:
         out += [(RECORDS_TOPIC, e) for e in store.read(event.stream, 1, event.version)]
     return out
 
 
-PUBLICATION = Publication(topics=(TOPIC, RECORDS_TOPIC), route=route)
+PUBLICATION = Publication(topics=(TOPIC, LIFECYCLE_TOPIC, RECORDS_TOPIC), route=route)

@@ -9,7 +9,7 @@ from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
 from services.match import api, consumers
 from services.match.bot import bot_key
-from services.match.events import CATALOG, RECORDS
+from services.match.events import CATALOG, LIFECYCLE, RECORDS
 from services.match.limits import MatchLimits
 from services.match.notify import MatchNotifier
 from services.match.publication import PUBLICATION
@@ -36,7 +36,7 @@ SERVICE = ServiceDef(
     build=build,
     blueprints=_blueprints,
     errors=api.ERRORS,
-    events=(CATALOG, RECORDS),
+    events=(CATALOG, LIFECYCLE, RECORDS),
     publication=PUBLICATION,  # live topic: public forms only; records topic: ended matches, as stored
     subscriptions=(
         Subscription(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from libs.bus import topic_for
+from libs.bus import lifecycle_topic_for, topic_for
 from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
 from services.matchmaking import api, consumers
@@ -30,6 +30,6 @@ SERVICE = ServiceDef(
     subscriptions=(
         Subscription(consumers.DECKS_CONSUMER, (topic_for("economy"),), consumers.DECK_HANDLERS),
         Subscription(consumers.RATINGS_CONSUMER, (topic_for("ratings"),), consumers.RATING_HANDLERS),
-        Subscription(consumers.MATCHES_CONSUMER, (topic_for("match"),), consumers.MATCH_HANDLERS),
+        Subscription(consumers.MATCHES_CONSUMER, (lifecycle_topic_for("match"),), consumers.MATCH_HANDLERS),
     ),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from libs.bus import topic_for
+from libs.bus import lifecycle_topic_for, topic_for
 from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
 from services.progression import api, consumers
@@ -30,7 +30,7 @@ SERVICE = ServiceDef(
     subscriptions=(
         Subscription(
             consumers.CONSUMER,
-            (topic_for("accounts"), topic_for("match")),
+            (topic_for("accounts"), lifecycle_topic_for("match")),
             {
                 consumers.PLAYER_LOGGED_IN: consumers.player_logged_in,
                 consumers.MATCH_ENDED: consumers.match_ended,

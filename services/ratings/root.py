@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from libs.bus import topic_for
+from libs.bus import lifecycle_topic_for, topic_for
 from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
 from services.ratings import api, consumers
@@ -29,7 +29,9 @@ SERVICE = ServiceDef(
     events=(CATALOG,),
     subscriptions=(
         Subscription(
-            consumers.MATCHES_CONSUMER, (topic_for("match"),), {consumers.MATCH_ENDED: consumers.match_ended}
+            consumers.MATCHES_CONSUMER,
+            (lifecycle_topic_for("match"),),
+            {consumers.MATCH_ENDED: consumers.match_ended},
         ),
         Subscription(
             consumers.ACCOUNTS_CONSUMER,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from libs import kit
+from libs.bus.topics import lifecycle_topic_for, topic_for
 from libs.config import PROJECT_ROOT
 from libs.kit.catalog import render
 
@@ -42,9 +43,12 @@ def test_the_catalog_names_publishers_and_consumers() -> None:
     assert "| `player_id` | `str` |" in text
 
 
-def test_services_consume_only_events_topics() -> None:
-    """A second topic of a service (match's complete records of ended matches, with every hidden
-    card) is for analysts: no service subscribes to it."""
-    for svc in kit.discover():
+def test_services_consume_only_events_and_lifecycle_topics() -> None:
+    """Services consume another's ``.events`` or ``.lifecycle`` topic. Match's complete records of
+    ended matches (every hidden card) are for analysts: no service subscribes to them."""
+    services = kit.discover()
+    consumable = {t for s in services for t in (topic_for(s.name), lifecycle_topic_for(s.name))}
+    for svc in services:
         for sub in svc.subscriptions:
-            assert all(t.endswith(".events") for t in sub.topics), (svc.name, sub.name, sub.topics)
+            assert set(sub.topics) <= consumable, (svc.name, sub.name, sub.topics)
+            assert "arcana.match.records" not in sub.topics

@@ -7,7 +7,15 @@ from datetime import UTC, datetime
 
 import pytest
 
-from libs.bus.topics import decode_value, header, message_headers, message_key, message_value, topic_for
+from libs.bus.topics import (
+    decode_value,
+    header,
+    lifecycle_topic_for,
+    message_headers,
+    message_key,
+    message_value,
+    topic_for,
+)
 from libs.eventstore import RecordedEvent
 
 
@@ -28,6 +36,7 @@ def sample() -> RecordedEvent:
 
 def test_topic_names() -> None:
     assert topic_for("match") == "arcana.match.events"
+    assert lifecycle_topic_for("match") == "arcana.match.lifecycle"
     with pytest.raises(ValueError):
         topic_for("Match Service")
 

@@ -1,8 +1,9 @@
 """No hidden information on the bus (issue 12, finding 2). The relay, following match's declared
 publication, publishes to a real broker while a real match runs: ``arcana.match.events`` carries
 only what a spectator may see (no card still hidden, no seed, no deck list or order, no state
-hash, no DeckShuffled), and ``arcana.match.records`` nothing of the match until it has ended, then
-every stored event exactly as stored."""
+hash, no DeckShuffled), ``arcana.match.lifecycle`` exactly the live topic's lifecycle events
+(what other services consume) and none of the moves, and ``arcana.match.records`` nothing of the
+match until it has ended, then every stored event exactly as stored."""
 
 from __future__ import annotations
 
@@ -18,7 +19,14 @@ from tests.integration.bus.helpers import Message, RawReader, wait_until
 from tests.integration.match.play import decks_without_common_cards, next_move
 from tests.integration.match.test_match_hidden import SECRET_KEYS, _strings_and_keys
 
-LIVE, RECORDS = "arcana.match.events", "arcana.match.records"
+LIVE, LIFECYCLE, RECORDS = "arcana.match.events", "arcana.match.lifecycle", "arcana.match.records"
+LIFECYCLE_TYPES = {
+    "MatchCreated",
+    "MatchRequestRejected",
+    "PlayerDisconnected",
+    "PlayerReconnected",
+    "MatchEnded",
+}
 
 
 def _of(reader: RawReader, match_id: str) -> list[dict[str, Any]]:
@@ -66,6 +74,7 @@ def test_the_live_topic_carries_only_public_forms_and_the_record_comes_after_the
         EventStore(pool, match_schema), "match", kafka_bootstrap, publication=definition("match").publication
     )
     live_reader, records_reader = RawReader(kafka_bootstrap, LIVE), RawReader(kafka_bootstrap, RECORDS)
+    lifecycle_reader = RawReader(kafka_bootstrap, LIFECYCLE)
     rng = random.Random(5)
     relay.start()
     try:
@@ -100,7 +109,18 @@ def test_the_live_topic_carries_only_public_forms_and_the_record_comes_after_the
         (ended,) = [e for e in live if e["type"] == "MatchEnded"]
         assert ended["data"]["stats"] and ended["data"]["winner"] == stored[-1].data["winner"]
         assert {e["event_id"] for e in live} < {e["event_id"] for e in records}
+        lifecycle = wait_until(
+            lambda: (
+                [e for e in _of(lifecycle_reader, match_id) if e["type"] == "MatchEnded"]
+                and _of(lifecycle_reader, match_id)
+            ),
+            60,
+            "the lifecycle end",
+        )
+        assert [e["type"] for e in lifecycle] == ["MatchCreated", "MatchEnded"]
+        assert lifecycle == [e for e in live if e["type"] in LIFECYCLE_TYPES]  # as live, no moves
     finally:
         relay.stop()
         live_reader.close()
         records_reader.close()
+        lifecycle_reader.close()
