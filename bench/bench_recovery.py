@@ -6,7 +6,8 @@ The steps are those of ``tests/e2e/recovery.py`` (the e2e test runs them with M 
 1. set-up (not measured): `make run` (``python -m libs.devstack.run``, on a temporary data folder and
    free ports, ``ARCANA_CLOCK_FILE`` set); M operator matches (``BENCH_RECOVERY_M``, default 1,000),
    each past the mulligan and a few commands, over ``BENCH_RECOVERY_THREADS`` (default 8) keep-alive
-   clients; each match's turn ended once more and its snapshot taken (both views, both event lists);
+   clients; each match's snapshot (both views, both event lists); then, right before the crash, the
+   last moves: each turn ended once more (an acknowledged command) and the other player looking;
 2. t0: every process `make run` started (gunicorn's master and workers, Celery's worker and pool,
    beat, the relays, the consumers, the broker) and PostgreSQL (postmaster and backends) SIGKILLed in
    one pass; the clock moved 61 s forward, so every turn deadline passes while the stack is down;
@@ -150,7 +151,10 @@ def run(root: Path) -> int:
         _took("matches created and driven past the mulligan", started)
         started = time.monotonic()
         snapshots = recovery.take_snapshots(stack, matches, THREADS)
-        _took("turns ended and snapshots taken", started)
+        _took("snapshots taken (both views, both event lists)", started)
+        started = time.monotonic()
+        snapshots = recovery.make_last_moves(stack, snapshots, THREADS)
+        _took("last moves (each turn ended, the other player looking)", started)
         heads, before = recovery.log_heads(stack.database_url), recovery.relay_progress(stack.database_url)
         events = sum(len(s.events[s.match.players[0]]) for s in snapshots)
         print(

@@ -6,9 +6,10 @@ with M = 3. The stack is `make run` itself (``tests/e2e/makerun.py``).
    whose bearer tokens are signed with the stack's secret; both players keep their hands, then the
    player whose turn it is makes a few commands. Over a few threads, each with one keep-alive
    connection (``bench/_http.py``).
-2. ``take_snapshots``: the player whose turn it is ends it, so the new turn's deadline is 60 s after
-   this pass and none can pass before the crash; then both players' views and event lists
-   (``/events?after=0``), all four at one version.
+2. ``take_snapshots``: both players' views and event lists (``/events?after=0``), all four at one
+   version. ``make_last_moves``, right before the crash: the player whose turn it is ends it (a
+   command acknowledged last; the new turn's deadline is 60 s after this short pass, so none passes
+   before the crash) and the other player looks at the match.
 3. ``crash``: every process `make run` started and PostgreSQL, SIGKILLed in one pass; the clock is
    moved 61 s forward, so every turn deadline passes while the stack is down. `make run`'s
    supervisor brings everything back.
@@ -19,7 +20,8 @@ with M = 3. The stack is `make run` itself (``tests/e2e/makerun.py``).
 5. ``verify``: nothing lost and nothing invented. Each player's event list still starts with exactly
    the snapshot's list. The match's stored stream is replayed with the service's own domain code:
    its first events (up to the snapshot's version) give exactly the views the players saw before the
-   crash; every later event is what a system command decides at that point (a turn timeout once its
+   crash; every later event is what the engine decides for the acknowledged last move (which must be
+   there, as its answer showed it) or for a system command at that point (a turn timeout once its
    deadline has passed, a disconnection, a reconnection, a forfeit after 120 s away; the engine is
    deterministic, so each is decided again here and compared field by field); the views and event
    lists served now are those of the whole stream. A match that was playing must have a
@@ -39,7 +41,7 @@ import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -50,7 +52,7 @@ from bench._http import Client, Reply
 from libs.db import make_pool
 from libs.eventstore import EventStore
 from libs.kit import service_names
-from libs.rules import STARTER_DECK
+from libs.rules import STARTER_DECK, RuleViolation
 from services.match import domain
 from services.match.domain import Match, Row
 from services.match.loading import as_rows, stream_of
@@ -86,13 +88,25 @@ class LiveMatch:
 
 
 @dataclass(frozen=True)
+class Acknowledged:
+    """A command the stack acknowledged: who sent it, and the version and events its answer gave."""
+
+    player: str
+    command: dict[str, Any]
+    version: int
+    events: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
 class Snapshot:
-    """Both players' views and event lists of one match, all at ``version``."""
+    """Both players' views and event lists of one match, all at ``version``; and the last move, a
+    command acknowledged after them (``make_last_moves``)."""
 
     match: LiveMatch
     version: int
     views: dict[str, dict[str, Any]]
     events: dict[str, list[dict[str, Any]]]
+    last_move: Acknowledged | None = None
 
     @property
     def playing(self) -> bool:
@@ -244,41 +258,57 @@ def _play_or_end(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, A
 
 
 def take_snapshots(stack: MakeRun, matches: Sequence[LiveMatch], threads: int) -> list[Snapshot]:
-    """Each match: its turn ended (a fresh deadline), then its snapshot (see ``snapshot``)."""
-
-    def one(client: Client, match: LiveMatch) -> Snapshot:
-        ender = match.awaiting[0]
-        end_turn(client, match, ender)
-        return snapshot(client, match, first=next(p for p in match.players if p != ender))
-
-    return each(stack.base, matches, one, threads)
+    """Each match's snapshot (see ``snapshot``)."""
+    return each(stack.base, matches, snapshot, threads)
 
 
-def end_turn(client: Client, match: LiveMatch, player: str) -> None:
-    """``player`` ends their turn: one request (the server reads the match first) unless the turn
-    is no longer theirs (a timer moved the match), when their legal commands are read first."""
-    reply = client.post(f"{match.path}/commands", {"type": "end_turn"}, match.tokens[player])
-    if reply.status == 422:
-        move(client, match, match.awaiting[0], _end_the_turn)
-        return
-    answer = _ok(reply, 200, f"end_turn in {match.match_id}")
-    match.version, match.awaiting, match.known_legal = answer["version"], answer["awaiting"], {}
-
-
-def snapshot(client: Client, match: LiveMatch, first: str | None = None) -> Snapshot:
-    """Both players' views and event lists at one version, ``first``'s view read first (a read
-    reconnects a player marked disconnected, which moves the match: read again while the four
-    versions differ). Raises ``SetupFailed``."""
-    order = sorted(match.players, key=lambda p: p != first)
+def snapshot(client: Client, match: LiveMatch) -> Snapshot:
+    """Both players' views and event lists at one version (a read reconnects a player marked
+    disconnected, which moves the match: all four are read again while their versions differ).
+    Raises ``SetupFailed``."""
     for _ in range(5):
-        views = {p: _ok(client.get(match.path, match.tokens[p]), 200, "view") for p in order}
+        views = {p: _ok(client.get(match.path, match.tokens[p]), 200, "view") for p in match.players}
         lists = {
-            p: _ok(client.get(f"{match.path}/events?after=0", match.tokens[p]), 200, "events") for p in order
+            p: _ok(client.get(f"{match.path}/events?after=0", match.tokens[p]), 200, "events")
+            for p in match.players
         }
         versions = {v["version"] for v in views.values()} | {e["version"] for e in lists.values()}
         if len(versions) == 1:
             return Snapshot(match, versions.pop(), views, {p: e["events"] for p, e in lists.items()})
     raise SetupFailed(f"{match.match_id} kept moving while its snapshot was taken")
+
+
+def make_last_moves(stack: MakeRun, snapshots: Sequence[Snapshot], threads: int) -> list[Snapshot]:
+    """Right before the crash, in each match the player whose turn it is ends it (the new turn's
+    deadline is then 60 s after this pass, so none passes before the crash, and the answer is a
+    command acknowledged last), and the other player looks at the match (so neither has been
+    silent long). Returns the snapshots with their last move."""
+
+    def one(client: Client, s: Snapshot) -> Snapshot:
+        acknowledged = end_turn(client, s.match)
+        other = next(p for p in s.match.players if p != acknowledged.player)
+        _ok(client.get(s.match.path, s.match.tokens[other]), 200, "view")
+        return replace(s, last_move=acknowledged)
+
+    return each(stack.base, snapshots, one, threads)
+
+
+def end_turn(client: Client, match: LiveMatch) -> Acknowledged:
+    """The player whose turn it is ends it, in one request (the server reads the match first);
+    when the turn is no longer theirs (a timer moved the match), the player it now waits for.
+    Raises ``SetupFailed`` for another refusal."""
+    command = {"type": "end_turn"}
+    for _ in range(3):
+        player = match.awaiting[0]
+        reply = client.post(f"{match.path}/commands", command, match.tokens[player])
+        if reply.status == 422:
+            listed = _ok(client.get(f"{match.path}/legal-commands", match.tokens[player]), 200, "legal")
+            match.awaiting = listed["awaiting"]
+            continue
+        answer = _ok(reply, 200, f"end_turn in {match.match_id}")
+        match.version, match.awaiting, match.known_legal = answer["version"], answer["awaiting"], {}
+        return Acknowledged(player, command, answer["version"], answer["events"])
+    raise SetupFailed(f"{match.match_id}: no turn to end")
 
 
 def relay_progress(database_url: str) -> dict[tuple[str, str], tuple[int, str | None]]:
@@ -572,57 +602,110 @@ def verify(stack: MakeRun, snapshots: Sequence[Snapshot], crashed: Crash, thread
 
 def problems_of(s: Snapshot, served: Served, crashed_at: datetime) -> list[str]:
     """What is wrong with one match after recovery (see the module): each problem as a sentence."""
+    stored = served.stored
+    if [row[3] for row in stored] != list(range(1, len(stored) + 1)) or len(stored) < s.version:
+        versions = [row[3] for row in stored]
+        return [f"the stored stream is not versions 1..{s.version} or more: {versions[-5:]}"]
+    at_snapshot = domain.fold_match(stored[: s.version])
+    tail = stored[s.version :]
+    return [
+        *_snapshot_kept(s, served, at_snapshot),
+        *explain(at_snapshot, tail, crashed_at, s.last_move),
+        *_deadline_enforced(s, tail, crashed_at),
+        *_served_as_stored(s, served),
+    ]
+
+
+def _snapshot_kept(s: Snapshot, served: Served, at_snapshot: Match) -> list[str]:
+    """Each player's event list still starts with the snapshot's, and the stored events up to the
+    snapshot's version give the views the players saw then."""
     found = []
     for player in s.match.players:
         if served.events[player][: len(s.events[player])] != s.events[player]:
             found.append(f"{player}'s events up to version {s.version} are not those of the snapshot")
-    stored = served.stored
-    if [row[3] for row in stored] != list(range(1, len(stored) + 1)) or len(stored) < s.version:
-        return [
-            *found,
-            f"the stored stream has versions {[r[3] for r in stored][-5:]}..., not 1..{s.version}+",
-        ]
-    at_snapshot = domain.fold_match(stored[: s.version])
-    for player in s.match.players:
         if _view(at_snapshot, player) != s.views[player]:
             found.append(f"the stored events up to {s.version} give {player} another view than the snapshot")
-    found += explain(at_snapshot, stored[s.version :], crashed_at)
-    timed_out = any(kind == "TurnTimedOut" and at >= crashed_at for kind, _, at, _ in stored[s.version :])
-    if s.playing and not timed_out:
-        found.append(f"no TurnTimedOut after version {s.version} and the crash: deadline not enforced")
+    return found
+
+
+def _deadline_enforced(s: Snapshot, tail: Sequence[Row], crashed_at: datetime) -> list[str]:
+    """A match that was playing has a ``TurnTimedOut`` decided after the crash."""
+    if not s.playing or any(kind == "TurnTimedOut" and at >= crashed_at for kind, _, at, _ in tail):
+        return []
+    return [f"no TurnTimedOut after version {s.version} and the crash: deadline not enforced"]
+
+
+def _served_as_stored(s: Snapshot, served: Served) -> list[str]:
+    """The views and event lists served now are those of the stored stream at their versions."""
+    found = []
     for player in s.match.players:
         version = served.views[player]["version"]
-        if served.views[player] != _view(domain.fold_match(stored[:version]), player):
+        if served.views[player] != _view(domain.fold_match(served.stored[:version]), player):
             found.append(f"{player}'s view at version {version} is not the fold of the stored events")
         events = served.events[player]
         upto = events[-1]["version"] if events else 0
-        if events != client_events(stored[:upto], player):
+        if events != client_events(served.stored[:upto], player):
             found.append(f"{player}'s event list is not the stored stream as they may see it")
     return found
 
 
-def explain(m: Match, tail: Sequence[Row], crashed_at: datetime) -> list[str]:
-    """Walk the events stored after a snapshot (the match then ``m``): each batch must be exactly what a
-    system command decides at that point (``system_command``), and a timeout or a forfeit must be
-    decided at or after its deadline and after the crash. Returns the problems (the walk stops at the
-    first batch that nothing explains)."""
+def explain(
+    m: Match, tail: Sequence[Row], crashed_at: datetime, last_move: Acknowledged | None = None
+) -> list[str]:
+    """Walk the events stored after a snapshot (the match then ``m``). Each batch must be exactly what
+    the engine decides for the acknowledged ``last_move`` (once, ending at the version its answer
+    gave, which showed its player those events) or for a system command at that point
+    (``system_command``); a timeout or a forfeit must be decided at or after its deadline, and after
+    the crash. Returns the problems: the walk stops at the first batch nothing explains, and the last
+    move must have been found."""
     i = 0
+    pending = last_move
     while i < len(tail):
-        kind, data, at, version = tail[i]
-        command, due = system_command(m, kind, data)
-        if command is None:
-            return [f"version {version}: {kind} is not what a deadline or a reconnection decides"]
-        expected = domain.decide_match(m, command).events
-        batch = tail[i : i + len(expected)]
-        if _as_json([[k, d] for k, d, _, _ in batch]) != _as_json([[k, d] for k, d in expected]):
-            return [f"versions {version}..: not what the engine decides for {command}"]
-        if due is not None and at < due:
-            return [f"version {version}: {command['type']} decided at {at}, before it was due ({due})"]
-        if command["type"] in ("timeout", "forfeit") and at < crashed_at:
-            return [f"version {version}: {command['type']} decided before the crash (a slow set-up)"]
+        batch = _acknowledged_batch(m, tail[i:], pending)
+        if batch:
+            pending = None
+        else:
+            batch, problem = _system_batch(m, tail[i:], crashed_at)
+            if problem:
+                return [problem]
         m = domain.fold_match(batch, m)
         i += len(batch)
+    if pending is not None:
+        return [f"the acknowledged {pending.command} of {pending.player} (version {pending.version}) is lost"]
     return []
+
+
+def _acknowledged_batch(m: Match, rest: Sequence[Row], move: Acknowledged | None) -> Sequence[Row]:
+    """The first events of ``rest`` if they are ``move`` as the engine decides it at ``m`` and as its
+    answer showed it; else nothing."""
+    if move is None:
+        return []
+    try:
+        expected = domain.decide_for(m, move.player, move.command).events
+    except RuleViolation:
+        return []
+    batch = rest[: len(expected)]
+    same = _as_json([[k, d] for k, d, _, _ in batch]) == _as_json([[k, d] for k, d in expected])
+    answered = client_events(batch, move.player) == move.events
+    return batch if same and answered and batch[-1][3] == move.version else []
+
+
+def _system_batch(m: Match, rest: Sequence[Row], crashed_at: datetime) -> tuple[Sequence[Row], str]:
+    """The first events of ``rest`` if a system command decided them at ``m``, when it was due (a
+    timeout or forfeit: after the crash), and no problem; else a problem."""
+    kind, data, at, version = rest[0]
+    command, due = system_command(m, kind, data)
+    if command is None:
+        return [], f"version {version}: {kind} is not what a deadline or a reconnection decides"
+    expected = domain.decide_match(m, command).events
+    batch = rest[: len(expected)]
+    if _as_json([[k, d] for k, d, _, _ in batch]) != _as_json([[k, d] for k, d in expected]):
+        return [], f"versions {version}..: not what the engine decides for {command}"
+    if due is not None and at < due:
+        return [], f"version {version}: {command['type']} decided at {at}, before it was due ({due})"
+    if command["type"] in ("timeout", "forfeit") and at < crashed_at:
+        return [], f"version {version}: {command['type']} decided before the crash (a slow set-up)"
+    return batch, ""
 
 
 def system_command(m: Match, kind: str, data: Mapping[str, Any]) -> tuple[dict[str, Any] | None, Any]:
