@@ -494,12 +494,12 @@ def _deadlines_enforced(
     base: str, snapshots: Sequence[Snapshot], crashed_at: datetime, web_up: threading.Event, until: float
 ) -> tuple[float | None, list[str]]:
     """For each match that was playing, a long-poll of its first player on ``/events`` after the
-    snapshot's version (again after each answer without one) until a ``TurnTimedOut`` decided after
-    the crash comes; one thread per match, as each client waits. Returns when the last one came
-    (monotonic; None unless all did) and the matches where none came (the match ended without one,
-    or the limit passed)."""
+    snapshot's version (again after each answer that settles nothing, see ``_outcome``) until a
+    ``TurnTimedOut`` decided after the crash comes; one thread per match, as each client waits.
+    Returns when the last one came (monotonic; None unless all did) and the matches where none came
+    (ended after the crash without one, or the limit passed)."""
     playing = [s for s in snapshots if s.playing]
-    seen: dict[str, float] = {}
+    outcomes: dict[str, tuple[str, float]] = {}
     lock = threading.Lock()
 
     def wait_for_timeout(s: Snapshot) -> None:
@@ -513,17 +513,15 @@ def _deadlines_enforced(
                 try:
                     reply = client.get(f"{s.match.path}/events?after={after}&wait={wait}", token)
                 except (OSError, http.client.HTTPException):
-                    time.sleep(RETRY_SECONDS)
-                    continue
-                if reply.status != 200:
+                    reply = None
+                if reply is None or reply.status != 200:
                     time.sleep(RETRY_SECONDS)
                     continue
                 answer = reply.json()
-                if any(_timed_out_after(e, crashed_at) for e in answer["events"]):
+                outcome = _outcome(answer["events"], crashed_at)
+                if outcome is not None:
                     with lock:
-                        seen[s.match.match_id] = time.monotonic()
-                    return
-                if any(e["type"] == "MatchEnded" for e in answer["events"]):
+                        outcomes[s.match.match_id] = (outcome, time.monotonic())
                     return
                 after = answer["version"]
         finally:
@@ -534,12 +532,26 @@ def _deadlines_enforced(
         p.start()
     for p in pollers:
         p.join()
-    missing = [s.match.match_id for s in playing if s.match.match_id not in seen]
-    return (max(seen.values(), default=time.monotonic()) if not missing else None), missing
+    enforced = [at for outcome, at in outcomes.values() if outcome == "enforced"]
+    missing = [
+        s.match.match_id
+        for s in playing
+        if outcomes.get(s.match.match_id, ("",))[0] not in ("enforced", "ended before the crash")
+    ]
+    return (max(enforced, default=time.monotonic()) if not missing else None), missing
 
 
-def _timed_out_after(event: Mapping[str, Any], moment: datetime) -> bool:
-    return event["type"] == "TurnTimedOut" and datetime.fromisoformat(event["occurred_at"]) >= moment
+def _outcome(events: Sequence[Mapping[str, Any]], crashed_at: datetime) -> str | None:
+    """What events of a match say of its deadline overdue at the crash: ``enforced`` (a
+    ``TurnTimedOut`` decided after the crash), ``ended before the crash`` (no deadline was running),
+    ``ended`` (after the crash, without one); None: nothing yet."""
+    for event in events:
+        after_crash = datetime.fromisoformat(event["occurred_at"]) >= crashed_at
+        if event["type"] == "TurnTimedOut" and after_crash:
+            return "enforced"
+        if event["type"] == "MatchEnded":
+            return "ended" if after_crash else "ended before the crash"
+    return None
 
 
 def _republished(
@@ -610,8 +622,8 @@ def problems_of(s: Snapshot, served: Served, crashed_at: datetime) -> list[str]:
     tail = stored[s.version :]
     return [
         *_snapshot_kept(s, served, at_snapshot),
-        *explain(at_snapshot, tail, crashed_at, s.last_move),
-        *_deadline_enforced(s, tail, crashed_at),
+        *explain(at_snapshot, tail, s.last_move),
+        *_deadline_enforced(at_snapshot, tail, crashed_at),
         *_served_as_stored(s, served),
     ]
 
@@ -628,11 +640,15 @@ def _snapshot_kept(s: Snapshot, served: Served, at_snapshot: Match) -> list[str]
     return found
 
 
-def _deadline_enforced(s: Snapshot, tail: Sequence[Row], crashed_at: datetime) -> list[str]:
-    """A match that was playing has a ``TurnTimedOut`` decided after the crash."""
-    if not s.playing or any(kind == "TurnTimedOut" and at >= crashed_at for kind, _, at, _ in tail):
+def _deadline_enforced(at_snapshot: Match, tail: Sequence[Row], crashed_at: datetime) -> list[str]:
+    """A match still running at the crash has a ``TurnTimedOut`` decided after it (its turn's deadline
+    passed while the stack was down)."""
+    before_crash = [row for row in tail if row[2] < crashed_at]
+    if domain.fold_match(before_crash, at_snapshot).ended:
         return []
-    return [f"no TurnTimedOut after version {s.version} and the crash: deadline not enforced"]
+    if any(kind == "TurnTimedOut" and at >= crashed_at for kind, _, at, _ in tail):
+        return []
+    return ["no TurnTimedOut decided after the crash: the overdue deadline was not enforced"]
 
 
 def _served_as_stored(s: Snapshot, served: Served) -> list[str]:
@@ -649,15 +665,12 @@ def _served_as_stored(s: Snapshot, served: Served) -> list[str]:
     return found
 
 
-def explain(
-    m: Match, tail: Sequence[Row], crashed_at: datetime, last_move: Acknowledged | None = None
-) -> list[str]:
+def explain(m: Match, tail: Sequence[Row], last_move: Acknowledged | None = None) -> list[str]:
     """Walk the events stored after a snapshot (the match then ``m``). Each batch must be exactly what
     the engine decides for the acknowledged ``last_move`` (once, ending at the version its answer
     gave, which showed its player those events) or for a system command at that point
-    (``system_command``); a timeout or a forfeit must be decided at or after its deadline, and after
-    the crash. Returns the problems: the walk stops at the first batch nothing explains, and the last
-    move must have been found."""
+    (``system_command``) once it was due (a timeout at or after its turn's deadline). Returns the
+    problems: the walk stops at the first batch nothing explains, and the last move must be found."""
     i = 0
     pending = last_move
     while i < len(tail):
@@ -665,7 +678,7 @@ def explain(
         if batch:
             pending = None
         else:
-            batch, problem = _system_batch(m, tail[i:], crashed_at)
+            batch, problem = _system_batch(m, tail[i:])
             if problem:
                 return [problem]
         m = domain.fold_match(batch, m)
@@ -690,9 +703,9 @@ def _acknowledged_batch(m: Match, rest: Sequence[Row], move: Acknowledged | None
     return batch if same and answered and batch[-1][3] == move.version else []
 
 
-def _system_batch(m: Match, rest: Sequence[Row], crashed_at: datetime) -> tuple[Sequence[Row], str]:
-    """The first events of ``rest`` if a system command decided them at ``m``, when it was due (a
-    timeout or forfeit: after the crash), and no problem; else a problem."""
+def _system_batch(m: Match, rest: Sequence[Row]) -> tuple[Sequence[Row], str]:
+    """The first events of ``rest`` if a system command decided them at ``m`` once it was due, and no
+    problem; else nothing and the problem."""
     kind, data, at, version = rest[0]
     command, due = system_command(m, kind, data)
     if command is None:
@@ -703,8 +716,6 @@ def _system_batch(m: Match, rest: Sequence[Row], crashed_at: datetime) -> tuple[
         return [], f"versions {version}..: not what the engine decides for {command}"
     if due is not None and at < due:
         return [], f"version {version}: {command['type']} decided at {at}, before it was due ({due})"
-    if command["type"] in ("timeout", "forfeit") and at < crashed_at:
-        return [], f"version {version}: {command['type']} decided before the crash (a slow set-up)"
     return batch, ""
 
 
