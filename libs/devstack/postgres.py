@@ -20,6 +20,7 @@ SYSTEM_USER = "embedded_postgres"
 DATABASE = "arcana"
 # What ``pg_ctl stop -m MODE`` sends the postmaster.
 SHUTDOWN_SIGNALS = {"smart": signal.SIGTERM, "fast": signal.SIGINT, "immediate": signal.SIGQUIT}
+REAP_WAIT_SECONDS = 10.0
 
 
 def _bin(name: str) -> str:
@@ -121,6 +122,7 @@ class EmbeddedPostgres:
             self._tune()
         if port_is_open(self.port):
             raise RuntimeError(f"port {self.port} is taken: another PostgreSQL is running there")
+        self._wait_until_reaped()
         options = f"-h 127.0.0.1 -p {self.port} -k {self.data}"
         _run_as_owner(
             [
@@ -147,6 +149,18 @@ class EmbeddedPostgres:
             return int((self.data / "postmaster.pid").read_text().split()[0])
         except (OSError, ValueError, IndexError):
             return None
+
+    def _wait_until_reaped(self, timeout: float = REAP_WAIT_SECONDS) -> None:
+        """Wait (at most ``timeout`` seconds) while the postmaster named in the lock file is a zombie.
+
+        A killed postmaster stays a zombie until its parent reaps it (PID 1 since pg_ctl detached it,
+        which may take a second), and PostgreSQL refuses to start while the process of
+        ``postmaster.pid`` exists. Waiting here instead of failing spares the supervisor a failed
+        restart and its doubled delay."""
+        pid = self.postmaster_pid()
+        deadline = time.monotonic() + timeout
+        while pid is not None and _is_zombie(pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
 
     def alive(self) -> bool:
         """Whether the cluster's postmaster runs (False after it crashed or was killed)."""
