@@ -1,5 +1,6 @@
 """Timers and presence with the clock moved in-process (no sleeping): turn timeouts, the three
-timeouts forfeit, the mulligan default, the 120 s disconnection forfeit, reconnection."""
+timeouts forfeit, the mulligan default, the 120 s disconnection forfeit, reconnection, and sweeps
+that overlap sharing the due matches."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from libs import clock
 from libs.rules import STARTER_DECK
+from services.match import store
 from services.match.scheduling import RecordingScheduler
 from services.match.service import MatchService
 
@@ -149,3 +151,23 @@ def test_any_request_reconnects(make_player: Any, admin: Any, svc: MatchService)
     types = _types(svc, match_id)
     assert types.count("PlayerDisconnected") == 2 and types.count("PlayerReconnected") == 2
     assert alice.view(match_id)["connected"] == {alice.id: True, bob.id: True}
+
+
+def test_a_sweep_passes_over_a_match_another_sweep_is_working_on(
+    make_player: Any, admin: Any, svc: MatchService
+) -> None:
+    """Overlapping sweeps (one every 2 s, one per Celery process, each longer than 2 s after an outage)
+    share the due matches: a match another sweep has claimed is left to it, and the next sweep
+    takes it once the claim is given back."""
+    first, second = _started(make_player, admin), _started(make_player, admin)
+    for alice, bob, match_id in (first, second):
+        _both_keep(alice, bob, match_id)
+    clock.advance(61)  # both turns overdue
+    held = first[2]
+    with svc.loader.reading() as other_sweep:
+        assert store.claim_for_sweep(other_sweep, svc.schema, held)
+        assert svc.sweep() == 1
+        assert "TurnTimedOut" not in _types(svc, held) and "TurnTimedOut" in _types(svc, second[2])
+        store.release_sweep_claim(other_sweep, svc.schema, held)
+    assert svc.sweep() == 1
+    assert "TurnTimedOut" in _types(svc, held)
