@@ -31,6 +31,7 @@ def _part(proc: psutil.Process, me: int) -> str | None:
         ("celery", "celery"),
         ("libs.bus.relay", "relay"),
         (".consumers", "consumers"),
+        ("libs.kit.consume", "consumers"),
         ("tansu", "broker"),
     ):
         if marker in line:
