@@ -43,6 +43,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
+from bench import _cpu as cpu
 from libs.config import env_int
 from tests.e2e import recovery
 from tests.e2e.makerun import MakeRun
@@ -142,7 +143,10 @@ def _sweeps(worker_log: str, t0_line: int) -> list[str]:
 def run(root: Path) -> int:
     stack = MakeRun(root)
     try:
-        print(f"bench-recovery: M = {M} live matches, {THREADS} client threads, {os.cpu_count()} cores")
+        print(
+            f"bench-recovery: M = {M} live matches, {THREADS} client threads, {os.cpu_count()} cores, "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
         started = time.monotonic()
         stack.wait_ready(STARTUP_SECONDS)
         _took("make run up (/readyz 200)", started)
@@ -169,11 +173,15 @@ def run(root: Path) -> int:
         crashed = recovery.crash(stack)
         jump = recovery.CLOCK_JUMP_SECONDS
         print(f"t0: {crashed.killed} processes SIGKILLed; the clock moved {jump} s forward", flush=True)
+        client_cpu = cpu.snapshot(only=set())  # this process alone: the stack's are all new after t0
         found = recovery.watch_recovery(
             stack, snapshots, crashed, heads=heads, before=before, threads=THREADS, limit=LIMIT
         )
+        spent = cpu.spent(client_cpu, cpu.snapshot(only=_stack_pids(stack)))
+        window = time.monotonic() - crashed.at
         timeline.stop()
         _report(found, timeline, crashed, stack, worker_lines)
+        _report_cpu(spent, window)
         problems = recovery.verify(stack, snapshots, crashed, THREADS)
         return _verdict(found, problems, snapshots)
     finally:
@@ -196,6 +204,22 @@ def _report(
         print(f"  {at - crashed.at:7.2f} s  [{label}] {line[:160]}")
     sweeps = _sweeps(stack.log("celery-worker"), worker_lines)
     print(f"\nbeat sweeps after t0: {len(sweeps)}: {'; '.join(sweeps[:12]) or 'none logged'}")
+
+
+def _stack_pids(stack: MakeRun) -> set[int]:
+    """The processes of this stack now: `make run`'s tree and PostgreSQL's (detached by pg_ctl)."""
+    postmaster = stack.postmaster_pid()
+    return cpu.tree([stack.proc.pid, *([postmaster] if postmaster else [])])
+
+
+def _report_cpu(spent: dict[str, float], window: float) -> None:
+    parts = ", ".join(f"{part} {seconds:.1f}" for part, seconds in spent.items())
+    total = sum(spent.values())
+    print(
+        f"\nCPU seconds from t0 until the watching ended ({window:.1f} s; processes alive at its end, "
+        f"so PostgreSQL's closed backends are missing): {parts}; total {total:.1f} "
+        f"= {total / window:.2f} of the {os.cpu_count()} cores; load average now {os.getloadavg()[0]:.1f}"
+    )
 
 
 def _verdict(found: recovery.Recovery, problems: list[str], snapshots: list[recovery.Snapshot]) -> int:
