@@ -171,3 +171,22 @@ def test_a_sweep_passes_over_a_match_another_sweep_is_working_on(
         store.release_sweep_claim(other_sweep, svc.schema, held)
     assert svc.sweep() == 1
     assert "TurnTimedOut" in _types(svc, held)
+
+
+def test_a_tick_after_an_outage_stores_everything_due_in_one_append(
+    make_player: Any, admin: Any, svc: MatchService
+) -> None:
+    """Both players silent and the turn over, as after a crash of the whole stack: the two
+    disconnections and the timeout are stored by one append (one moment, one commit instead of
+    three), in ``next_due``'s order, and nothing is due after it."""
+    alice, bob, match_id = _started(make_player, admin)
+    _both_keep(alice, bob, match_id)
+    known = len(svc.read_events(match_id))
+    clock.advance(61)
+    assert svc.tick(match_id) == 3
+    new = svc.read_events(match_id, known)
+    assert [e.type for e in new[:3]] == ["PlayerDisconnected", "PlayerDisconnected", "TurnTimedOut"]
+    assert len({e.occurred_at for e in new}) == 1
+    assert svc.tick(match_id) == 0
+    view = bob.view(match_id)
+    assert view["active_player"] == bob.id and view["connected"] == {alice.id: False, bob.id: True}
