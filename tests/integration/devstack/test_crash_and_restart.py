@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -82,6 +83,14 @@ def test_a_postmaster_killed_with_its_backends_starts_again_at_the_first_attempt
             assert conn.execute("SELECT n FROM kept").fetchall() == [(7,)]
     finally:
         server.stop(mode="immediate")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="syncfs is Linux's")
+@pytest.mark.skipif(bool(os.environ.get("TEST_DATABASE_URL")), reason="an external server: its own settings")
+def test_after_a_crash_the_cluster_syncs_its_data_folder_with_one_syncfs(postgres_url: str) -> None:
+    """Not a file at a time: with the rest of the stack booting, that took seconds."""
+    with psycopg.connect(postgres_url) as conn:
+        assert conn.execute("SHOW recovery_init_sync_method").fetchone() == ("syncfs",)
 
 
 def test_a_killed_broker_is_dead_and_starts_again_under_a_new_cluster_id(tmp_path: Path) -> None:
