@@ -30,7 +30,8 @@ class Reply:
 
 
 class Client:
-    """One keep-alive connection to ``base_url``, sending ``Authorization: Bearer <token>``."""
+    """One keep-alive connection to ``base_url``, sending ``Authorization: Bearer <token>`` (or the
+    token a request names: one connection may serve several players)."""
 
     def __init__(self, base_url: str, token: str | None = None, timeout: float = 30.0) -> None:
         parts = urlsplit(base_url)
@@ -39,14 +40,14 @@ class Client:
         self.headers = {"Authorization": f"Bearer {token}"} if token else {}
         self._conn: http.client.HTTPConnection | None = None
 
-    def get(self, path: str) -> Reply:
-        return self.request("GET", path)
+    def get(self, path: str, token: str | None = None) -> Reply:
+        return self.request("GET", path, token=token)
 
-    def post(self, path: str, payload: Any) -> Reply:
-        return self.request("POST", path, json.dumps(payload).encode())
+    def post(self, path: str, payload: Any, token: str | None = None) -> Reply:
+        return self.request("POST", path, json.dumps(payload).encode(), token=token)
 
-    def request(self, method: str, path: str, body: bytes | None = None) -> Reply:
-        headers = dict(self.headers)
+    def request(self, method: str, path: str, body: bytes | None = None, token: str | None = None) -> Reply:
+        headers = {"Authorization": f"Bearer {token}"} if token else dict(self.headers)
         if body is not None:
             headers["Content-Type"] = "application/json"
         conn = self._conn

@@ -5,7 +5,8 @@ relay and consumer process) is a ``Unit``: it can be started, asked whether it s
 up after a crash and stopped. ``Supervisor.check`` notices a unit that died, kills what it left
 behind, and starts it again after a delay that doubles with each crash in a row (0.5 s, 1 s, 2 s,
 … up to 15 s), so a part that cannot start does not spin; a unit that ran for a while before
-crashing starts again after the shortest delay. A failed restart counts as a crash.
+crashing starts again after the shortest delay. A failed restart counts as a crash. Units due at
+once start the last started first: the processes before the infrastructure they wait for.
 
 The other parts ride out a restart on their own: pools and the relay reconnect to PostgreSQL,
 and a restarted dev broker comes back empty with a new cluster id, so the relays publish
@@ -187,11 +188,16 @@ class Supervisor:
         self.watches.append(_Watch(unit, started_at=self.clock()))
 
     def check(self) -> None:
-        """Notice the units that died and restart those whose delay has passed."""
+        """Notice the units that died and restart those whose delay has passed, the last started first.
+
+        The processes start at once and wait for what they need, while starting the infrastructure
+        blocks until it is ready (PostgreSQL's crash recovery takes seconds): after a crash of
+        everything, gunicorn and Celery boot meanwhile instead of after it."""
         now = self.clock()
         for watch in self.watches:
             if watch.restart_at is None and not watch.unit.alive():
                 self._schedule_restart(watch, now)
+        for watch in reversed(self.watches):
             if watch.restart_at is not None and now >= watch.restart_at:
                 self._restart(watch)
 

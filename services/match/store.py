@@ -114,6 +114,23 @@ def due_matches(conn: psycopg.Connection[Any], schema: str, now: datetime, limit
     return [r[0] for r in conn.execute(query, params).fetchall()]
 
 
+def claim_for_sweep(conn: psycopg.Connection[Any], schema: str, match_id: str) -> bool:
+    """Take the sweep's claim on ``match_id`` in this session (an advisory lock) unless another sweep
+    holds it: True when taken (release it with ``release_sweep_claim``), False at once otherwise."""
+    key = _sweep_key(schema, match_id)
+    row = conn.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0))", (key,)).fetchone()
+    return bool(row and row[0])
+
+
+def release_sweep_claim(conn: psycopg.Connection[Any], schema: str, match_id: str) -> None:
+    """Give back the claim ``claim_for_sweep`` took in this session."""
+    conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (_sweep_key(schema, match_id),))
+
+
+def _sweep_key(schema: str, match_id: str) -> str:
+    return f"{schema}:sweep:{match_id}"
+
+
 def matches_of(
     conn: psycopg.Connection[Any], schema: str, player: str, active_only: bool
 ) -> list[dict[str, Any]]:

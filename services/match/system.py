@@ -12,7 +12,7 @@ from libs.eventstore import ConcurrencyError
 from libs.rules import RuleViolation
 from services.match import domain, store
 from services.match.dispatch import Dispatcher
-from services.match.domain import Match
+from services.match.domain import Decision, Match
 from services.match.loading import MatchLoader
 from services.match.presence import Presence
 from services.match.writing import MatchWriter, Outcome
@@ -44,17 +44,27 @@ class SystemCommands:
         """Apply the system command ``choose`` picks on a fresh read (None: nothing to do), retried on
         a lost race; dispatch its timers (and the bot unless ``bot`` is False). Returns None when
         nothing was applied: no command, an ended match, a refusal (logged) or too many races."""
+
+        def decide(m: Match) -> Decision | None:
+            command = choose(m)
+            return None if command is None else domain.decide_match(m, command)
+
+        return self._apply(match_id, decide, bot=bot)
+
+    def _apply(
+        self, match_id: str, decide: Callable[[Match], Decision | None], *, bot: bool = True
+    ) -> Outcome | None:
+        """Append what ``decide`` decides on a fresh read of the running match (see ``run``)."""
         for _ in range(SYSTEM_ATTEMPTS):
             m = self.loader.load(match_id)
             if m is None or m.ended:
                 return None
-            command = choose(m)
-            if command is None:
-                return None
             try:
-                decision = domain.decide_match(m, command)
+                decision = decide(m)
             except RuleViolation as exc:
-                log.error("match %s: system command %s refused: %s", match_id, command, exc)
+                log.error("match %s: a system command was refused: %s", match_id, exc)
+                return None
+            if decision is None:
                 return None
             try:
                 outcome = self.writer.append(m, match_id, decision, None)
@@ -81,20 +91,24 @@ class SystemCommands:
         return m
 
     def tick(self, match_id: str) -> int:
-        """Apply every system command due now (presence, forfeits, timeouts); returns how many."""
+        """Apply every system command due now (presence, forfeits, timeouts) in one append
+        (``domain.decide_due``); returns how many. After an outage a match may owe three at once
+        (both players silent, the turn over): one transaction instead of three."""
+        now = clock.now()
         applied = 0
-        for _ in range(MAX_TICK_STEPS):
-            now = clock.now()
 
-            def due(m: Match, now: Any = now) -> dict[str, Any] | None:
-                with self.loader.reading() as conn:
-                    seen = store.last_seen(conn, self.schema, m.match_id)
-                return domain.next_due(m, now, seen)
+        def decide(m: Match) -> Decision | None:
+            nonlocal applied
+            with self.loader.reading() as conn:
+                seen = store.last_seen(conn, self.schema, m.match_id)
+            due = domain.decide_due(m, now, seen, MAX_TICK_STEPS)
+            if due is None:
+                return None
+            decision, commands = due
+            applied = len(commands)
+            return decision
 
-            if self.run(match_id, due) is None:
-                break
-            applied += 1
-        return applied
+        return applied if self._apply(match_id, decide) is not None else 0
 
     def follow_up(self, match_id: str) -> None:
         """Schedule the match's deadline as it is now (after a deadline task ran: senders skip a

@@ -14,11 +14,8 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,108 +23,23 @@ import psutil
 import pytest
 import requests
 
-from libs.config import PROJECT_ROOT
-from libs.devstack.ports import free_port
+from tests.e2e.makerun import RECOVERY_SECONDS, MakeRun, wait_for
 from tests.integration.bus.helpers import RawReader
 
 pytestmark = pytest.mark.e2e
 
-# What to kill, in this order, and how to recognise its leader among `make run`'s children.
-KILLED_IN_TURN = {
-    "web": "gunicorn",
-    "celery-worker": "services.worker worker",
-    "relay-accounts": "libs.bus.relay --service accounts",
-    "consumers-match": "libs.kit.consume match",
-    "kafka": "--cluster-id",
-    "celery-beat": "services.worker beat",
-    "relay-match": "libs.bus.relay --service match",
-    "postgres": None,  # detached by pg_ctl: found through its lock file
-}
-RECOVERY_SECONDS = 90
-
-
-class MakeRun:
-    """`python -m libs.devstack.run` on a data folder and ports of its own."""
-
-    def __init__(self, root: Path) -> None:
-        self.data = root / "data"
-        self.port, self.kafka_port = free_port(), free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if k not in ("DATABASE_URL", "KAFKA_BOOTSTRAP_SERVERS", "CELERY_BROKER_URL")
-        }
-        env.update(
-            ARCANA_DATA_DIR=str(self.data),
-            ARCANA_PORT=str(self.port),
-            ARCANA_PG_PORT=str(free_port()),
-            ARCANA_KAFKA_PORT=str(self.kafka_port),
-            ARCANA_SCRYPT_N="1024",
-            PYTHONPATH=str(PROJECT_ROOT),
-        )
-        self.output = (root / "make-run.out").open("wb")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "libs.devstack.run"],
-            cwd=PROJECT_ROOT,
-            env=env,
-            stdout=self.output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        self.output_path = root / "make-run.out"
-
-    def leader(self, kind: str) -> int | None:
-        """The pid of the running process of ``kind`` (the postmaster for ``postgres``)."""
-        if kind == "postgres":
-            try:
-                return int((self.data / "pg" / "postmaster.pid").read_text().split()[0])
-            except (OSError, ValueError, IndexError):
-                return None
-        mark = KILLED_IN_TURN[kind]
-        for child in psutil.Process(self.proc.pid).children():
-            try:
-                if mark in " ".join(child.cmdline()) and child.status() != psutil.STATUS_ZOMBIE:
-                    return int(child.pid)
-            except psutil.NoSuchProcess:
-                continue
-        return None
-
-    def kill_and_wait_for_restart(self, kind: str) -> None:
-        """SIGKILL the process of ``kind``; return once `make run` has started another one."""
-        victim = self.leader(kind)
-        assert victim is not None, f"no {kind} running:\n{self.text()[-3000:]}"
-        os.kill(victim, signal.SIGKILL)
-        _wait_for(lambda: self.leader(kind) not in (None, victim), RECOVERY_SECONDS, f"{kind} restarted")
-
-    def all_processes(self) -> list[psutil.Process]:
-        """`make run`'s children and grandchildren, plus PostgreSQL's (detached) processes."""
-        found = psutil.Process(self.proc.pid).children(recursive=True)
-        for p in psutil.process_iter(["cmdline"]):
-            if str(self.data) in " ".join(p.info["cmdline"] or []):
-                found.append(p)
-        return found
-
-    def wait_ready(self) -> None:
-        def ready() -> bool:
-            assert self.proc.poll() is None, f"make run exited:\n{self.text()[-3000:]}"
-            try:
-                return requests.get(f"{self.base}/readyz", timeout=3).status_code == 200
-            except requests.RequestException:
-                return False
-
-        _wait_for(ready, RECOVERY_SECONDS, "/readyz to answer 200")
-
-    def stop(self) -> str:
-        """What Ctrl-C in a terminal does; returns everything `make run` printed."""
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGINT)
-            self.proc.wait(90)
-        self.output.close()
-        return self.text()
-
-    def text(self) -> str:
-        return self.output_path.read_text(errors="replace")
+# What to kill, in this order (each recognised as ``makerun.LEADER_MARKS`` says; PostgreSQL, which pg_ctl
+# detaches, through its lock file).
+KILLED_IN_TURN = (
+    "web",
+    "celery-worker",
+    "relay-accounts",
+    "consumers-match",
+    "kafka",
+    "celery-beat",
+    "relay-match",
+    "postgres",
+)
 
 
 class Player:
@@ -175,7 +87,7 @@ class Player:
                 self.acknowledged_version = int(r.json()["version"])
             return r.status_code == 200
 
-        _wait_for(moved, RECOVERY_SECONDS, "an accepted command")
+        wait_for(moved, RECOVERY_SECONDS, "an accepted command")
 
 
 def _keep_the_match_going(commands: list[dict[str, Any]]) -> dict[str, Any]:
@@ -206,18 +118,7 @@ def _call(method: str, url: str, *, accept: tuple[int, ...] = (200, 201), **kwar
         assert r.status_code in accept, f"{method} {url}: {last}"
         return r
 
-    return _wait_for(answered, RECOVERY_SECONDS, lambda: f"answer to {method} {url} (last: {last})")
-
-
-def _wait_for(probe: Callable[[], Any], timeout: float, what: str | Callable[[], str]) -> Any:
-    """Poll ``probe`` until it returns something truthy, and return that; fail after ``timeout``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        result = probe()
-        if result:
-            return result
-        assert time.monotonic() < deadline, f"no {what() if callable(what) else what} after {timeout}s"
-        time.sleep(0.2)
+    return wait_for(answered, RECOVERY_SECONDS, lambda: f"answer to {method} {url} (last: {last})")
 
 
 def _wait_until_published(bootstrap: str, streams: set[str]) -> None:
@@ -230,7 +131,7 @@ def _wait_until_published(bootstrap: str, streams: set[str]) -> None:
         return streams <= published
 
     try:
-        _wait_for(all_there, RECOVERY_SECONDS, lambda: f"registrations published: {streams - published}")
+        wait_for(all_there, RECOVERY_SECONDS, lambda: f"registrations published: {streams - published}")
     finally:
         reader.close()
 
@@ -275,7 +176,7 @@ def test_ctrl_c_right_after_postgres_died_stops_cleanly(tmp_path: Path) -> None:
         postmaster = stack.leader("postgres")
         assert postmaster is not None
         os.kill(postmaster, signal.SIGKILL)
-        _wait_for(lambda: "\npostgres (" in stack.text(), RECOVERY_SECONDS, "the supervisor noticing")
+        wait_for(lambda: "\npostgres (" in stack.text(), RECOVERY_SECONDS, "the supervisor noticing")
     finally:
         output = stack.stop()  # before (or while) the supervisor starts PostgreSQL again
     assert "Traceback" not in output and "Arcana: stopping" in output, output[-3000:]

@@ -1,12 +1,13 @@
-"""Deciding: the opening events of a match, the events a command causes (rules or presence),
-the enriched MatchEnded, and why a MatchRequested cannot start a match. The service's own events are
-built through their declared integration events (``services.match.events``), so what is stored is
-what is declared."""
+"""Deciding: the opening events of a match, the events a command causes (rules or presence), every
+system command due at a moment, the enriched MatchEnded, and why a MatchRequested cannot start a
+match. The service's own events are built through their declared integration events
+(``services.match.events``), so what is stored is what is declared."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from libs.rules import (
@@ -36,7 +37,9 @@ from .model import (
     PLAYER_RECONNECTED,
     Event,
     Match,
+    fold_decided,
 )
+from .timers import next_due
 
 REQUEST_MODES = ("ranked", "casual")
 
@@ -130,6 +133,30 @@ def decide_match(m: Match, command: Mapping[str, Any]) -> Decision:
     if after.phase == "ended":
         events = [_enriched_end(m, after, d) if t == "MatchEnded" else (t, d) for t, d in events]
     return Decision(_with_hash(events, after), after)
+
+
+def decide_due(
+    m: Match, now: datetime, last_seen: Mapping[str, datetime], limit: int
+) -> tuple[Decision, list[dict[str, Any]]] | None:
+    """Every system command due at ``now`` (``next_due``: reconnections, forfeits, disconnections, the
+    timeout), each decided on the match the ones before it leave, at most ``limit``: all their
+    events in one ``Decision`` (one append; each rules batch keeps its state hash), and the commands.
+    None when nothing is due. Raises ``RuleViolation`` as ``decide_match`` does."""
+    events: list[Event] = []
+    rules: State | None = None
+    commands: list[dict[str, Any]] = []
+    current = m
+    while len(commands) < limit:
+        command = next_due(current, now, last_seen)
+        if command is None:
+            break
+        decided = decide_match(current, command)
+        rows = [(kind, data, now, current.version + i) for i, (kind, data) in enumerate(decided.events, 1)]
+        current = fold_decided(current, rows, decided.rules)
+        events += decided.events
+        rules = decided.rules or rules
+        commands.append(command)
+    return (Decision(events, rules), commands) if commands else None
 
 
 def decide_for(m: Match, player: str, command: Mapping[str, Any]) -> Decision:

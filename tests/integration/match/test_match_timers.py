@@ -1,5 +1,6 @@
 """Timers and presence with the clock moved in-process (no sleeping): turn timeouts, the three
-timeouts forfeit, the mulligan default, the 120 s disconnection forfeit, reconnection."""
+timeouts forfeit, the mulligan default, the 120 s disconnection forfeit, reconnection, and sweeps
+that overlap sharing the due matches."""
 
 from __future__ import annotations
 
@@ -173,3 +174,42 @@ def test_a_waiting_long_poll_keeps_recording_presence(
         seen = store.last_seen(conn, svc.schema, match_id)
     poll.join(5)
     assert seen[bob.id] >= later
+
+
+def test_a_sweep_passes_over_a_match_another_sweep_is_working_on(
+    make_player: Any, admin: Any, svc: MatchService
+) -> None:
+    """Overlapping sweeps (one every 2 s, one per Celery process, each longer than 2 s after an outage)
+    share the due matches: a match another sweep has claimed is left to it, and the next sweep
+    takes it once the claim is given back."""
+    first, second = _started(make_player, admin), _started(make_player, admin)
+    for alice, bob, match_id in (first, second):
+        _both_keep(alice, bob, match_id)
+    clock.advance(61)  # both turns overdue
+    held = first[2]
+    with svc.loader.reading() as other_sweep:
+        assert store.claim_for_sweep(other_sweep, svc.schema, held)
+        assert svc.sweep() == 1
+        assert "TurnTimedOut" not in _types(svc, held) and "TurnTimedOut" in _types(svc, second[2])
+        store.release_sweep_claim(other_sweep, svc.schema, held)
+    assert svc.sweep() == 1
+    assert "TurnTimedOut" in _types(svc, held)
+
+
+def test_a_tick_after_an_outage_stores_everything_due_in_one_append(
+    make_player: Any, admin: Any, svc: MatchService
+) -> None:
+    """Both players silent and the turn over, as after a crash of the whole stack: the two
+    disconnections and the timeout are stored by one append (one moment, one commit instead of
+    three), in ``next_due``'s order, and nothing is due after it."""
+    alice, bob, match_id = _started(make_player, admin)
+    _both_keep(alice, bob, match_id)
+    known = len(svc.read_events(match_id))
+    clock.advance(61)
+    assert svc.tick(match_id) == 3
+    new = svc.read_events(match_id, known)
+    assert [e.type for e in new[:3]] == ["PlayerDisconnected", "PlayerDisconnected", "TurnTimedOut"]
+    assert len({e.occurred_at for e in new}) == 1
+    assert svc.tick(match_id) == 0
+    view = bob.view(match_id)
+    assert view["active_player"] == bob.id and view["connected"] == {alice.id: False, bob.id: True}

@@ -1,6 +1,7 @@
 """The supervisor of `make run`: restarts with a delay that doubles per crash in a row, starts a new
-series after a stable run, counts a failed restart as a crash, and stops processes before the
-infrastructure. Units are fakes; a fake clock moves time (nothing sleeps)."""
+series after a stable run, counts a failed restart as a crash, restarts processes before the
+infrastructure when they died together, and stops processes before the infrastructure. Units are
+fakes; a fake clock moves time (nothing sleeps)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,19 @@ from libs.devstack.supervisor import RestartPolicy, Supervisor
 
 
 class FakeUnit:
-    def __init__(self, name: str, journal: list[str], failing_starts: int = 0) -> None:
+    def __init__(
+        self, name: str, journal: list[str], failing_starts: int = 0, started: list[str] | None = None
+    ) -> None:
         self.name = name
         self.journal = journal
         self.running = False
         self.failing_starts = failing_starts
         self.starts = 0
+        self.started = started if started is not None else []
 
     def start(self) -> None:
         self.starts += 1
+        self.started.append(self.name)
         if self.starts > 1 and self.failing_starts > 0:
             self.failing_starts -= 1
             raise RuntimeError("cannot start yet")
@@ -107,6 +112,24 @@ def test_a_failed_restart_counts_as_a_crash_and_is_tried_again_later() -> None:
         supervisor.check()
         clock.now += 0.25
     assert unit.alive() and unit.starts == 4 and supervisor.restarts() == {"postgres": 1}
+
+
+def test_units_that_died_together_restart_the_last_started_first() -> None:
+    """After a crash of everything the processes start before the infrastructure, whose start
+    blocks until it is ready (they boot meanwhile and wait for it)."""
+    clock, journal, started = FakeClock(), [], []
+    supervisor = _supervisor(clock)
+    units = [FakeUnit(name, journal, started=started) for name in ("postgres", "kafka", "web", "relay")]
+    for unit in units:
+        supervisor.add(unit)
+    clock.now += 60
+    for unit in units:
+        unit.crash()
+    supervisor.check()
+    started.clear()
+    clock.now += 0.5
+    supervisor.check()
+    assert started == ["relay", "web", "kafka", "postgres"] and all(u.alive() for u in units)
 
 
 def test_stop_signals_every_unit_then_stops_the_last_started_first() -> None:

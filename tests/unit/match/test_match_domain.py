@@ -147,3 +147,33 @@ def test_when_both_are_gone_the_one_who_left_first_forfeits() -> None:
     )
     late = T0 + timedelta(seconds=200)
     assert domain.next_due(m, late, {}) == {"type": "forfeit", "player": B, "reason": "disconnect"}
+
+
+def test_everything_due_after_an_outage_is_decided_at_once_as_one_by_one() -> None:
+    """Both players silent and the turn over: the two disconnections and the timeout, in
+    ``next_due``'s order, with the same events (hashes included) as three decisions one after the
+    other; nothing more is due after them, and ``limit`` caps how many are taken."""
+    m, rows = _new()
+    for player in (A, B):
+        m = _apply(m, {"type": "mulligan", "player": player, "cards": []}, T0, rows)
+    seen = {A: T0, B: T0}
+    now = T0 + timedelta(seconds=61)
+
+    decided = domain.decide_due(m, now, seen, limit=8)
+    assert decided is not None
+    decision, commands = decided
+    assert [c["type"] for c in commands] == ["disconnect", "disconnect", "timeout"]
+    one_by_one, step = [], m
+    for command in commands:
+        events = domain.decide_command(step, command)
+        one_by_one += events
+        step = domain.fold_match(_stored(events, now, step.version + 1), step)
+    assert decision.events == one_by_one
+    after = domain.fold_decided(m, _stored(decision.events, now, m.version + 1), decision.rules)
+    assert after.rules == step.rules and after.disconnected == step.disconnected
+    assert domain.next_due(after, now, seen) is None
+    assert domain.replay_problems([*rows, *_stored(decision.events, now, m.version + 1)]) == []
+
+    first_only = domain.decide_due(m, now, seen, limit=1)
+    assert first_only is not None and [c["type"] for c in first_only[1]] == ["disconnect"]
+    assert domain.decide_due(m, T0 + timedelta(seconds=5), seen, limit=8) is None
