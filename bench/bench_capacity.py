@@ -1,7 +1,7 @@
 """make bench-capacity: M live matches of two real clients each, at human pace, over HTTP.
 
-Starts the product as ``make run`` does on a throwaway embedded PostgreSQL and dev broker. For each
-M (``BENCH_CAPACITY_M``, default 100,250,500,1000):
+Starts the product as ``make run`` does on a throwaway embedded PostgreSQL, with a new database and
+a new dev broker for each M (``BENCH_CAPACITY_M``, default 100,250,500,1000):
 
 1. set-up (not measured): 2·M players register and log in over HTTP (accounts), and the operator
    endpoint makes M casual matches of two of them;
@@ -357,10 +357,32 @@ def _logged_errors(log: str) -> list[str]:
     return list(seen)
 
 
+def _run_fresh(url: str, root: Path, m: int, env: dict[str, str]) -> dict[str, Any]:
+    """One M on a stack and a broker of its own: its memory and caches start alike, and its new
+    consumer groups do not read the previous stacks' events from an old broker (at M = 1,000 that
+    catch-up kept 1.3 cores busy before anyone connected)."""
+    broker = DevBroker(free_port(), root / f"broker-{m}.log")
+    try:
+        bootstrap = broker.start()
+        roots = [broker.process.pid] if broker.process else []
+        roots += cpu.postmasters(url)
+        with Stack(url, bootstrap, root / f"stack-{m}", env=env) as stack:
+            stack.wait_ready()
+            r = _run(stack, m, cpu.StackProcesses(stack, roots))
+            if r["errors"]:  # what the server logged about them
+                for line in _logged_errors(stack.log("web"))[-5:]:
+                    print(f"    web log: {line}")
+            print(f"  M = {m} done: {r['commands_s']:.1f} commands/s, errors {r['errors']}", flush=True)
+            for sample in r["samples"]:
+                print(f"    error sample: {sample}")
+            return r
+    finally:
+        broker.stop()
+
+
 def main() -> None:
     threading.stack_size(512 * 1024)  # thousands of client threads in this process
     root = Path(tempfile.mkdtemp(prefix="arcana-bench-capacity-"))
-    broker = DevBroker(free_port(), root / "broker.log")
     env = {
         "ARCANA_REGISTER_MAX_PER_ADDRESS": "100000",
         "ARCANA_LOGIN_MAX_PER_ADDRESS": "100000",
@@ -368,24 +390,9 @@ def main() -> None:
     results = []
     try:
         with database() as url:
-            bootstrap = broker.start()
-            roots = [broker.process.pid] if broker.process else []
-            roots += cpu.postmasters(url)
-            for m in SIZES:  # a fresh stack per M: its memory and caches start alike
-                with Stack(url, bootstrap, root / f"stack-{m}", env=env) as stack:
-                    stack.wait_ready()
-                    results.append(_run(stack, m, cpu.StackProcesses(stack, roots)))
-                    if results[-1]["errors"]:  # what the server logged about them
-                        for line in _logged_errors(stack.log("web"))[-5:]:
-                            print(f"    web log: {line}")
-                    r = results[-1]
-                    print(
-                        f"  M = {m} done: {r['commands_s']:.1f} commands/s, errors {r['errors']}", flush=True
-                    )
-                    for sample in r["samples"]:
-                        print(f"    error sample: {sample}")
+            for m in SIZES:
+                results.append(_run_fresh(url, root, m, env))
     finally:
-        broker.stop()
         shutil.rmtree(root, ignore_errors=True)
     print(
         f"bench-capacity ({SECONDS:.0f} s of play per M, measured after {WARMUP:.0f} s; "
