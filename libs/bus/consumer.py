@@ -66,7 +66,7 @@ from libs.bus.backoff import Backoff
 from libs.bus.cluster import ClusterProbe
 from libs.bus.deadletters import DeadLetterPublisher, Failure
 from libs.bus.security import client_options
-from libs.bus.topics import dead_letter_topic, decode_value
+from libs.bus.topics import dead_letter_topic, decode_value, header
 from libs.eventstore import RecordedEvent, Upcasters
 
 log = logging.getLogger(__name__)
@@ -110,14 +110,6 @@ def database_unreachable(exc: BaseException) -> bool:
         state = exc.sqlstate
         return state is None or state.startswith(("08", "57P"))
     return False
-
-
-def _type_header(record: ConsumerRecord) -> str | None:
-    """The event type the relay wrote in the message's headers (None when there is none)."""
-    for key, value in record.headers or ():
-        if key == "type":
-            return bytes(value).decode("utf-8", "replace")
-    return None
 
 
 class _OnRebalance(ConsumerRebalanceListener):
@@ -220,7 +212,7 @@ class ConsumerRunner(BackgroundLoop):
         return inserted
 
     def _apply_record(self, record: ConsumerRecord) -> None:
-        if self.types is not None and _type_header(record) not in (None, *self.types):
+        if self.types is not None and header(record.headers, "type") not in (None, *self.types):
             self.ignored += 1  # known from the header: not even decoded (upcasters keep the type)
             return
         try:

@@ -62,8 +62,8 @@ def decode_value(value: bytes) -> RecordedEvent:
 
 
 def header(headers: Headers | None, name: str) -> str | None:
-    """The value of header ``name`` decoded as text, or None."""
+    """The value of header ``name`` decoded as text (bytes that are not UTF-8 replaced), or None."""
     for key, raw in headers or ():
         if key == name:
-            return raw.decode() if raw is not None else None
+            return bytes(raw).decode("utf-8", "replace") if raw is not None else None
     return None

@@ -91,10 +91,13 @@ class MatchEnded(IntegrationEvent):
     )
 
 
+# What match declares, the same on each of its topics.
+EVENTS = (MatchCreated, MatchRequestRejected, PlayerDisconnected, PlayerReconnected, MatchEnded)
+
 CATALOG = EventCatalog(
     "match",
     TOPIC,
-    (MatchCreated, MatchRequestRejected, PlayerDisconnected, PlayerReconnected, MatchEnded),
+    EVENTS,
     "Matches, one stream `match-<id>` each, as they run: only what is public. Besides these, each "
     "rules event (docs/rules.md) in the form a spectator sees (`libs.rules.visible_event`: no seed, "
     "deck lists, deck orders or drawn cards; `DeckShuffled` not at all), and no `state_hash`; so the "
@@ -104,7 +107,7 @@ CATALOG = EventCatalog(
 LIFECYCLE = EventCatalog(
     "match",
     LIFECYCLE_TOPIC,
-    (MatchCreated, MatchRequestRejected, PlayerDisconnected, PlayerReconnected, MatchEnded),
+    EVENTS,
     "The events of `arcana.match.events` that other services act on, and nothing else: each one "
     "exactly as it is there, keyed by the same stream, in the same order. Subscribe here unless you "
     "need every move: the live topic carries several rules events per command, which a consumer "
@@ -114,7 +117,7 @@ LIFECYCLE = EventCatalog(
 RECORDS = EventCatalog(
     "match",
     RECORDS_TOPIC,
-    (MatchCreated, MatchRequestRejected, PlayerDisconnected, PlayerReconnected, MatchEnded),
+    EVENTS,
     "The complete record of each ended match, for analysts and replay: every event of its stream "
     "exactly as stored (rules events with seed, decks, deck orders and draws, and `state_hash`), "
     "published when its `MatchEnded` is relayed, never while it runs. The fields below are those of "

@@ -18,7 +18,6 @@ import secrets
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -32,6 +31,7 @@ from libs.config import PROJECT_ROOT
 from libs.devstack.ports import free_port
 from libs.devstack.postgres import DATABASE
 from libs.web import issue_token
+from tests.integration.bus.helpers import wait_until
 
 # How to recognise the leader of each kind of process among `make run`'s children (its command line).
 LEADER_MARKS = {
@@ -212,14 +212,8 @@ class MakeRun:
 
 
 def wait_for(probe: Callable[[], Any], timeout: float, what: str | Callable[[], str]) -> Any:
-    """Poll ``probe`` until it returns something truthy, and return that; fail after ``timeout``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        result = probe()
-        if result:
-            return result
-        assert time.monotonic() < deadline, f"no {what() if callable(what) else what} after {timeout}s"
-        time.sleep(0.2)
+    """``wait_until`` at a pace for probes that make HTTP requests or read logs (every 0.2 s)."""
+    return wait_until(probe, timeout, what, interval=0.2)
 
 
 __all__ = ["LEADER_MARKS", "RECOVERY_SECONDS", "MakeRun", "wait_for"]

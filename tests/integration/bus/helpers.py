@@ -18,13 +18,17 @@ from libs.eventstore import EventStore, Expect, NewEvent, RecordedEvent
 T = TypeVar("T")
 
 
-def wait_until(probe: Callable[[], T], timeout: float, what: str, interval: float = 0.05) -> T:
-    """Poll ``probe`` until it returns something truthy; fail after ``timeout`` seconds."""
+def wait_until(
+    probe: Callable[[], T], timeout: float, what: str | Callable[[], str], interval: float = 0.05
+) -> T:
+    """Poll ``probe`` until it returns something truthy; fail after ``timeout`` seconds. ``what``
+    names what is awaited, or computes it when the wait fails (e.g. from a log)."""
     deadline = time.monotonic() + timeout
     last: T = probe()
     while not last:
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what} (last: {last!r})")
+            said = what() if callable(what) else what
+            raise AssertionError(f"timed out after {timeout}s waiting for {said} (last: {last!r})")
         time.sleep(interval)
         last = probe()
     return last

@@ -35,6 +35,16 @@ def _of(reader: RawReader, match_id: str) -> list[dict[str, Any]]:
     return [m.event for m in messages if m.key == f"match-{match_id}"]
 
 
+def _through_the_end(reader: RawReader, match_id: str, what: str) -> list[dict[str, Any]]:
+    """The match's envelopes on the reader's topic, once its ``MatchEnded`` is among them."""
+
+    def ended() -> list[dict[str, Any]] | None:
+        seen = _of(reader, match_id)
+        return seen if any(e["type"] == "MatchEnded" for e in seen) else None
+
+    return wait_until(ended, 60, what)
+
+
 def _hidden(stored: list[Any], version: int) -> set[str]:
     """What a spectator must not know at ``version``: every instance id and card id not played yet."""
     started = next(e.data for e in stored if e.type == "MatchStarted")
@@ -97,26 +107,12 @@ def test_the_live_topic_carries_only_public_forms_and_the_record_comes_after_the
         wait_until(lambda: len(_of(records_reader, match_id)) >= len(stored), 60, "the whole record")
         records = _of(records_reader, match_id)
         assert records == [e.to_dict() for e in stored]  # every event, exactly as stored
-        live = wait_until(
-            lambda: (
-                [e for e in _of(live_reader, match_id) if e["type"] == "MatchEnded"]
-                and _of(live_reader, match_id)
-            ),
-            60,
-            "the live end",
-        )
+        live = _through_the_end(live_reader, match_id, "the live end")
         _check_live(live, stored)
         (ended,) = [e for e in live if e["type"] == "MatchEnded"]
         assert ended["data"]["stats"] and ended["data"]["winner"] == stored[-1].data["winner"]
         assert {e["event_id"] for e in live} < {e["event_id"] for e in records}
-        lifecycle = wait_until(
-            lambda: (
-                [e for e in _of(lifecycle_reader, match_id) if e["type"] == "MatchEnded"]
-                and _of(lifecycle_reader, match_id)
-            ),
-            60,
-            "the lifecycle end",
-        )
+        lifecycle = _through_the_end(lifecycle_reader, match_id, "the lifecycle end")
         assert [e["type"] for e in lifecycle] == ["MatchCreated", "MatchEnded"]
         assert lifecycle == [e for e in live if e["type"] in LIFECYCLE_TYPES]  # as live, no moves
     finally:
