@@ -49,7 +49,7 @@ typecheck: venv ## mypy on libs/ and services/
 docs-events: venv ## regenerate docs/events.md from every service's declared events
 	$(PY) -m libs.kit.catalog > docs/events.md
 
-kafka-acls: venv ## regenerate the Kafka users and ACLs (deploy/k8s/components/kafka-acls) from every service's topics
+kafka-acls: venv ## regenerate the Kafka users, ACLs and topics (deploy/k8s/components/kafka-acls) from every service's declarations
 	$(PY) -m libs.kit.acls deploy/k8s/components/kafka-acls
 
 migrate: venv ## apply every service's migrations to DATABASE_URL
