@@ -213,3 +213,26 @@ def _matches(selector: Doc, labels: dict[str, str]) -> bool:
     if not _selects({"matchLabels": selector.get("matchLabels", {})}, labels):
         return False
     return all(labels.get(e["key"]) in e["values"] for e in selector.get("matchExpressions", []))
+
+
+def test_the_dashboard_charts_every_metric_the_alerts_use(tmp_path: Any) -> None:
+    import json
+    import re
+
+    from tests.unit.deploy.rendering import render_with
+
+    dashboard = json.loads((K8S.parent / "grafana" / "arcana.json").read_text())
+    charted = " ".join(t["expr"] for p in dashboard["panels"] for t in p["targets"])
+    docs = render_with(tmp_path, PRODUCTION, [K8S / "components" / "monitoring"])
+    exprs = " ".join(
+        str(r["expr"])
+        for d in of_kind(docs, "PrometheusRule")
+        for g in d["spec"]["groups"]
+        for r in g["rules"]
+    )
+    used = {m.removesuffix("_bucket") for m in re.findall(r"\barcana_[a-z_]+", exprs)}
+    assert used and all(metric in charted for metric in used), used
+    sources = " ".join(
+        (K8S.parents[1] / f).read_text() for f in ("libs/bus/metrics.py", "libs/web/observability.py")
+    )
+    assert all(f'"{metric.removesuffix("_total")}' in sources for metric in used), used  # defined in code
