@@ -6,7 +6,7 @@ export PYTHONPATH := $(CURDIR)
 
 .PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events kafka-acls migrate \
         bench bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay \
-        bench-capacity bench-recovery rebuild-projection export-events dead-letters clean
+        bench-capacity bench-recovery bench-line docs-line rebuild-projection export-events dead-letters clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -55,7 +55,7 @@ kafka-acls: venv ## regenerate the Kafka users, ACLs and topics (deploy/k8s/comp
 migrate: venv ## apply every service's migrations to DATABASE_URL
 	$(PY) -m libs.db.migrate_all
 
-bench: bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay bench-capacity bench-recovery ## every benchmark
+bench: bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay bench-capacity bench-recovery bench-line ## every benchmark
 
 bench-eventstore: venv ## event store appends vs raw INSERT, replay throughput
 	$(PY) -m bench.bench_eventstore
@@ -83,6 +83,12 @@ bench-capacity: venv ## M = 100..1000 live matches of two human-paced clients (t
 
 bench-recovery: venv ## M = 1000 live matches through a SIGKILL of the whole stack under make run: seconds until every match answers and every overdue deadline is enforced; nothing lost
 	$(PY) -m bench.bench_recovery
+
+bench-line: venv ## the line: whole fights/s and the resolution alone, one core (target 20,000 fights/s)
+	$(PY) -m bench.bench_line
+
+docs-line: venv ## regenerate the catalog table of docs/line.md from libs/line/data/cards.json
+	$(PY) -m libs.line.doc docs/line.md
 
 rebuild-projection: venv ## drop and rebuild a projection: make rebuild-projection SCHEMA=x PROJECTION=mod:obj
 	$(PY) -m libs.bus.rebuild --schema $(SCHEMA) --projection $(PROJECTION)

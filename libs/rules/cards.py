@@ -20,7 +20,7 @@ from .constants import (
     Summon,
     Tribe,
 )
-from .datafile import load_table
+from .datafile import load_table, rows_problems
 from .errors import Code, RuleViolation
 
 CARDS_FILE: Final = Path(__file__).with_name("data") / "cards.json"
@@ -88,20 +88,7 @@ def stat_budget(cost: int, rarity: str, special: bool) -> int:
 
 def validate_catalog(rows: Any) -> list[str]:
     """Every problem with a catalog file's content (a list of card objects); empty when it is valid."""
-    if not isinstance(rows, list):
-        return ["the catalog is not a list"]
-    problems: list[str] = []
-    if len(rows) != CATALOG_SIZE:
-        problems.append(f"{len(rows)} cards, expected {CATALOG_SIZE}")
-    seen: set[str] = set()
-    for i, row in enumerate(rows):
-        if not isinstance(row, dict) or set(row) != set(FIELDS):
-            problems.append(f"card #{i}: fields must be exactly {', '.join(FIELDS)}")
-            continue
-        problems += [f"{row['id']}: {p}" for p in _card_problems(row)]
-        if row["id"] in seen:
-            problems.append(f"{row['id']}: duplicate id")
-        seen.add(row["id"])
+    problems = rows_problems(rows, CATALOG_SIZE, FIELDS, _card_problems)
     if problems:
         return problems
     present = {

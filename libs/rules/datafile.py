@@ -24,3 +24,25 @@ def load_table(
     if problems:
         raise ValueError(f"invalid {what} {path}: " + "; ".join(problems))
     return {row["id"]: make(**row) for row in rows}
+
+
+def rows_problems(
+    rows: Any, size: int, fields: tuple[str, ...], row_problems: Callable[[dict[str, Any]], list[str]]
+) -> list[str]:
+    """What is wrong with a table of cards: not a list of `size` objects each with exactly `fields`, a
+    duplicate id, and each row's own `row_problems` (prefixed by its id). Empty when all is well."""
+    if not isinstance(rows, list):
+        return ["the catalog is not a list"]
+    problems: list[str] = []
+    if len(rows) != size:
+        problems.append(f"{len(rows)} cards, expected {size}")
+    seen: set[Any] = set()
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or set(row) != set(fields):
+            problems.append(f"card #{i}: fields must be exactly {', '.join(fields)}")
+            continue
+        problems += [f"{row['id']}: {p}" for p in row_problems(row)]
+        if row["id"] in seen:
+            problems.append(f"{row['id']}: duplicate id")
+        seen.add(row["id"])
+    return problems

@@ -1,0 +1,52 @@
+"""What `start` and `decide` raise: one exception type per kind of refusal, all `LineRuleViolation`.
+
+Each class carries its `code` (the string the match service answers with); the message says why.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class LineRuleViolation(Exception):
+    """Base of every refusal by the line's rules. `.code` names the kind; `.message` says why."""
+
+    code: ClassVar[str] = "rule_violation"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r})"
+
+
+class InvalidSetup(LineRuleViolation):
+    """Raised by `start` for a setup that is not a mapping of match_id, int seed and two distinct players."""
+
+    code = "invalid_setup"
+
+
+class InvalidLine(LineRuleViolation):
+    """Raised by `start` (and `validate_line`) for a line that is not five different catalog cards."""
+
+    code = "invalid_line"
+
+
+class InvalidCommand(LineRuleViolation):
+    """Raised by `decide` for a command that is not a mapping with a string `type` and `player`."""
+
+    code = "invalid_command"
+
+
+class UnknownPlayer(LineRuleViolation):
+    """Raised by `decide` when the command's player is not one of the fight's two sides."""
+
+    code = "unknown_player"
+
+
+class FightOver(LineRuleViolation):
+    """Raised by `decide` for every well-formed command of a player: the fight is resolved whole by
+    `start` (no turns), so nothing is left to decide."""
+
+    code = "match_over"

@@ -1,0 +1,91 @@
+"""`start`: a fight's setup checked, its links baked, and the whole fight resolved into events."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from libs.rules.rng import stream
+
+from .catalog import CATALOG, validate_line
+from .constants import Ev
+from .errors import InvalidSetup
+from .fight import Event, resolve
+from .links import active_links, bake
+from .state import State
+
+FIRST_SIDE = "line:first"  # the seed's random stream for the side that acts first in round 1
+
+
+def start(setup: Mapping[str, Any]) -> list[Event]:
+    """The events of a whole fight: FightStarted (lines, links, the stats they bake, the first side),
+    then every round's hits, deaths and heals, then MatchEnded. There are no turns: nothing is left to
+    decide afterwards.
+
+    `setup`: `match_id`, `seed` (int), `players` (two `{"id", "deck": [five card ids]}`, ids distinct),
+    optional `first` (a player id; default: drawn from the seed). Raises `InvalidSetup` for a malformed
+    setup and `InvalidLine` for a deck that is not five different catalog cards.
+    """
+    return fight(setup)[0]
+
+
+def fight(setup: Mapping[str, Any]) -> tuple[list[Event], State]:
+    """`start`'s events and the state they lead to, as the resolution computed it (raises as `start`)."""
+    opening, state = fight_started(setup)
+    events, final = resolve(state)
+    return [opening, *events], final
+
+
+def fight_started(setup: Mapping[str, Any]) -> tuple[Event, State]:
+    """The FightStarted event of a setup and the state it opens (raises as `start`)."""
+    if not isinstance(setup, Mapping):
+        raise InvalidSetup("setup is a mapping")
+    match_id, seed, players = setup.get("match_id"), setup.get("seed"), setup.get("players")
+    if not isinstance(match_id, str) or not match_id:
+        raise InvalidSetup("match_id is a non-empty string")
+    if type(seed) is not int:
+        raise InvalidSetup("seed is an int")
+    if (
+        not isinstance(players, list | tuple)
+        or len(players) != 2
+        or not all(isinstance(p, Mapping) for p in players)
+    ):
+        raise InvalidSetup("players is a list of two {id, deck}")
+    pids = [p.get("id") for p in players]
+    if not all(isinstance(pid, str) and pid for pid in pids) or pids[0] == pids[1]:
+        raise InvalidSetup("player ids are two distinct non-empty strings")
+    first = setup.get("first")
+    if first is None:
+        first = pids[stream(seed, FIRST_SIDE).randrange(2)]
+    elif first not in pids:
+        raise InvalidSetup(f"first player {first!r} is not in the fight")
+    lines = [validate_line(p.get("deck")) for p in players]
+    links = [active_links([CATALOG[c] for c in line]) for line in lines]
+    fighters = [bake([CATALOG[c] for c in line], side) for line, side in zip(lines, links, strict=True)]
+    event = {
+        "type": Ev.FIGHT_STARTED.value,
+        "match_id": match_id,
+        "seed": seed,
+        "first": first,
+        "players": [
+            {
+                "id": pids[i],
+                "line": list(lines[i]),
+                "links": [link.to_dict() for link in links[i]],
+                "fighters": [f.to_dict() for f in fighters[i]],
+            }
+            for i in (0, 1)
+        ],
+    }
+    state = State(
+        match_id=match_id,
+        seed=seed,
+        pids=(pids[0], pids[1]),
+        first=pids.index(first),
+        lines=(lines[0], lines[1]),
+        fighters=(fighters[0], fighters[1]),
+        links=(tuple(links[0]), tuple(links[1])),
+        hp=(tuple(f.hp for f in fighters[0]), tuple(f.hp for f in fighters[1])),
+        record=(event,),
+    )
+    return event, state
