@@ -3,9 +3,11 @@ never modified; the events are facts, so nothing here decides anything again."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
+
+from libs.rules.plumbing import Applier, evolver, fold_with
 
 from .constants import Ev
 from .links import ActiveLink, Fighter
@@ -15,29 +17,15 @@ Event = Mapping[str, Any]
 
 
 def evolve(state: State | None, event: Event) -> State:
-    """The state after `event`. FightStarted starts from nothing (`state` may be None). Raises ValueError
-    for an event that does not fit the state."""
-    kind = event.get("type")
-    if kind == Ev.FIGHT_STARTED:
-        return _fight_started(event)
-    if state is None:
-        raise ValueError("the first event of a fight is FightStarted")
-    apply = _APPLIERS.get(kind)  # type: ignore[arg-type]
-    if apply is None:
-        raise ValueError(f"unknown event type {kind!r}")
-    if state.ended:
-        raise ValueError("the fight is over")
-    return replace(apply(state, event), record=(*state.record, event))
+    """The state after `event` (FightStarted starts from nothing: `state` may be None), the event added
+    to its record. Raises ValueError for an event that does not fit the state."""
+    after = _evolve(state, event)
+    return after if state is None else replace(after, record=(*state.record, event))
 
 
 def fold(events: Iterable[Event]) -> State:
     """The state a whole event stream leads to (starting with FightStarted); ValueError for no events."""
-    state: State | None = None
-    for event in events:
-        state = evolve(state, event)
-    if state is None:
-        raise ValueError("no events")
-    return state
+    return fold_with(evolve, events)
 
 
 def _fight_started(e: Event) -> State:
@@ -125,7 +113,7 @@ def _fight_ended(s: State, e: Event) -> State:
     )
 
 
-_APPLIERS: dict[str, Callable[[State, Event], State]] = {
+_APPLIERS: dict[str, Applier[State]] = {
     Ev.ROUND_STARTED.value: _round_started,
     Ev.CARD_HIT.value: _card_hit,
     Ev.CARD_DIED.value: _card_died,
@@ -133,3 +121,4 @@ _APPLIERS: dict[str, Callable[[State, Event], State]] = {
     Ev.ROUND_ENDED.value: _round_ended,
     Ev.MATCH_ENDED.value: _fight_ended,
 }
+_evolve = evolver(Ev.FIGHT_STARTED.value, _fight_started, _APPLIERS, lambda s: s.ended)

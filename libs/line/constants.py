@@ -7,7 +7,7 @@ from typing import Final
 
 GAME: Final = "line"
 LINE_SIZE: Final = 5  # five different cards in a row, slot 0 is the front (left)
-SEATS: Final = (2, 2)  # a fight is always two sides
+SEATS: Final = frozenset({2})  # a fight is always two sides
 MAX_ROUNDS: Final = 40
 MAX_SAVED_LINES: Final = 5  # per player, one active (kept by the economy service)
 TRAINING_TO_UNLOCK_RANKED: Final = 3

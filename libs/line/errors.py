@@ -5,20 +5,13 @@ Each class carries its `code` (the string the match service answers with); the m
 
 from __future__ import annotations
 
-from typing import ClassVar
+from libs.rules.plumbing import Refusal
 
 
-class LineRuleViolation(Exception):
+class LineRuleViolation(Refusal):
     """Base of every refusal by the line's rules. `.code` names the kind; `.message` says why."""
 
-    code: ClassVar[str] = "rule_violation"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.message!r})"
+    code = "rule_violation"
 
 
 class InvalidSetup(LineRuleViolation):

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from libs.rules.plumbing import setup_fields
 from libs.rules.rng import stream
 
 from .catalog import CATALOG, validate_line
-from .constants import Ev
+from .constants import SEATS, Ev
 from .errors import InvalidSetup
 from .fight import Event, resolve
 from .links import active_links, bake
@@ -38,22 +39,7 @@ def fight(setup: Mapping[str, Any]) -> tuple[list[Event], State]:
 
 def fight_started(setup: Mapping[str, Any]) -> tuple[Event, State]:
     """The FightStarted event of a setup and the state it opens (raises as `start`)."""
-    if not isinstance(setup, Mapping):
-        raise InvalidSetup("setup is a mapping")
-    match_id, seed, players = setup.get("match_id"), setup.get("seed"), setup.get("players")
-    if not isinstance(match_id, str) or not match_id:
-        raise InvalidSetup("match_id is a non-empty string")
-    if type(seed) is not int:
-        raise InvalidSetup("seed is an int")
-    if (
-        not isinstance(players, list | tuple)
-        or len(players) != 2
-        or not all(isinstance(p, Mapping) for p in players)
-    ):
-        raise InvalidSetup("players is a list of two {id, deck}")
-    pids = [p.get("id") for p in players]
-    if not all(isinstance(pid, str) and pid for pid in pids) or pids[0] == pids[1]:
-        raise InvalidSetup("player ids are two distinct non-empty strings")
+    match_id, seed, players, pids = setup_fields(setup, SEATS, InvalidSetup)
     first = setup.get("first")
     if first is None:
         first = pids[stream(seed, FIRST_SIDE).randrange(2)]
