@@ -6,7 +6,7 @@ export PYTHONPATH := $(CURDIR)
 
 .PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events kafka-acls migrate \
         bench bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay \
-        bench-capacity bench-recovery bench-line docs-line rebuild-projection export-events dead-letters clean
+        bench-capacity bench-recovery bench-line bench-arena docs-line rebuild-projection export-events dead-letters clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -55,7 +55,7 @@ kafka-acls: venv ## regenerate the Kafka users, ACLs and topics (deploy/k8s/comp
 migrate: venv ## apply every service's migrations to DATABASE_URL
 	$(PY) -m libs.db.migrate_all
 
-bench: bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay bench-capacity bench-recovery bench-line ## every benchmark
+bench: bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay bench-capacity bench-recovery bench-line bench-arena ## every benchmark
 
 bench-eventstore: venv ## event store appends vs raw INSERT, replay throughput
 	$(PY) -m bench.bench_eventstore
@@ -86,6 +86,9 @@ bench-recovery: venv ## M = 1000 live matches through a SIGKILL of the whole sta
 
 bench-line: venv ## the line: whole fights/s and the resolution alone, one core (target 20,000 fights/s)
 	$(PY) -m bench.bench_line
+
+bench-arena: venv ## Arcane Arena: random games/s and decide+evolve steps/s, one core
+	$(PY) -m bench.bench_arena
 
 docs-line: venv ## regenerate the catalog table of docs/line.md from libs/line/data/cards.json
 	$(PY) -m libs.line.doc docs/line.md

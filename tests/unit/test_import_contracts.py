@@ -51,6 +51,7 @@ def test_the_project_keeps_every_contract() -> None:
         ("libs/bus/leak.py", "import services.match.store\n", "Shared libraries never import a service"),
         ("libs/line/leak.py", "import libs.config\n", "The line and the arena are pure rules"),
         ("libs/line/leak.py", "import flask\n", "The line and the arena are pure rules"),
+        ("libs/arena/leak.py", "import psycopg\n", "The line and the arena are pure rules"),
     ],
 )
 def test_a_planted_violation_breaks_its_contract(tree: Path, path: str, line: str, contract: str) -> None:
