@@ -128,7 +128,7 @@ def run(seed: int, players: int, check: bool) -> tuple[list[dict[str, Any]], Sta
     return events, state
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(seeds, sizes)
 def test_every_legal_command_is_accepted_and_nothing_else_and_no_card_is_lost(
     seed: int, players: int
@@ -137,7 +137,7 @@ def test_every_legal_command_is_accepted_and_nothing_else_and_no_card_is_lost(
     check_views(state, events)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(seeds, sizes)
 def test_replaying_the_events_gives_the_same_state(seed: int, players: int) -> None:
     events, state = run(seed, players, check=False)
