@@ -6,14 +6,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from libs.rules.plumbing import setup_fields
-from libs.rules.rng import stream
+from libs.rules.rng import pick
 
 from .appliers import evolve
 from .constants import SEATS, Ev
 from .errors import InvalidSetup
 from .flow import Event, Step, start_round
 
-FIRST_PLAYER = "arena:first"  # the seed's random stream for the first player of round 1
+FIRST_PLAYER = "arena:first"  # the purpose whose pick from the seed is round 1's first player
 
 
 def start(setup: Mapping[str, Any]) -> list[Event]:
@@ -25,7 +25,7 @@ def start(setup: Mapping[str, Any]) -> list[Event]:
     match_id, seed, _, pids = setup_fields(setup, SEATS, InvalidSetup)
     first = setup.get("first")
     if first is None:
-        first = pids[stream(seed, FIRST_PLAYER).randrange(len(pids))]
+        first = pids[pick(seed, FIRST_PLAYER, len(pids))]
     elif first not in pids:
         raise InvalidSetup(f"first player {first!r} is not in the match")
     opening = {

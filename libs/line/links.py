@@ -80,12 +80,11 @@ def _anchor(cards: Sequence[Card]) -> ActiveLink | None:
 
 def _classic(cards: Sequence[Card]) -> ActiveLink | None:
     """Three different cards, one tank/initiator, one carry/nuker, one support/healer: everyone +1 HP."""
-    for a in _matching(cards, _FRONTISH):
-        for b in _matching(cards, _DAMAGEISH):
-            if b == a:
-                continue
-            for c in _matching(cards, _SUPPORTISH):
-                if c != a and c != b:
+    fronts, hitters, helpers = (_matching(cards, group) for group in (_FRONTISH, _DAMAGEISH, _SUPPORTISH))
+    for a in fronts:
+        for b in hitters:
+            for c in helpers:
+                if len({a, b, c}) == 3:
                     return ActiveLink(Link.CLASSIC.value, 1, tuple(sorted((a, b, c))), _all(cards, (0, 0, 1)))
     return None
 

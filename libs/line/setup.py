@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from libs.rules.plumbing import setup_fields
-from libs.rules.rng import stream
+from libs.rules.rng import pick
 
 from .catalog import CATALOG, validate_line
 from .constants import SEATS, Ev
@@ -15,7 +15,7 @@ from .fight import Event, resolve
 from .links import active_links, bake
 from .state import State
 
-FIRST_SIDE = "line:first"  # the seed's random stream for the side that acts first in round 1
+FIRST_SIDE = "line:first"  # the purpose whose pick from the seed is the side acting first in round 1
 
 
 def start(setup: Mapping[str, Any]) -> list[Event]:
@@ -42,7 +42,7 @@ def fight_started(setup: Mapping[str, Any]) -> tuple[Event, State]:
     match_id, seed, players, pids = setup_fields(setup, SEATS, InvalidSetup)
     first = setup.get("first")
     if first is None:
-        first = pids[stream(seed, FIRST_SIDE).randrange(2)]
+        first = pids[pick(seed, FIRST_SIDE, 2)]
     elif first not in pids:
         raise InvalidSetup(f"first player {first!r} is not in the fight")
     lines = [validate_line(p.get("deck")) for p in players]
