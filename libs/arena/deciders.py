@@ -14,6 +14,7 @@ from .cards import (
     FORTRESS_HEAL,
     KINDS,
     MYSTIC_REGENERATION_HEAL,
+    TARGETED,
     combo_cards,
     kind_of,
 )
@@ -110,12 +111,10 @@ def _play(step: Step, seat: int, command: Command) -> None:
     kind = kind_of(card)
     if kind in DEFENCES:
         raise NotPlayable("a defence card is played only in answer to an attack, or in a combo")
-    target = None
-    if kind in (Kind.FIREBALL, Kind.EXPLOSION):
+    target = -1  # none
+    if kind in TARGETED:
         target = _opponent(s, seat, command.get("target"))
-    elif kind == Kind.HAND_OF_SHADOWS:
-        target = _opponent(s, seat, command.get("target"))
-        if not s.hands[target]:
+        if kind == Kind.HAND_OF_SHADOWS and not s.hands[target]:
             raise IllegalTarget("that player has no card to take")
     else:
         _no_target(command)
@@ -124,17 +123,17 @@ def _play(step: Step, seat: int, command: Command) -> None:
             "type": Ev.CARD_PLAYED.value,
             "player": step.pid(seat),
             "card": card,
-            "target": None if target is None else step.pid(target),
+            "target": None if target < 0 else step.pid(target),
         }
     )
     if kind in (Kind.FIREBALL, Kind.EXPLOSION):
-        declare(step, seat, [target], KINDS[kind].damage, kind)  # type: ignore[list-item]
+        declare(step, seat, [target], KINDS[kind].damage, kind)
     elif kind == Kind.LIGHTNING:
         declare(step, seat, s.opponents(seat), KINDS[kind].damage, kind)
     elif kind == Kind.HEALING_LIGHT:
         heal(step, seat, KINDS[kind].heal)
     elif kind == Kind.HAND_OF_SHADOWS:
-        victim = step.state.hands[target]  # type: ignore[index]
+        victim = step.state.hands[target]
         taken = step.rng().choice(victim)
         step.emit(
             {
@@ -164,7 +163,7 @@ def _combo(step: Step, seat: int, command: Command) -> None:
     cards = combo_cards(combo, s.hands[seat])
     if cards is None:
         raise CardNotInHand(f"{combo} needs {' and '.join(COMBOS[combo])} in your hand")
-    target = None
+    target = -1  # none
     if combo == Combo.FLAME_BURST:
         target = _opponent(s, seat, command.get("target"))
     else:
@@ -181,12 +180,12 @@ def _combo(step: Step, seat: int, command: Command) -> None:
             "player": step.pid(seat),
             "combo": combo,
             "cards": list(cards),
-            "target": None if target is None else step.pid(target),
+            "target": None if target < 0 else step.pid(target),
             "bonus": str(bonus),
         }
     )
     if combo == Combo.FLAME_BURST:
-        declare(step, seat, [target], FLAME_BURST_DAMAGE, combo)  # type: ignore[list-item]
+        declare(step, seat, [target], FLAME_BURST_DAMAGE, combo)
     elif combo == Combo.MAGIC_FORTRESS:
         step.emit({"type": Ev.WARD_RAISED.value, "player": step.pid(seat), "ward": Ward.FORTRESS.value})
         heal(step, seat, FORTRESS_HEAL)
