@@ -23,21 +23,13 @@ FRONT, CARRY_FRONT, BACK = Hit.FRONT.value, Hit.CARRY_FRONT.value, Hit.BACK.valu
 CARRY, NUKER, SUPPORT = Role.CARRY.value, Role.NUKER.value, Role.SUPPORT.value
 
 
-def hit_damage(atk: int, ramp_: int, arm: int) -> int:
-    """A hit into a card of armour `arm`: max(1, ATK + ramp - floor(ARM / 2))."""
-    return max(1, atk + ramp_ - arm // 2)
-
-
-def half(damage: int) -> int:
-    """Half a hit, rounded up, at least 1 (a carry on its own front, a nuker's back hit)."""
-    return max(1, (damage + 1) // 2)
-
-
 def resolve(opening: State) -> tuple[list[Event], State]:
     """Fight out the lines of `opening` (the state right after FightStarted): the events, and the state
     they lead to (built from the resolution's own arrays, not by folding the events).
 
-    Lines of any length from 1 work (the rules ask for five; tests use shorter ones)."""
+    A hit is max(1, ATK + ramp - ARM // 2); a carry on its own front and a nuker's back hit take half of
+    it, rounded up (at least 1). Lines of any length from 1 work (the rules ask for five; tests use
+    shorter ones)."""
     pids = opening.pids
     first = opening.first
     atk = [[f.atk for f in side] for side in opening.fighters]
