@@ -9,7 +9,7 @@ import sys
 import time
 
 from libs.line import CATALOG, start
-from libs.line.fight import resolve
+from libs.line.resolution import resolve
 from libs.line.setup import fight_started
 
 TARGET = 20_000.0  # fights per second

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import FightOver, InvalidCommand, UnknownPlayer
-from .fight import Event
+from .resolution import Event
 from .state import State
 
 

@@ -5,7 +5,7 @@
 | `catalog` | the cards (data/cards.json, validated on load), stat budget, line legality, welcome set |
 | `links` | the links a five lights and the stats they bake |
 | `setup` | `start`: the setup checked, FightStarted, the whole fight |
-| `fight` | the resolution: every hit, death and heal as an event |
+| `resolution` | the resolution: every hit, death and heal as an event |
 | `appliers` | `evolve`, `fold` |
 | `deciders` | `decide` (always refuses: no turns), `legal_commands` (none) |
 | `views` | `view`, `visible_event`, `combat_log`, `result` |

@@ -11,8 +11,8 @@ from libs.rules.rng import pick
 from .catalog import CATALOG, validate_line
 from .constants import SEATS, Ev
 from .errors import InvalidSetup
-from .fight import Event, resolve
 from .links import active_links, bake
+from .resolution import Event, resolve
 from .state import State
 
 FIRST_SIDE = "line:first"  # the purpose whose pick from the seed is the side acting first in round 1

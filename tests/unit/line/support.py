@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from libs.line import Fighter, State
-from libs.line.fight import resolve
+from libs.line.resolution import resolve
 
 A, B = "a", "b"
 

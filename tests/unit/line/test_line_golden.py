@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from libs.line import EndReason, TieBreak, fold, start
-from libs.line.fight import tie_break
+from libs.line.resolution import tie_break
 
 from .support import A, B, actors, card, hits, of_type, run
 

@@ -21,6 +21,7 @@ ROUND_STARTED, CARD_HIT, CARD_DIED = Ev.ROUND_STARTED.value, Ev.CARD_HIT.value, 
 CARD_HEALED, ROUND_ENDED, MATCH_ENDED = Ev.CARD_HEALED.value, Ev.ROUND_ENDED.value, Ev.MATCH_ENDED.value
 FRONT, CARRY_FRONT, BACK = Hit.FRONT.value, Hit.CARRY_FRONT.value, Hit.BACK.value
 CARRY, NUKER, SUPPORT = Role.CARRY.value, Role.NUKER.value, Role.SUPPORT.value
+LINE_FELL = EndReason.LINE_FELL.value
 
 
 def resolve(opening: State) -> tuple[list[Event], State]:
@@ -34,10 +35,11 @@ def resolve(opening: State) -> tuple[list[Event], State]:
     first = opening.first
     atk = [[f.atk for f in side] for side in opening.fighters]
     arm = [[f.arm for f in side] for side in opening.fighters]
+    half_arm = [[f.arm // 2 for f in side] for side in opening.fighters]
     hp = [[f.hp for f in side] for side in opening.fighters]
     max_hp = [[f.hp for f in side] for side in opening.fighters]
     carry = [[CARRY in f.roles for f in side] for side in opening.fighters]
-    nuker = [[NUKER in f.roles for f in side] for side in opening.fighters]
+    strikes = [[(False, True) if NUKER in f.roles else (False,) for f in side] for side in opening.fighters]
     supports = [[k for k, f in enumerate(side) if SUPPORT in f.roles] for side in opening.fighters]
     size = [len(hp[0]), len(hp[1])]
     lo, hi, alive = [0, 0], [size[0] - 1, size[1] - 1], list(size)
@@ -69,18 +71,18 @@ def resolve(opening: State) -> tuple[list[Event], State]:
                 continue
             nxt[s] = k + 1
             o = 1 - s
-            target_hp = hp[o]
+            target_hp, me, foe = hp[o], pids[s], pids[o]
             power = atk[s][k] + rp
-            for back in (False, True):  # the hit into the front, then a nuker's back hit
+            for back in strikes[s][k]:  # the hit into the front, then a nuker's back hit
                 if back:
-                    if not nuker[s][k] or alive[o] < 2:
+                    if alive[o] < 2:
                         break
                     t = hi[o]
-                    d = power - arm[o][t] // 2
+                    d = power - half_arm[o][t]
                     d, kind = ((d + 1) // 2 if d > 1 else 1), BACK
                 else:
                     t = lo[o]
-                    d = power - arm[o][t] // 2
+                    d = power - half_arm[o][t]
                     if d < 1:
                         d = 1
                     kind = FRONT
@@ -90,9 +92,9 @@ def resolve(opening: State) -> tuple[list[Event], State]:
                     {
                         "type": CARD_HIT,
                         "round": r,
-                        "player": pids[s],
+                        "player": me,
                         "slot": k,
-                        "target_player": pids[o],
+                        "target_player": foe,
                         "target": t,
                         "hit": kind,
                         "damage": d,
@@ -105,11 +107,11 @@ def resolve(opening: State) -> tuple[list[Event], State]:
                     target_hp[t] = left
                     continue
                 target_hp[t] = 0
-                add({"type": CARD_DIED, "round": r, "player": pids[o], "slot": t})
+                add({"type": CARD_DIED, "round": r, "player": foe, "slot": t})
                 kills[s] += 1
                 alive[o] -= 1
                 if not alive[o]:
-                    winner, reason = s, EndReason.LINE_FELL.value
+                    winner, reason = s, LINE_FELL
                     break
                 while target_hp[lo[o]] <= 0:
                     lo[o] += 1
