@@ -77,7 +77,11 @@ class Line(Game):
     starter_deck: ClassVar[tuple[str, ...]] = catalog.WELCOME_LINE
 
     def setup(self, setup: Setup) -> list[dict[str, Any]]:
-        """The whole fight. `options`: `first` (a player id)."""
+        """The whole fight. `options`: `first` (a player id). A bad line raises `InvalidLine` with every
+        problem per player."""
+        problems = {s.id: found for s in setup.seats if (found := catalog.line_problems(s.deck))}
+        if problems:
+            raise InvalidLine("; ".join(f"{p}: {', '.join(v)}" for p, v in problems.items()), problems)
         spec = {
             "match_id": setup.match_id,
             "seed": setup.seed,

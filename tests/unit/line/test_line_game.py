@@ -38,6 +38,7 @@ def test_refusals_are_the_interfaces_types() -> None:
     with pytest.raises(games.IllegalDeck) as refused:
         GAME.setup(setup(1, b=OTHER[:4]))
     assert isinstance(refused.value, InvalidLine) and refused.value.code == "invalid_line"
+    assert refused.value.problems == {"bob": ["a line has exactly 5 cards, not 4"]}
     state = fold(GAME.setup(setup(1, first="bob")))
     with pytest.raises(games.MatchOver):
         GAME.decide(state, GAME.forfeit("alice", "disconnect"))
