@@ -146,17 +146,16 @@ def proceed(step: Step) -> None:
 def resolve(step: Step, attack: Attack, answer: str | None) -> bool:
     """The attack's damage after the target's answer (a defence card, a ward, or None), the explosion's
     recoil, then the fallen leave the round; True when that ended the round."""
-    to_target, to_attacker = attack.damage, 0
+    to_target, back = attack.damage, 0
     if answer in PROTECTED:
         to_target = 0
     elif answer == Ward.COUNTER:
-        to_target, to_attacker = max(0, attack.damage - COUNTER_EXTRA), attack.damage + COUNTER_EXTRA
+        to_target, back = max(0, attack.damage - COUNTER_EXTRA), attack.damage + COUNTER_EXTRA
     elif answer == Kind.MIRROR:
-        to_target, to_attacker = 0, attack.damage
+        to_target, back = 0, attack.damage
     elif answer is not None:
         to_target = max(0, attack.damage - KINDS[answer].block)
-    if attack.source == Kind.EXPLOSION:
-        to_attacker += EXPLOSION_RECOIL
+    recoil = EXPLOSION_RECOIL if attack.source == Kind.EXPLOSION else 0
     step.emit(
         {
             "type": Ev.ATTACK_RESOLVED.value,
@@ -165,12 +164,12 @@ def resolve(step: Step, attack: Attack, answer: str | None) -> bool:
             "target": step.pid(attack.target),
             "answer": answer,
             "to_target": to_target,
-            "to_attacker": to_attacker,
+            "to_attacker": back + recoil,
         }
     )
     hurt(step, attack.target, to_target, attack.attacker)
-    reflected = answer in (Ward.COUNTER, Kind.MIRROR)
-    hurt(step, attack.attacker, to_attacker, attack.target if reflected else None)
+    hurt(step, attack.attacker, back, attack.target)
+    hurt(step, attack.attacker, recoil, None)
     return settle(step)
 
 

@@ -126,6 +126,8 @@ def test_mirror_sends_the_damage_back_and_the_attacker_may_not_react() -> None:
     )
     assert of(events, "ReactionWindowOpened") == [{"type": "ReactionWindowOpened", "attack": 1, "player": B}]
     assert state.life == (9 - 2 - 1, 9)  # its own 2 back, and the recoil
+    assert [(e["player"], e["amount"], e["by"]) for e in of(events, "LifeLost")] == [(A, 2, B), (A, 1, None)]
+    assert state.stats[1].damage_dealt == 2 and state.stats[0].damage_dealt == 0
     assert state.hands[0] == ("shield-1",)  # A had a shield and no window to use it
 
 
