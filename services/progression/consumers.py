@@ -6,7 +6,8 @@
 - ``MatchEnded`` on ``arcana.match.events``: moves both players' quests and passes; the match's day
   and season are those of its ``occurred_at``.
 
-Each event is applied once (the kit's idempotent consumer: inbox row and effect in one
+Each handler decodes its event first (``libs.contracts``): one that does not decode is a dead
+letter. Each event is applied once (the kit's idempotent consumer: inbox row and effect in one
 transaction); the streams themselves also refuse to count a match or a day twice.
 """
 
@@ -18,6 +19,7 @@ from typing import Any
 
 import psycopg
 
+from libs.contracts import MatchEnded, PlayerLoggedIn
 from libs.eventstore import RecordedEvent
 from services.progression.domain import MatchResult, RecordMatch, RecordVisit
 from services.progression.service import ProgressionService
@@ -25,8 +27,8 @@ from services.progression.service import ProgressionService
 log = logging.getLogger(__name__)
 
 CONSUMER = "progression"
-PLAYER_LOGGED_IN = "PlayerLoggedIn"
-MATCH_ENDED = "MatchEnded"
+PLAYER_LOGGED_IN = PlayerLoggedIn.TYPE
+MATCH_ENDED = MatchEnded.TYPE
 
 
 def utc_day(event: RecordedEvent) -> dt.date:
@@ -35,17 +37,10 @@ def utc_day(event: RecordedEvent) -> dt.date:
 
 
 def player_logged_in(svc: ProgressionService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
-    player = event.data.get("player_id")
-    if not isinstance(player, str) or not player:
-        log.error("PlayerLoggedIn %s without a player id: ignored", event.event_id)
-        return
+    player = PlayerLoggedIn.decode(event).player_id
     svc.record_visit(RecordVisit(player, utc_day(event)), conn, event)
 
 
 def match_ended(svc: ProgressionService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
-    try:
-        match = MatchResult.from_event(event.data, utc_day(event))
-    except (KeyError, TypeError, ValueError) as exc:
-        log.error("MatchEnded %s unreadable (%r): ignored", event.event_id, exc)
-        return
+    match = MatchResult.from_event(MatchEnded.decode(event), utc_day(event))
     svc.record_match(RecordMatch(match), conn, event)

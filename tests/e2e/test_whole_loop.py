@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import requests
 
+from libs.contracts import MatchEnded
 from libs.db import make_pool
 from libs.eventstore import EventStore
 from services.progression.domain.catalog import load_quests
@@ -89,7 +90,7 @@ def _play(stack: Stack, a: Player, b: Player, mode: str) -> tuple[str, MatchResu
     assert matched(b, tb["ticket_id"]) == match_id
     play_both(a, b, match_id)
     data, day = _match_ended(stack, match_id)
-    result = MatchResult.from_event(data, day)
+    result = MatchResult.from_event(MatchEnded.decode_data(data), day)
     # Both clients hit the hero every turn from 30 health: the match reaches turn 4, and a draw
     # (both heroes at 0 at once) is very unlikely.
     assert result.counts and not result.draw, data

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from libs.contracts.match import MatchEnded
 from services.progression.domain.catalog import Quest
 
 COUNTING_MODES: Final = ("ranked", "casual")
@@ -33,18 +34,18 @@ class MatchResult:
     stats: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @classmethod
-    def from_event(cls, data: Mapping[str, Any], day: dt.date) -> MatchResult:
-        """Raises ``KeyError``/``TypeError``/``ValueError`` for data that is not a MatchEnded."""
+    def from_event(cls, ended: MatchEnded, day: dt.date) -> MatchResult:
+        """The parts of a decoded ``MatchEnded`` that progression reads."""
         return cls(
-            match_id=str(data["match_id"]),
-            mode=str(data["mode"]),
+            match_id=ended.match_id,
+            mode=ended.mode,
             day=day,
-            players=tuple(str(p) for p in data["players"]),
-            winner=None if data.get("draw") else data.get("winner"),
-            draw=bool(data.get("draw")),
-            turns=int(data["turns"]),
-            bot=data.get("bot"),
-            stats=dict(data.get("stats") or {}),
+            players=tuple(ended.players),
+            winner=None if ended.draw else ended.winner,
+            draw=ended.draw,
+            turns=ended.turns,
+            bot=ended.bot,
+            stats=dict(ended.stats),
         )
 
     @property

@@ -116,7 +116,7 @@ def match_ended(
 ) -> RecordedEvent:
     match_id = match_id or str(uuid.uuid4())
     data = {
-        "winner": winner,
+        "winner": "draw" if winner is None else winner,  # as match publishes a draw
         "reason": "hero_dead",
         "match_id": match_id,
         "mode": mode,

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from libs.contracts import MatchEnded
 from services.progression.domain import (
     QUESTS,
     QuestAlreadyCompleted,
@@ -162,12 +163,12 @@ def test_match_ended_data_as_match_publishes_it() -> None:
         "bot": None,
         "stats": {"me": _stats({"wild": 2}), "foe": _stats({})},
     }
-    m = MatchResult.from_event(data, DAY)
+    m = MatchResult.from_event(MatchEnded.decode_data(data), DAY)
     assert m.winner is None and m.draw and m.counts
     assert (m.xp_for("me"), m.xp_for("foe")) == (25, 25)
     assert m.count(QUESTS["standard-wins"], "me") == 0 and m.count(QUESTS["hard-wild"], "me") == 2
     assert m.count(QUESTS["easy-matches"], "stranger") == 0
     bot_game = MatchResult.from_event(
-        {**data, "mode": "practice", "bot": "bot-1", "players": ["me", "bot-1"]}, DAY
+        MatchEnded.decode_data({**data, "mode": "practice", "bot": "bot-1", "players": ["me", "bot-1"]}), DAY
     )
     assert not bot_game.counts and bot_game.humans() == ["me"]
