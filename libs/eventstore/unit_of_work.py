@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 import psycopg
+from psycopg import pq
 
 from libs.contracts.base import IntegrationEvent
 from libs.eventstore.envelope import NewEvent, RecordedEvent
@@ -100,6 +101,12 @@ class UnitOfWork:
     def _pipelined(self, stream: str, expected: ExpectedVersion, new: list[NewEvent]) -> list[RecordedEvent]:
         if not isinstance(expected, int):
             raise ValueError("a pipelined append needs an exact expected version")
+        if self.conn.pgconn.pipeline_status != pq.PipelineStatus.OFF:
+            # The caller's pipeline: its sync (and any refusal) comes when the caller's block ends.
+            predicted = self.store.append_queued(self.conn, stream, expected, new).predicted()
+            if self.project is not None:
+                self.project(self.conn, predicted)
+            return predicted
         try:
             with self.conn.pipeline():
                 predicted = self.store.append_queued(self.conn, stream, expected, new).predicted()

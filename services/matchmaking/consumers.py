@@ -1,6 +1,7 @@
 """What matchmaking consumes (subscriptions declared in ``root.py``; run: ``python -m libs.kit.consume
 matchmaking``). Each handler runs in the consumer's transaction with the inbox row, so a redelivered
-event changes nothing.
+event changes nothing; it decodes the event first (``libs.contracts``): one that does not decode is
+a dead letter.
 
 - ``ActiveDeckChanged`` (economy): the deck a ticket plays and whether it is legal.
 - ``RatingChanged`` (ratings): the rating a ranked ticket is paired by.

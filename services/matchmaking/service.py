@@ -1,7 +1,8 @@
 """The matchmaking service: open, show and cancel tickets; the pairing pass; what it consumes.
 
 Every ticket change is an event of ``ticket-<id>`` appended at the version it was decided on, with
-the ``tickets`` projection updated in the same transaction. The pairing pass runs under a
+the ``tickets`` projection updated in the same transaction (the one command path,
+``libs.eventstore.Repository``). The pairing pass runs under a
 transaction-scoped advisory lock (a second worker finds it taken and skips the pass), and every
 write is an append at the ticket version read: even without the lock a ticket can be paired only
 once. What a pass writes is planned in ``plan.py``; all of it goes in one pipelined savepoint.
@@ -13,8 +14,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -23,8 +23,22 @@ from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool
 
 from libs import clock
-from libs.eventstore import ConcurrencyError, EventStore, NewEvent, RecordedEvent, stream_moved
-from libs.kit.events import IntegrationEvent
+from libs.contracts import (
+    ActiveDeckChanged,
+    MatchCreated,
+    MatchRequested,
+    MatchRequestRejected,
+    RatingChanged,
+)
+from libs.eventstore import (
+    EventStore,
+    RecordedEvent,
+    Repository,
+    TooManyConflicts,
+    Transaction,
+    UnitOfWork,
+    stream_moved,
+)
 from libs.rules import STARTER_DECK
 from services.matchmaking import domain, events, projections, store
 from services.matchmaking.plan import PassResult, Write, plan_pass
@@ -33,11 +47,9 @@ log = logging.getLogger(__name__)
 
 START_RATING = 900  # the ratings service's start: a player it has not rated yet
 STARTER = domain.ActiveDeck(tuple(STARTER_DECK))
-ACTIVE_DECK_CHANGED, RATING_CHANGED = "ActiveDeckChanged", "RatingChanged"
-MATCH_CREATED, MATCH_REQUEST_REJECTED = "MatchCreated", "MatchRequestRejected"
-
-
-UnitOfWork = Callable[[], AbstractContextManager[psycopg.Connection[Any]]]
+ACTIVE_DECK_CHANGED, RATING_CHANGED = ActiveDeckChanged.TYPE, RatingChanged.TYPE
+MATCH_CREATED, MATCH_REQUEST_REJECTED = MatchCreated.TYPE, MatchRequestRejected.TYPE
+Conn = psycopg.Connection[Any]
 
 
 class TicketNotFound(Exception):
@@ -52,9 +64,11 @@ class TicketAlreadyOpen(Exception):
         self.ticket_id = ticket_id
 
 
-def _declared(kind: str, data: dict[str, Any]) -> IntegrationEvent:
-    """The domain's event as its declared, published type (KeyError for an undeclared one)."""
-    return events.CATALOG.event(kind).from_data(data)
+def _ticket_event(recorded: RecordedEvent) -> domain.TicketEvent:
+    """A stored event of a ticket stream, as its declared type."""
+    event = events.CATALOG.event(recorded.type).from_data(recorded.data)
+    assert not isinstance(event, MatchRequested), "a ticket stream holds ticket events"
+    return event  # type: ignore[return-value]
 
 
 def _problems(raw: Any) -> list[str]:
@@ -70,50 +84,42 @@ class MatchmakingService:
         self.pool = pool
         self.schema = schema
         self.events = EventStore(pool, schema)
+        self.repository = Repository(pool, self.events, project=self._project, declared=events.CATALOG.events)
         self._lock_key = f"{schema}.pairing"
 
     # -- tickets -------------------------------------------------------------------------------
 
-    @contextmanager
-    def _own_transaction(self) -> Iterator[psycopg.Connection[Any]]:
-        with self.pool.connection() as conn, conn.transaction():
-            yield conn
+    def _project(self, conn: Conn, recorded: Sequence[RecordedEvent]) -> None:
+        for r in recorded:
+            projections.apply(conn, self.schema, r)
 
-    def load(self, ticket_id: str, conn: psycopg.Connection[Any]) -> domain.Ticket | None:
-        recorded = self.events.read(domain.ticket_stream(ticket_id), conn=conn)
-        return domain.fold((e.type, e.data) for e in recorded)
+    def load(self, ticket_id: str, conn: Conn | UnitOfWork) -> domain.Ticket | None:
+        c = conn.conn if isinstance(conn, UnitOfWork) else conn
+        recorded = self.events.read(domain.ticket_stream(ticket_id), conn=c)
+        return domain.fold(_ticket_event(e) for e in recorded)
 
-    def _append(
-        self,
-        conn: psycopg.Connection[Any],
-        stream: str,
-        expected: int,
-        decided: Sequence[domain.Event],
-        now: datetime,
-        cause: uuid.UUID | None = None,
-    ) -> None:
-        new = [NewEvent.of(_declared(k, d), occurred_at=now, causation_id=cause) for k, d in decided]
-        for recorded in self.events.append(stream, expected, new, conn=conn, savepoint=False):
-            projections.apply(conn, self.schema, recorded)
-
-    def join(self, player_id: str, mode: str, transaction: UnitOfWork | None = None) -> domain.Ticket:
+    def join(self, player_id: str, mode: str, transaction: Transaction | None = None) -> domain.Ticket:
         """Open a ticket with the player's active deck (the starter deck until economy published
         one) and current rating. Raises ``InvalidMode``, ``IllegalDeck`` (with the problems) or
         ``TicketAlreadyOpen``; nothing is written then. ``transaction`` (default: one of its own)
         is where the writes go, e.g. the request's idempotency transaction."""
         now, ticket_id = clock.now(), str(uuid.uuid4())
+
+        def open_one(uow: UnitOfWork) -> domain.TicketEvent:
+            deck = store.active_deck(uow.conn, self.schema, player_id) or STARTER
+            known = store.rating_of(uow.conn, self.schema, player_id)
+            rating = START_RATING if known is None else known
+            event = domain.open_ticket(ticket_id, player_id, mode, rating, deck, now)
+            uow.append(domain.ticket_stream(ticket_id), 0, [event], occurred_at=now)
+            store.touch(uow.conn, self.schema, ticket_id, now)
+            return event
+
         try:
-            with (transaction or self._own_transaction)() as conn:
-                deck = store.active_deck(conn, self.schema, player_id) or STARTER
-                known = store.rating_of(conn, self.schema, player_id)
-                rating = START_RATING if known is None else known
-                event = domain.open_ticket(ticket_id, player_id, mode, rating, deck, now)
-                self._append(conn, domain.ticket_stream(ticket_id), 0, [event], now)
-                store.touch(conn, self.schema, ticket_id, now)
+            opened = self.repository.execute(open_one, transaction=transaction)
         except pg_errors.UniqueViolation:
             with self.pool.connection() as conn:
                 raise TicketAlreadyOpen(store.open_ticket_of(conn, self.schema, player_id)) from None
-        return domain.evolve(None, *event)
+        return domain.evolve(None, opened)
 
     def _owned(self, player_id: str, ticket_id: str, conn: psycopg.Connection[Any]) -> domain.Ticket:
         try:
@@ -133,19 +139,23 @@ class MatchmakingService:
                 store.touch(conn, self.schema, t.ticket_id, clock.now())
         return t
 
-    def cancel(self, player_id: str, ticket_id: str, transaction: UnitOfWork | None = None) -> domain.Ticket:
+    def cancel(self, player_id: str, ticket_id: str, transaction: Transaction | None = None) -> domain.Ticket:
         """Cancel the player's waiting ticket. Raises ``TicketNotFound`` or ``TicketNotWaiting``
-        (a ticket being paired right now: ``ConcurrencyError`` is reported as not waiting)."""
+        (a ticket being paired right now: a conflict is retried from a fresh read, which finds it
+        paired)."""
         now = clock.now()
+
+        def cancel_one(uow: UnitOfWork) -> domain.Ticket:
+            t = self._owned(player_id, ticket_id, uow.conn)
+            event = domain.cancel(t, "player", now)
+            uow.append(domain.ticket_stream(t.ticket_id), t.version, [event], occurred_at=now)
+            return domain.evolve(t, event)
+
         try:
-            with (transaction or self._own_transaction)() as conn:
-                t = self._owned(player_id, ticket_id, conn)
-                event = domain.cancel(t, "player", now)
-                self._append(conn, domain.ticket_stream(t.ticket_id), t.version, [event], now)
-        except ConcurrencyError:
+            return self.repository.execute(cancel_one, transaction=transaction)
+        except TooManyConflicts:
             with self.pool.connection() as conn:
                 raise domain.TicketNotWaiting(self._owned(player_id, ticket_id, conn).status) from None
-        return domain.evolve(t, *event)
 
     # -- the pairing pass ----------------------------------------------------------------------
 
@@ -194,50 +204,64 @@ class MatchmakingService:
                     log.info("pairing step skipped (the ticket changed meanwhile): %s", exc)
             return done
 
-    def _queue(self, conn: psycopg.Connection[Any], writes: Sequence[Write], now: datetime) -> None:
-        """Queue the appends of one step and their projection updates (conn in pipeline mode)."""
+    def _queue(self, conn: Conn, writes: Sequence[Write], now: datetime) -> None:
+        """Queue the appends of one step and their projection updates (conn in pipeline mode: the
+        pipeline's sync says whether they were refused)."""
+        uow = self.repository.unit_of_work(conn)
         for stream, expected, decided in writes:
-            new = [NewEvent.of(_declared(k, d), occurred_at=now) for k, d in decided]
-            for predicted in self.events.append_queued(conn, stream, expected, new).predicted():
-                projections.apply(conn, self.schema, predicted)
+            uow.append(stream, expected, decided, occurred_at=now, pipelined=True)
 
     # -- consuming -----------------------------------------------------------------------------
 
-    def handle(self, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
-        """Apply one event of another service (in the consumer's transaction)."""
-        d = event.data
-        if event.type == ACTIVE_DECK_CHANGED and d.get("player_id"):
+    def handle(self, event: RecordedEvent, conn: Conn) -> None:
+        """Apply one event of another service (in the consumer's transaction), decoded first
+        (``libs.contracts``: one that does not decode is a dead letter)."""
+        if event.type == ACTIVE_DECK_CHANGED:
+            active = ActiveDeckChanged.decode(event)
             deck = {
-                "deck_id": d.get("deck_id"),
-                "cards": [str(c) for c in d.get("cards") or ()],
-                "legal": bool(d.get("legal")),
-                "problems": _problems(d.get("problems")),
+                "deck_id": active.deck_id,
+                "cards": list(active.cards),
+                "legal": active.legal,
+                "problems": list(active.problems),
             }
-            store.save_active_deck(conn, self.schema, str(d["player_id"]), deck, event.position)
-        elif event.type == RATING_CHANGED and d.get("player_id"):
-            store.save_rating(conn, self.schema, str(d["player_id"]), int(d["after"]), event.version)
-        elif event.type in (MATCH_CREATED, MATCH_REQUEST_REJECTED) and d.get("request_id"):
-            self._settle(event, conn)
+            store.save_active_deck(conn, self.schema, active.player_id, deck, event.position)
+        elif event.type == RATING_CHANGED:
+            changed = RatingChanged.decode(event)
+            store.save_rating(conn, self.schema, changed.player_id, changed.after, event.version)
+        elif event.type == MATCH_CREATED:
+            created = MatchCreated.decode(event)
+            if created.request_id is not None:  # else a practice or operator match
+                self._settle(created.request_id, lambda t: domain.matched(t, created.match_id), event, conn)
+        elif event.type == MATCH_REQUEST_REJECTED:
+            rejected = MatchRequestRejected.decode(event)
+            problems = _problems(rejected.problems)
 
-    def _settle(self, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
-        """The tickets of a request become matched (MatchCreated) or failed (MatchRequestRejected)."""
-        d, now = event.data, clock.now()
-        for ticket_id in store.tickets_of_request(conn, self.schema, str(d["request_id"])):
-            t = self.load(ticket_id, conn)
-            if t is None:
-                continue
-            if event.type == MATCH_CREATED:
-                decided = domain.matched(t, str(d["match_id"]))
-            else:
-                decided = domain.failed(
-                    t,
-                    str(d["match_id"]),
-                    str(d.get("reason") or "rejected"),
-                    d.get("message"),
-                    _problems(d.get("problems")),
+            def fail(t: domain.Ticket) -> list[domain.TicketEvent]:
+                return domain.failed(
+                    t, rejected.match_id, rejected.reason or "rejected", rejected.message, problems
                 )
-            if decided:
-                self._append(conn, domain.ticket_stream(ticket_id), t.version, decided, now, event.event_id)
+
+            self._settle(rejected.request_id, fail, event, conn)
+
+    def _settle(
+        self,
+        request_id: str,
+        decide: Callable[[domain.Ticket], list[domain.TicketEvent]],
+        event: RecordedEvent,
+        conn: Conn,
+    ) -> None:
+        """The tickets of a request become matched (MatchCreated) or failed (MatchRequestRejected)."""
+        now = clock.now()
+
+        def settle(uow: UnitOfWork) -> None:
+            for ticket_id in store.tickets_of_request(uow.conn, self.schema, request_id):
+                t = self.load(ticket_id, uow)
+                decided = decide(t) if t is not None else []
+                if t is not None and decided:
+                    stream = domain.ticket_stream(ticket_id)
+                    uow.append(stream, t.version, decided, occurred_at=now, cause=event.event_id)
+
+        self.repository.execute(settle, conn=conn)
 
     # -- views ---------------------------------------------------------------------------------
 

@@ -11,11 +11,11 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime
 
-from libs.contracts import match_id_for
+from libs.contracts import MatchRequested, match_id_for
 
 from .ticket import Event, Ticket, paired
 
-MATCH_REQUESTED = "MatchRequested"
+MATCH_REQUESTED = MatchRequested.TYPE
 _REQUEST_NAMESPACE = uuid.UUID("0b6a2a55-9f7e-4c21-8d0e-6a5f3b1c9e47")
 
 
@@ -33,15 +33,12 @@ def request_match(a: Ticket, b: Ticket, now: datetime) -> tuple[str, dict[str, S
     ``TicketNotWaiting`` or ValueError (same player, different modes) from ``paired``."""
     request_id = request_id_for(a.ticket_id, b.ticket_id)
     match_id = match_id_for(request_id)
-    requested = (
-        MATCH_REQUESTED,
-        {
-            "request_id": request_id,
-            "mode": a.mode,
-            "players": [{"id": a.player_id, "deck": list(a.deck)}, {"id": b.player_id, "deck": list(b.deck)}],
-            "tickets": [a.ticket_id, b.ticket_id],
-            "match_id": match_id,
-        },
+    requested = MatchRequested(
+        request_id=request_id,
+        mode=a.mode,
+        players=[{"id": a.player_id, "deck": list(a.deck)}, {"id": b.player_id, "deck": list(b.deck)}],
+        tickets=[a.ticket_id, b.ticket_id],
+        match_id=match_id,
     )
     return request_id, {
         f"ticket-{a.ticket_id}": [paired(a, b, request_id, match_id, now)],

@@ -7,10 +7,18 @@ player or as abandoned). Every event carries the times the fold needs, so state 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+
+from libs.contracts.matchmaking import MatchRequested
+from services.matchmaking.events import (
+    TicketCancelled,
+    TicketFailed,
+    TicketMatched,
+    TicketOpened,
+    TicketPaired,
+)
 
 MODES = ("ranked", "casual")
 WAITING, PAIRED, MATCHED, CANCELLED, FAILED = "waiting", "paired", "matched", "cancelled", "failed"
@@ -18,14 +26,15 @@ OPEN_STATUSES = (WAITING, PAIRED)
 ANSWER_SECONDS = 120.0  # a paired ticket the match service has not answered for this long fails
 NO_ANSWER = "no_answer"
 
-TICKET_OPENED = "TicketOpened"
-TICKET_PAIRED = "TicketPaired"
-TICKET_MATCHED = "TicketMatched"
-TICKET_FAILED = "TicketFailed"
-TICKET_CANCELLED = "TicketCancelled"
+TICKET_OPENED = TicketOpened.TYPE
+TICKET_PAIRED = TicketPaired.TYPE
+TICKET_MATCHED = TicketMatched.TYPE
+TICKET_FAILED = TicketFailed.TYPE
+TICKET_CANCELLED = TicketCancelled.TYPE
 TICKET_EVENTS = (TICKET_OPENED, TICKET_PAIRED, TICKET_MATCHED, TICKET_FAILED, TICKET_CANCELLED)
 
-Event = tuple[str, dict[str, Any]]  # (type, data) about to be stored
+TicketEvent = TicketOpened | TicketPaired | TicketMatched | TicketFailed | TicketCancelled
+Event = TicketEvent | MatchRequested  # what the domain decides (declared in ``events.py``)
 
 
 class MatchmakingError(Exception):
@@ -89,124 +98,108 @@ class Ticket:
         return max(0.0, (end - self.opened_at).total_seconds())
 
 
-def evolve(t: Ticket | None, kind: str, data: Mapping[str, Any]) -> Ticket:
+def evolve(t: Ticket | None, event: TicketEvent) -> Ticket:
     """The ticket after one stored event. Raises ValueError on a stream not starting with
-    TicketOpened or an unknown event type."""
-    if kind == TICKET_OPENED:
-        at = datetime.fromisoformat(data["opened_at"])
-        return Ticket(
-            data["ticket_id"], data["player_id"], data["mode"], int(data["rating"]), tuple(data["deck"]), at
-        )
+    TicketOpened or an event that is not a ticket's."""
+    if isinstance(event, TicketOpened):
+        at = datetime.fromisoformat(event.opened_at)
+        return Ticket(event.ticket_id, event.player_id, event.mode, int(event.rating), tuple(event.deck), at)
     if t is None:
         raise ValueError("a ticket stream starts with TicketOpened")
     v = t.version + 1
-    if kind == TICKET_PAIRED:
+    if isinstance(event, TicketPaired):
         return replace(
             t,
             status=PAIRED,
             version=v,
-            request_id=data["request_id"],
-            match_id=data["match_id"],
-            opponent_id=data["opponent_id"],
-            closed_at=datetime.fromisoformat(data["paired_at"]),
+            request_id=event.request_id,
+            match_id=event.match_id,
+            opponent_id=event.opponent_id,
+            closed_at=datetime.fromisoformat(event.paired_at),
         )
-    if kind == TICKET_MATCHED:
-        return replace(t, status=MATCHED, version=v, match_id=data["match_id"])
-    if kind == TICKET_FAILED:
+    if isinstance(event, TicketMatched):
+        return replace(t, status=MATCHED, version=v, match_id=event.match_id)
+    if isinstance(event, TicketFailed):
         return replace(
             t,
             status=FAILED,
             version=v,
-            reason=data["reason"],
-            message=data.get("message"),
-            problems=tuple(data.get("problems") or ()),
+            reason=event.reason,
+            message=event.message,
+            problems=tuple(event.problems or ()),
         )
-    if kind == TICKET_CANCELLED:
+    if isinstance(event, TicketCancelled):
         return replace(
             t,
             status=CANCELLED,
             version=v,
-            reason=data["reason"],
-            closed_at=datetime.fromisoformat(data["cancelled_at"]),
+            reason=event.reason,
+            closed_at=datetime.fromisoformat(event.cancelled_at),
         )
-    raise ValueError(f"unknown ticket event {kind}")
+    raise ValueError(f"not a ticket event: {event!r}")
 
 
-def fold(events: Iterable[tuple[str, Mapping[str, Any]]]) -> Ticket | None:
+def fold(events: Iterable[TicketEvent]) -> Ticket | None:
     t: Ticket | None = None
-    for kind, data in events:
-        t = evolve(t, kind, data)
+    for event in events:
+        t = evolve(t, event)
     return t
 
 
 def open_ticket(
     ticket_id: str, player_id: str, mode: str, rating: int, deck: ActiveDeck, now: datetime
-) -> Event:
+) -> TicketOpened:
     """TicketOpened. Raises ``InvalidMode`` or ``IllegalDeck`` (with the deck's problems).
     One open ticket per player is enforced by the store."""
     if mode not in MODES:
         raise InvalidMode(f"mode must be one of {', '.join(MODES)}")
     if not deck.legal:
         raise IllegalDeck(deck.problems or ("the deck was refused",))
-    return TICKET_OPENED, {
-        "ticket_id": ticket_id,
-        "player_id": player_id,
-        "mode": mode,
-        "rating": int(rating),
-        "deck": list(deck.cards),
-        "opened_at": now.isoformat(),
-    }
+    return TicketOpened(ticket_id, player_id, mode, int(rating), list(deck.cards), now.isoformat())
 
 
-def cancel(t: Ticket, reason: str, now: datetime) -> Event:
+def cancel(t: Ticket, reason: str, now: datetime) -> TicketCancelled:
     """TicketCancelled (``reason`` ``player`` or ``abandoned``). Raises ``TicketNotWaiting``."""
     if t.status != WAITING:
         raise TicketNotWaiting(t.status)
-    return TICKET_CANCELLED, {"ticket_id": t.ticket_id, "reason": reason, "cancelled_at": now.isoformat()}
+    return TicketCancelled(t.ticket_id, reason, now.isoformat())
 
 
-def paired(t: Ticket, opponent: Ticket, request_id: str, match_id: str, now: datetime) -> Event:
+def paired(t: Ticket, opponent: Ticket, request_id: str, match_id: str, now: datetime) -> TicketPaired:
     """TicketPaired for ``t``. Raises ``TicketNotWaiting``, or ValueError for a pairing of one
     player with themselves or across modes."""
     if t.status != WAITING:
         raise TicketNotWaiting(t.status)
     if t.player_id == opponent.player_id or t.mode != opponent.mode:
         raise ValueError("a ticket pairs only with another player's ticket of the same mode")
-    return TICKET_PAIRED, {
-        "ticket_id": t.ticket_id,
-        "request_id": request_id,
-        "match_id": match_id,
-        "opponent_id": opponent.player_id,
-        "opponent_ticket": opponent.ticket_id,
-        "rating_gap": abs(t.rating - opponent.rating),
-        "paired_at": now.isoformat(),
-    }
+    return TicketPaired(
+        ticket_id=t.ticket_id,
+        request_id=request_id,
+        match_id=match_id,
+        opponent_id=opponent.player_id,
+        opponent_ticket=opponent.ticket_id,
+        rating_gap=abs(t.rating - opponent.rating),
+        paired_at=now.isoformat(),
+    )
 
 
-def matched(t: Ticket, match_id: str) -> list[Event]:
+def matched(t: Ticket, match_id: str) -> list[TicketEvent]:
     """TicketMatched when the paired ticket's match was created; nothing if already settled."""
     if t.status != PAIRED or t.match_id != match_id:
         return []
-    return [(TICKET_MATCHED, {"ticket_id": t.ticket_id, "match_id": match_id})]
+    return [TicketMatched(t.ticket_id, match_id)]
 
 
 def failed(
     t: Ticket, match_id: str, reason: str, message: str | None, problems: Sequence[str]
-) -> list[Event]:
+) -> list[TicketEvent]:
     """TicketFailed when the paired ticket's match request was rejected; nothing if already settled."""
     if t.status != PAIRED or t.match_id != match_id:
         return []
-    data = {
-        "ticket_id": t.ticket_id,
-        "match_id": match_id,
-        "reason": reason,
-        "message": message,
-        "problems": [str(p) for p in problems],
-    }
-    return [(TICKET_FAILED, data)]
+    return [TicketFailed(t.ticket_id, match_id, reason, message, [str(p) for p in problems])]
 
 
-def unanswered(t: Ticket, now: datetime) -> list[Event]:
+def unanswered(t: Ticket, now: datetime) -> list[TicketEvent]:
     """TicketFailed (``no_answer``) for a ticket paired ``ANSWER_SECONDS`` ago or more whose match
     the match service has neither created nor rejected, so its player can queue again; else nothing."""
     if t.status != PAIRED or t.closed_at is None or (now - t.closed_at).total_seconds() < ANSWER_SECONDS:

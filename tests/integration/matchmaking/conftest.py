@@ -11,6 +11,7 @@ from psycopg_pool import ConnectionPool
 
 from libs import clock
 from libs.config import PROJECT_ROOT
+from libs.contracts import RatingChanged
 from libs.db import migrate
 from libs.eventstore import RecordedEvent
 from libs.kit.web import service_app
@@ -44,6 +45,11 @@ def foreign_event(
 ) -> RecordedEvent:
     """An event of another service as the consumer receives it."""
     return RecordedEvent(uuid.uuid4(), stream, version, position, kind, 1, clock.now(), None, None, data)
+
+
+def rating_changed(player: str, after: int) -> dict[str, Any]:
+    """A RatingChanged's data as ratings publishes it (a win from 900 to ``after``)."""
+    return RatingChanged(player, str(uuid.uuid4()), 900, after, "bronze", "bronze", after - 900, "win").data()
 
 
 @pytest.fixture

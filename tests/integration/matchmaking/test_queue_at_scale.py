@@ -13,7 +13,7 @@ from libs import clock
 from services.matchmaking import domain
 from services.matchmaking.service import MatchmakingService
 
-from .conftest import foreign_event, requested
+from .conftest import foreign_event, rating_changed, requested
 
 PLAYERS = 200
 
@@ -24,7 +24,7 @@ def test_200_players_queued_at_once_are_all_matched_within_the_schedule(
     rng = random.Random(11)
     ratings = {str(uuid.uuid4()): max(0, int(rng.gauss(1100, 250))) for _ in range(PLAYERS)}
     for i, (player, rating) in enumerate(ratings.items()):
-        deliver(foreign_event("RatingChanged", {"player_id": player, "after": rating}, version=1, position=i))
+        deliver(foreign_event("RatingChanged", rating_changed(player, rating), version=1, position=i))
     tickets = [mm.join(p, "ranked") for p in ratings]
     seconds = 0
     while any(mm.look(t.player_id, t.ticket_id).status == "waiting" for t in tickets):

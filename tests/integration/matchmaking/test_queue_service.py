@@ -15,7 +15,7 @@ from libs.rules import STARTER_DECK
 from services.matchmaking import domain
 from services.matchmaking.service import MatchmakingService, TicketAlreadyOpen, TicketNotFound
 
-from .conftest import foreign_event, requested
+from .conftest import foreign_event, rating_changed, requested
 
 
 def pid() -> str:
@@ -77,8 +77,8 @@ def test_an_illegal_active_deck_is_refused_with_its_problems(
 
 def test_the_rating_comes_from_ratings_newest_version(mm: MatchmakingService, deliver: Callable) -> None:
     p = pid()
-    deliver(foreign_event("RatingChanged", {"player_id": p, "after": 1040}, version=3))
-    deliver(foreign_event("RatingChanged", {"player_id": p, "after": 990}, version=2))
+    deliver(foreign_event("RatingChanged", rating_changed(p, 1040), version=3))
+    deliver(foreign_event("RatingChanged", rating_changed(p, 990), version=2))
     assert mm.join(p, "ranked").rating == 1040
 
 
@@ -117,7 +117,7 @@ def test_a_pair_requests_a_match_and_is_matched_on_its_creation(
     with pytest.raises(domain.TicketNotWaiting):
         mm.cancel(a.player_id, a.ticket_id)
     assert mm.pair().pairs == 0
-    deliver(foreign_event("MatchCreated", {"match_id": str(uuid.uuid4()), "request_id": "other"}))
+    deliver(_created({**req, "match_id": str(uuid.uuid4()), "request_id": "other"}))
     assert mm.look(a.player_id, a.ticket_id).status == "paired"
     deliver(_created(req))
     deliver(_created(req))  # another delivery (new event id) changes nothing
@@ -135,6 +135,8 @@ def test_a_rejected_request_fails_both_tickets(mm: MatchmakingService, deliver: 
     rejected = {
         "match_id": req["match_id"],
         "request_id": req["request_id"],
+        "mode": "casual",
+        "players": req["players"],
         "reason": "invalid_deck",
         "message": "a deck is not legal",
         "problems": {"deck": "too many copies of c1"},
@@ -234,5 +236,5 @@ def test_the_ticket_read_models_rebuild_to_the_same_rows(mm: MatchmakingService,
 
 def test_a_rating_of_zero_is_a_rating(mm: MatchmakingService, deliver: Callable) -> None:
     p = pid()
-    deliver(foreign_event("RatingChanged", {"player_id": p, "after": 0}, version=7))
+    deliver(foreign_event("RatingChanged", rating_changed(p, 0), version=7))
     assert mm.join(p, "ranked").rating == 0
