@@ -7,8 +7,6 @@ Each method raises the domain's errors (``UsernameTaken``, ``InvalidCredentials`
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -18,7 +16,8 @@ from psycopg_pool import ConnectionPool
 
 from libs import clock
 from libs.config import Settings, env_int
-from libs.eventstore import EventStore, Expect, NewEvent
+from libs.contracts import IntegrationEvent
+from libs.eventstore import EventStore, Expect, ExpectedVersion, Repository, Transaction, UnitOfWork
 from libs.web import IssuedToken, TokenClaims, issue_token
 from libs.web.sessions import RevocationCache
 from services.accounts import domain, store
@@ -29,11 +28,17 @@ from services.accounts.domain import (
     TooManyAttempts,
     TooManyRegistrations,
 )
-from services.accounts.events import AllSessionsRevoked, PlayerLoggedIn, PlayerRegistered, SessionRevoked
+from services.accounts.events import (
+    CATALOG,
+    AllSessionsRevoked,
+    PlayerLoggedIn,
+    PlayerRegistered,
+    SessionRevoked,
+)
 from services.accounts.passwords import ScryptParams, dummy_hash, hash_password, verify_password
 
 # A transaction to write in: the request's (``libs.web.request_transaction``) or a pooled one.
-UnitOfWork = Callable[[], AbstractContextManager[psycopg.Connection[Any]]]
+Conn = psycopg.Connection[Any]
 
 
 @dataclass(frozen=True)
@@ -98,10 +103,11 @@ class AccountsService:
         self.config = config
         self.sessions = sessions
         self.events = EventStore(pool, schema)
+        self.repository = Repository(pool, self.events, declared=CATALOG.events)
 
     # -- registration --------------------------------------------------------------------------
 
-    def register(self, command: RegisterPlayer, transaction: UnitOfWork) -> PlayerRegistered:
+    def register(self, command: RegisterPlayer, transaction: Transaction) -> PlayerRegistered:
         """Store the account and append ``PlayerRegistered`` in one ``transaction()``, entered after
         the (slow) password hash.
 
@@ -113,9 +119,12 @@ class AccountsService:
         player_id = uuid.uuid4()
         event = domain.register(command, player_id)
         now = clock.now()
-        with transaction() as conn:
-            store.insert_player(conn, self.schema, player_id, event.username, password_hash, now)
-            self._append(conn, player_id, event, Expect.NO_STREAM, at=now)
+
+        def store_account(uow: UnitOfWork) -> None:
+            store.insert_player(uow.conn, self.schema, player_id, event.username, password_hash, now)
+            self._append(uow, player_id, event, Expect.NO_STREAM, at=now)
+
+        self.repository.execute(store_account, transaction=transaction)
         return event
 
     def _throttle_registration(self, client_address: str) -> None:
@@ -178,31 +187,41 @@ class AccountsService:
 
     def _open_session(self, command: LogIn, row: store.PlayerRow) -> IssuedToken:
         """Forgive the attempt, append ``PlayerLoggedIn`` (one transaction) and issue the token."""
-        with self.pool.connection() as conn, conn.transaction():
-            version = store.lock_player(conn, self.schema, row.player_id)
-            store.forgive_attempts(conn, self.schema, command.username_key, command.client_address)
-            self._append(conn, row.player_id, PlayerLoggedIn(str(row.player_id), row.username))
+
+        def log_in(uow: UnitOfWork) -> int:
+            version = store.lock_player(uow.conn, self.schema, row.player_id)
+            store.forgive_attempts(uow.conn, self.schema, command.username_key, command.client_address)
+            self._append(uow, row.player_id, PlayerLoggedIn(str(row.player_id), row.username))
+            return version
+
+        version = self.repository.execute(log_in)
         return issue_token(
             self.settings.token_secret, row.player_id, self.settings.token_ttl_seconds, version=version
         )
 
     # -- log-out -------------------------------------------------------------------------------
 
-    def log_out(self, claims: TokenClaims, transaction: UnitOfWork) -> None:
+    def log_out(self, claims: TokenClaims, transaction: Transaction) -> None:
         """Revoke this one token (``SessionRevoked``); it is refused from now on."""
         event = SessionRevoked(str(claims.player_id), claims.token_id, claims.expires_at.isoformat())
-        with transaction() as conn:
-            store.lock_player(conn, self.schema, claims.player_id)
-            store.revoke_token(conn, self.schema, claims.player_id, claims.token_id, claims.expires_at)
-            self._append(conn, claims.player_id, event)
+
+        def revoke(uow: UnitOfWork) -> None:
+            store.lock_player(uow.conn, self.schema, claims.player_id)
+            store.revoke_token(uow.conn, self.schema, claims.player_id, claims.token_id, claims.expires_at)
+            self._append(uow, claims.player_id, event)
+
+        self.repository.execute(revoke, transaction=transaction)
         self._forget_sessions(claims.player_id)
 
-    def log_out_everywhere(self, claims: TokenClaims, transaction: UnitOfWork) -> None:
+    def log_out_everywhere(self, claims: TokenClaims, transaction: Transaction) -> None:
         """Revoke every token of the player issued so far (``AllSessionsRevoked``)."""
-        with transaction() as conn:
-            store.lock_player(conn, self.schema, claims.player_id)
-            version = store.raise_token_version(conn, self.schema, claims.player_id)
-            self._append(conn, claims.player_id, AllSessionsRevoked(str(claims.player_id), version))
+
+        def revoke_all(uow: UnitOfWork) -> None:
+            store.lock_player(uow.conn, self.schema, claims.player_id)
+            version = store.raise_token_version(uow.conn, self.schema, claims.player_id)
+            self._append(uow, claims.player_id, AllSessionsRevoked(str(claims.player_id), version))
+
+        self.repository.execute(revoke_all, transaction=transaction)
         self._forget_sessions(claims.player_id)
 
     def _forget_sessions(self, player_id: uuid.UUID) -> None:
@@ -237,11 +256,10 @@ class AccountsService:
 
     def _append(
         self,
-        conn: psycopg.Connection[Any],
+        uow: UnitOfWork,
         player_id: uuid.UUID,
-        event: Any,
-        expect: Any = Expect.STREAM_EXISTS,
+        event: IntegrationEvent,
+        expect: ExpectedVersion = Expect.STREAM_EXISTS,
         at: datetime | None = None,
     ) -> None:
-        new = NewEvent.of(event, occurred_at=at or clock.now())
-        self.events.append(domain.player_stream(player_id), expect, [new], conn=conn)
+        uow.append(domain.player_stream(player_id), expect, [event], occurred_at=at or clock.now())
