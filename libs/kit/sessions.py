@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from libs.contracts import AllSessionsRevoked, SessionRevoked
 from libs.kit.definition import ServiceDef, Subscription
 
 if TYPE_CHECKING:
@@ -32,8 +33,8 @@ if TYPE_CHECKING:
     from libs.eventstore import RecordedEvent
 
 ACCOUNTS_TOPIC = "arcana.accounts.events"  # libs.bus.topic_for("accounts")
-SESSION_REVOKED = "SessionRevoked"
-ALL_SESSIONS_REVOKED = "AllSessionsRevoked"
+SESSION_REVOKED = SessionRevoked.TYPE
+ALL_SESSIONS_REVOKED = AllSessionsRevoked.TYPE
 
 
 def consumer_name(service: str) -> str:
@@ -55,18 +56,16 @@ def _tables(_service: Any, schema: str) -> SessionTables:
 def session_revoked(tables: SessionTables, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
     from libs.web.sessions import record_revoked_token
 
-    data = event.data
-    expires_at = datetime.fromisoformat(str(data["expires_at"]))
-    record_revoked_token(
-        conn, tables.schema, uuid.UUID(str(data["player_id"])), str(data["token_id"]), expires_at
-    )
+    revoked = SessionRevoked.decode(event)
+    expires_at = datetime.fromisoformat(revoked.expires_at)
+    record_revoked_token(conn, tables.schema, uuid.UUID(revoked.player_id), revoked.token_id, expires_at)
 
 
 def all_sessions_revoked(tables: SessionTables, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
     from libs.web.sessions import record_token_version
 
-    data = event.data
-    record_token_version(conn, tables.schema, uuid.UUID(str(data["player_id"])), int(data["token_version"]))
+    revoked = AllSessionsRevoked.decode(event)
+    record_token_version(conn, tables.schema, uuid.UUID(revoked.player_id), revoked.token_version)
 
 
 def revocation_subscription(service: str) -> Subscription:
