@@ -50,8 +50,8 @@ from services.economy.domain import (
     WalletNotFound,
 )
 from services.economy.domain.credits import PlayerCredit
-from services.economy.domain.events import CardCrafted, CardDisenchanted
 from services.economy.domain.wallet import Credit
+from services.economy.events import CardCrafted, CardDisenchanted
 from services.economy.service import Busy, EconomyService
 
 

@@ -1,12 +1,153 @@
-"""What economy publishes on ``arcana.economy.events`` (declared once in ``domain/events.py``;
-see docs/events.md)."""
+"""The economy's events, declared once: immutable past-tense facts, typed and versioned
+(``libs.kit.events``), the domain's decisions and what ``arcana.economy.events`` carries.
+
+Every one of them is stored in the economy's event store and published on
+``arcana.economy.events`` (``CATALOG``; docs/events.md). ``ActiveDeckChanged``, which other
+services consume, is declared in ``libs.contracts.economy``. Wallet stream ``wallet-<player>``:
+``WalletOpened``, ``WalletCredited``, ``PackOpened``, ``CardCrafted``, ``CardDisenchanted``. Decks
+stream ``decks-<player>``: ``DeckSaved``, ``DeckDeleted``, ``DeckActivated``, ``ActiveDeckChanged``
+(the active deck with its legality, which matchmaking and match keep). Every random outcome (a
+pack's cards, the revealed seed) is in the event: replay never draws again. No event holds a seed
+that is still secret: the next pack's seed appears only as its commitment.
+"""
 
 from __future__ import annotations
 
-from libs.kit.events import EventCatalog
-from services.economy.domain.events import EVENT_TYPES
+from dataclasses import dataclass, field
+from typing import Any
+
+from libs.contracts.economy import ActiveDeckChanged
+from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
 
 TOPIC = "arcana.economy.events"
+
+Event = IntegrationEvent
+
+
+@integration_event("WalletOpened", version=1)
+@dataclass(frozen=True)
+class WalletOpened(IntegrationEvent):
+    """A new account's wallet and starter collection (its 400 coins follow as a credit)."""
+
+    player_id: str = field(metadata={"doc": "the player's id"})
+    commitment: str = field(metadata={"doc": "SHA-256 (hex) of the server seed of the player's first pack"})
+    cards: dict[str, int] = field(metadata={"doc": "the starter collection: card id -> copies"})
+
+
+@integration_event("WalletCredited", version=1)
+@dataclass(frozen=True)
+class WalletCredited(IntegrationEvent):
+    """Coins, dust and/or free packs paid once for a source (the event id derives from it)."""
+
+    source: str = field(
+        metadata={
+            "doc": "unique per player: `starter:<player>`, `login:<player>:<day>`, `match:<match>:<player>`, "
+            "`reward:<reward_id>`, `grant:<id>`"
+        }
+    )
+    reason: str = field(metadata={"doc": "`starter`, `daily_login`, `match`, `quest`, `streak` or `grant`"})
+    coins: int = field(metadata={"doc": "coins paid (>= 0)"})
+    dust: int = field(metadata={"doc": "dust paid (>= 0)"})
+    free_packs: int = field(metadata={"doc": "free packs paid (>= 0), opened later without coins"})
+    coins_after: int = field(metadata={"doc": "the coin balance after it"})
+    dust_after: int = field(metadata={"doc": "the dust balance after it"})
+    free_packs_after: int = field(metadata={"doc": "free packs held after it"})
+    note: str | None = field(
+        default=None, metadata={"doc": "the match id, reward source or an operator's reason"}
+    )
+
+
+@integration_event("PackOpened", version=1)
+@dataclass(frozen=True)
+class PackOpened(IntegrationEvent):
+    """One opened pack, re-derivable by anyone from its seeds (services/economy/README.md)."""
+
+    pack_number: int = field(metadata={"doc": "1-based count of the player's packs"})
+    paid_with: str = field(metadata={"doc": "`coins` or `free_pack`"})
+    coins_spent: int = field(metadata={"doc": "100, or 0 for a free pack"})
+    server_seed: str = field(metadata={"doc": "the revealed server seed (64 hex characters)"})
+    commitment: str = field(metadata={"doc": "SHA-256 of `server_seed`, shown before the opening"})
+    client_seed: str = field(metadata={"doc": "the player's seed (may be empty)"})
+    pity_before: int = field(metadata={"doc": "packs since the last legendary, before this one"})
+    pity_after: int = field(metadata={"doc": "the same after it (0 when it held a legendary)"})
+    cards: list[dict[str, Any]] = field(
+        metadata={"doc": "five `{card_id, rarity, dust}`; `dust` > 0: a copy beyond the deck limit, as dust"}
+    )
+    next_commitment: str = field(metadata={"doc": "SHA-256 of the next pack's server seed"})
+    coins_after: int = field(metadata={"doc": "coins after it"})
+    dust_after: int = field(metadata={"doc": "dust after it"})
+    free_packs_after: int = field(metadata={"doc": "free packs held after it"})
+
+
+@integration_event("CardCrafted", version=1)
+@dataclass(frozen=True)
+class CardCrafted(IntegrationEvent):
+    """One copy crafted from dust."""
+
+    card_id: str = field(metadata={"doc": "the card"})
+    rarity: str = field(metadata={"doc": "its rarity"})
+    dust_spent: int = field(metadata={"doc": "20 / 80 / 200 / 600 / 1600 by rarity"})
+    dust_after: int = field(metadata={"doc": "dust after it"})
+
+
+@integration_event("CardDisenchanted", version=1)
+@dataclass(frozen=True)
+class CardDisenchanted(IntegrationEvent):
+    """One owned copy turned into dust."""
+
+    card_id: str = field(metadata={"doc": "the card"})
+    rarity: str = field(metadata={"doc": "its rarity"})
+    dust_gained: int = field(metadata={"doc": "5 / 20 / 50 / 150 / 400 by rarity"})
+    dust_after: int = field(metadata={"doc": "dust after it"})
+
+
+@integration_event("DeckSaved", version=1)
+@dataclass(frozen=True)
+class DeckSaved(IntegrationEvent):
+    """A deck created or replaced (it may be incomplete)."""
+
+    deck_id: str = field(metadata={"doc": "the deck id (UUID)"})
+    name: str = field(metadata={"doc": "its name"})
+    cards: list[str] = field(metadata={"doc": "its card ids (at most 20)"})
+    created: bool = field(metadata={"doc": "a new deck (else a replacement)"})
+
+
+@integration_event("DeckDeleted", version=1)
+@dataclass(frozen=True)
+class DeckDeleted(IntegrationEvent):
+    """A deck removed (never the active one)."""
+
+    deck_id: str = field(metadata={"doc": "the deck id"})
+
+
+@integration_event("DeckActivated", version=1)
+@dataclass(frozen=True)
+class DeckActivated(IntegrationEvent):
+    """A legal deck became the active one."""
+
+    deck_id: str = field(metadata={"doc": "the deck id"})
+
+
+EVENT_TYPES: dict[str, type[IntegrationEvent]] = {
+    cls.TYPE: cls
+    for cls in (
+        WalletOpened,
+        WalletCredited,
+        PackOpened,
+        CardCrafted,
+        CardDisenchanted,
+        DeckSaved,
+        DeckDeleted,
+        DeckActivated,
+        ActiveDeckChanged,
+    )
+}
+
+
+def event_from(type_: str, data: dict[str, Any]) -> IntegrationEvent:
+    """The event of a stored ``type`` and ``data``; raises KeyError for a type not of this service."""
+    return EVENT_TYPES[type_].from_data(data)
+
 
 CATALOG = EventCatalog(
     "economy",

@@ -44,9 +44,8 @@ from services.economy.domain import (
     wallet,
 )
 from services.economy.domain.credits import PlayerCredit
-from services.economy.domain.events import Event, PackOpened, event_from
 from services.economy.domain.packs import new_server_seed
-from services.economy.events import CATALOG
+from services.economy.events import CATALOG, Event, PackOpened, event_from
 
 Conn = psycopg.Connection[Any]
 Tx = Transaction

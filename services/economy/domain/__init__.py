@@ -1,6 +1,8 @@
 """The economy domain, pure (standard library and ``libs.rules`` only): commands, events,
 decisions and evolution of wallets and decks, the fair pack function and its exact odds."""
 
+from services.economy.events import EVENT_TYPES, Event, event_from
+
 from . import credits, decks, odds, packs, values, wallet
 from .errors import (
     ActiveDeckUndeletable,
@@ -19,7 +21,6 @@ from .errors import (
     UnknownCard,
     WalletNotFound,
 )
-from .events import EVENT_TYPES, Event, event_from
 
 __all__ = [
     "EVENT_TYPES",

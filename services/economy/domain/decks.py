@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from libs.rules import deck_problems
+from services.economy.events import ActiveDeckChanged, DeckActivated, DeckDeleted, DeckSaved, Event
 
 from .errors import (
     ActiveDeckUndeletable,
@@ -25,7 +26,6 @@ from .errors import (
     IllegalDeck,
     InvalidDeck,
 )
-from .events import ActiveDeckChanged, DeckActivated, DeckDeleted, DeckSaved, Event
 from .values import DECK_SIZE, MAX_DECKS, STARTER_DECK_CARDS, STARTER_DECK_NAME, copy_limit, rarity_of
 
 

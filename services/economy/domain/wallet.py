@@ -13,6 +13,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+from services.economy.events import (
+    CardCrafted,
+    CardDisenchanted,
+    Event,
+    PackOpened,
+    WalletCredited,
+    WalletOpened,
+)
+
 from .errors import (
     AlreadyOpened,
     CardNotOwned,
@@ -23,7 +32,6 @@ from .errors import (
     UnknownCard,
     WalletNotFound,
 )
-from .events import CardCrafted, CardDisenchanted, Event, PackOpened, WalletCredited, WalletOpened
 from .packs import commitment, open_pack
 from .values import (
     CRAFT_COST,

@@ -26,8 +26,8 @@ from services.economy.domain.decks import (
     fold,
     refresh,
 )
-from services.economy.domain.events import ActiveDeckChanged
 from services.economy.domain.values import CARDS_BY_RARITY
+from services.economy.events import ActiveDeckChanged
 
 OWNED = dict(STARTER_COLLECTION)
 
@@ -54,7 +54,7 @@ def test_at_most_five_decks() -> None:
 
 def _events(decks: Decks) -> list:
     """Rebuild the events of a state (enough for these tests: saved decks, active, published)."""
-    from services.economy.domain.events import DeckActivated, DeckSaved
+    from services.economy.events import DeckActivated, DeckSaved
 
     out: list = [DeckSaved(d.deck_id, d.name, list(d.cards), True) for d in decks.decks.values()]
     out += [DeckActivated(decks.active)] if decks.active else []

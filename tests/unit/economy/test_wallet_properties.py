@@ -9,13 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.economy.domain import EconomyError
-from services.economy.domain.events import (
-    CardCrafted,
-    CardDisenchanted,
-    PackOpened,
-    WalletCredited,
-    event_from,
-)
 from services.economy.domain.values import CARDS_BY_RARITY, copy_limit, rarity_of
 from services.economy.domain.wallet import (
     Craft,
@@ -31,6 +24,13 @@ from services.economy.domain.wallet import (
     decide_open_wallet,
     evolve,
     fold,
+)
+from services.economy.events import (
+    CardCrafted,
+    CardDisenchanted,
+    PackOpened,
+    WalletCredited,
+    event_from,
 )
 
 CARDS = [c for ids in CARDS_BY_RARITY.values() for c in ids[:3]] + ["wolf_pup", "squire"]
