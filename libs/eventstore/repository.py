@@ -15,19 +15,23 @@ A snapshot of another state shape (``Snapshots.version``) is ignored.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator
+import logging
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+import psycopg
 from psycopg_pool import ConnectionPool
 
 from libs.contracts.base import IntegrationEvent
 from libs.eventstore.cache import Folded, StreamCache
 from libs.eventstore.envelope import RecordedEvent
 from libs.eventstore.errors import ConcurrencyError, TooManyConflicts
-from libs.eventstore.store import EventStore
+from libs.eventstore.store import EventStore, stream_moved
 from libs.eventstore.unit_of_work import Conn, Project, UnitOfWork
+
+log = logging.getLogger(__name__)
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -111,6 +115,33 @@ class Repository:
                 last = exc
         assert last is not None
         raise TooManyConflicts(self.attempts, last)
+
+    def execute_planned(self, conn: Conn, commands: Sequence[Callable[[UnitOfWork], object]]) -> list[int]:
+        """Commands decided together from one read (e.g. a pairing pass), written in ``conn``'s open
+        transaction: all in one savepoint, pipelined (one round trip); when an append meets a
+        version conflict, each in a savepoint of its own, and those that lost are left out (not
+        retried: what they were decided on has changed; the next pass decides again). Their
+        appends must be ``pipelined``. Returns the indices of the commands written."""
+        with conn.pipeline():
+            try:
+                with conn.transaction():
+                    for command in commands:
+                        command(self.unit_of_work(conn))
+                return list(range(len(commands)))
+            except psycopg.Error as exc:
+                if not stream_moved(exc):
+                    raise
+            done = []
+            for i, command in enumerate(commands):
+                try:
+                    with conn.transaction():
+                        command(self.unit_of_work(conn))
+                    done.append(i)
+                except psycopg.Error as exc:
+                    if not stream_moved(exc):
+                        raise
+                    log.info("a planned command left out (a stream moved meanwhile): %s", exc)
+            return done
 
     def unit_of_work(self, conn: Conn) -> UnitOfWork:
         """A unit of work on ``conn``'s open transaction, without retries (its owner retries)."""

@@ -12,6 +12,7 @@ The published ``MatchRequested`` is an event of ``request-<id>``: the outbox rel
 
 from __future__ import annotations
 
+import functools
 import logging
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -37,7 +38,6 @@ from libs.eventstore import (
     TooManyConflicts,
     Transaction,
     UnitOfWork,
-    stream_moved,
 )
 from libs.rules import STARTER_DECK
 from services.matchmaking import domain, events, projections, store
@@ -177,38 +177,16 @@ class MatchmakingService:
             done = self._write_steps(conn, [step.writes for step in planned], now)
         return PassResult.of(planned[i].kind for i in done)
 
-    def _write_steps(
-        self, conn: psycopg.Connection[Any], steps: Sequence[Sequence[Write]], now: datetime
-    ) -> list[int]:
-        """Write every step of the pass; the indices of the steps written. All steps go in one
-        savepoint, pipelined (one round trip); if a ticket changed meanwhile (a player cancelled:
-        an append refused), they go again one savepoint each, and the steps that lost are left out."""
-        with conn.pipeline():
-            try:
-                with conn.transaction():
-                    for step in steps:
-                        self._queue(conn, step, now)
-                return list(range(len(steps)))
-            except psycopg.Error as exc:
-                if not stream_moved(exc):
-                    raise
-            done = []
-            for i, step in enumerate(steps):
-                try:
-                    with conn.transaction():
-                        self._queue(conn, step, now)
-                    done.append(i)
-                except psycopg.Error as exc:
-                    if not stream_moved(exc):
-                        raise
-                    log.info("pairing step skipped (the ticket changed meanwhile): %s", exc)
-            return done
+    def _write_steps(self, conn: Conn, steps: Sequence[Sequence[Write]], now: datetime) -> list[int]:
+        """Write every step of the pass; the indices of the steps written (a step whose ticket
+        changed meanwhile, e.g. a player cancelled, is left out: ``Repository.execute_planned``)."""
+        commands = [functools.partial(self._queue, step=step, now=now) for step in steps]
+        return self.repository.execute_planned(conn, commands)
 
-    def _queue(self, conn: Conn, writes: Sequence[Write], now: datetime) -> None:
-        """Queue the appends of one step and their projection updates (conn in pipeline mode: the
-        pipeline's sync says whether they were refused)."""
-        uow = self.repository.unit_of_work(conn)
-        for stream, expected, decided in writes:
+    @staticmethod
+    def _queue(uow: UnitOfWork, step: Sequence[Write], now: datetime) -> None:
+        """Queue the appends of one step and their projection updates (in the pass's pipeline)."""
+        for stream, expected, decided in step:
             uow.append(stream, expected, decided, occurred_at=now, pipelined=True)
 
     # -- consuming -----------------------------------------------------------------------------

@@ -239,3 +239,19 @@ def test_the_cache_drops_a_state_whose_append_rolled_back(store: EventStore) -> 
     count(repo, "k", 2, cached)  # another event takes version 2
     with store.pool.connection() as conn:
         assert repo.get(conn, "k", cached).state == Tally(3, (1, 2))
+
+
+def test_planned_commands_are_written_together_and_those_that_lost_left_out(store: EventStore) -> None:
+    repo = Repository(store.pool, store)
+    count(repo, "moved", 1)  # planned at version 0, but the stream moved meanwhile
+
+    def planned(stream: str, expected: int) -> Any:
+        return lambda uow: uow.append(stream, expected, [Counted(1)], pipelined=True)
+
+    with store.pool.connection() as conn, conn.transaction():
+        done = repo.execute_planned(conn, [planned("a", 0), planned("moved", 0), planned("b", 0)])
+    assert done == [0, 2]
+    assert [len(store.read(s)) for s in ("a", "moved", "b")] == [1, 1, 1]
+    with store.pool.connection() as conn, conn.transaction():
+        assert repo.execute_planned(conn, [planned("a", 1), planned("b", 1)]) == [0, 1]
+    assert [len(store.read(s)) for s in ("a", "b")] == [2, 2]
