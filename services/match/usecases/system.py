@@ -9,13 +9,12 @@ from typing import Any
 
 from libs import clock
 from libs.eventstore import ConcurrencyError
-from libs.rules import RuleViolation
+from libs.games import IllegalCommand
 from services.match import domain, store
-from services.match.dispatch import Dispatcher
 from services.match.domain import Decision, Match
-from services.match.loading import MatchLoader
 from services.match.presence import Presence
-from services.match.writing import MatchWriter, Outcome
+from services.match.repository import MatchRepository, Outcome
+from services.match.scheduling import Dispatcher
 
 log = logging.getLogger(__name__)
 
@@ -26,17 +25,9 @@ Chooser = Callable[[Match], dict[str, Any] | None]
 
 
 class SystemCommands:
-    def __init__(
-        self,
-        schema: str,
-        loader: MatchLoader,
-        writer: MatchWriter,
-        presence: Presence,
-        dispatcher: Dispatcher,
-    ) -> None:
-        self.schema = schema
-        self.loader = loader
-        self.writer = writer
+    def __init__(self, matches: MatchRepository, presence: Presence, dispatcher: Dispatcher) -> None:
+        self.schema = matches.schema
+        self.matches = matches
         self.presence = presence
         self.dispatcher = dispatcher
 
@@ -56,18 +47,18 @@ class SystemCommands:
     ) -> Outcome | None:
         """Append what ``decide`` decides on a fresh read of the running match (see ``run``)."""
         for _ in range(SYSTEM_ATTEMPTS):
-            m = self.loader.load(match_id)
+            m = self.matches.load(match_id)
             if m is None or m.ended:
                 return None
             try:
                 decision = decide(m)
-            except RuleViolation as exc:
+            except IllegalCommand as exc:
                 log.error("match %s: a system command was refused: %s", match_id, exc)
                 return None
             if decision is None:
                 return None
             try:
-                outcome = self.writer.append(m, match_id, decision, None)
+                outcome = self.matches.append(m, match_id, decision, None)
             except ConcurrencyError:
                 continue
             self.dispatcher.dispatch(outcome, bot=bot)
@@ -78,8 +69,8 @@ class SystemCommands:
     def touch(self, match_id: str, player: str) -> Match:
         """A request of ``player`` to the match: record it, reconnect them if marked disconnected.
         Raises ``MatchNotFound`` unless ``player`` plays in the match."""
-        with self.loader.reading() as conn:
-            m = self.loader.load_for(match_id, player, conn)
+        with self.matches.reading() as conn:
+            m = self.matches.load_for(match_id, player, conn)
             if not m.ended:
                 self.presence.record(conn, match_id, player, relaxed=True)
         if player in m.disconnected and not m.ended:
@@ -87,7 +78,7 @@ class SystemCommands:
                 match_id,
                 lambda x: {"type": "reconnect", "player": player} if player in x.disconnected else None,
             )
-            m = self.loader.load_for(match_id, player)
+            m = self.matches.load_for(match_id, player)
         return m
 
     def tick(self, match_id: str) -> int:
@@ -99,7 +90,7 @@ class SystemCommands:
 
         def decide(m: Match) -> Decision | None:
             nonlocal applied
-            with self.loader.reading() as conn:
+            with self.matches.reading() as conn:
                 seen = store.last_seen(conn, self.schema, m.match_id)
             due = domain.decide_due(m, now, seen, MAX_TICK_STEPS)
             if due is None:
@@ -113,4 +104,4 @@ class SystemCommands:
     def follow_up(self, match_id: str) -> None:
         """Schedule the match's deadline as it is now (after a deadline task ran: senders skip a
         later deadline while an earlier task is still to come, counting on this)."""
-        self.dispatcher.follow_up(match_id, self.loader.load(match_id))
+        self.dispatcher.follow_up(match_id, self.matches.load(match_id))

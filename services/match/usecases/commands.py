@@ -16,24 +16,51 @@ import psycopg
 
 from libs.eventstore import ConcurrencyError
 from services.match import domain
-from services.match.dispatch import Dispatcher
 from services.match.domain import Match
 from services.match.errors import VersionConflict
-from services.match.loading import MatchLoader
 from services.match.presence import Presence
-from services.match.writing import MatchWriter, Outcome
+from services.match.repository import MatchRepository, Outcome
+from services.match.scheduling import Dispatcher
+from services.match.usecases.replies import next_move, visible_events
 
 PLAYER_ATTEMPTS = 3  # commands without an expected version, after a lost race
 
 
 class PlayerCommands:
-    def __init__(
-        self, loader: MatchLoader, writer: MatchWriter, presence: Presence, dispatcher: Dispatcher
-    ) -> None:
-        self.loader = loader
-        self.writer = writer
+    def __init__(self, matches: MatchRepository, presence: Presence, dispatcher: Dispatcher) -> None:
+        self.matches = matches
         self.presence = presence
         self.dispatcher = dispatcher
+
+    def post(
+        self,
+        match_id: str,
+        player: str,
+        command: dict[str, Any],
+        *,
+        transaction: Callable[..., AbstractContextManager[psycopg.Connection[Any]]],
+        in_outer_transaction: bool = False,
+        after_commit: Callable[[Callable[[], None]], None],
+    ) -> dict[str, Any]:
+        """``execute`` a posted command (``expected_version`` taken from it), answered as the API
+        answers it: the new version, the events as ``player`` sees them, whom the match waits for
+        and ``player``'s legal commands now."""
+        command = dict(command)
+        expected = command.pop("expected_version", None)
+        outcome = self.execute(
+            match_id,
+            player,
+            command,
+            expected,
+            transaction=transaction,
+            in_outer_transaction=in_outer_transaction,
+            after_commit=after_commit,
+        )
+        return {
+            "version": outcome.after.version,
+            "events": visible_events(outcome.recorded, outcome.after, player),
+            **next_move(outcome.after, player),
+        }
 
     def execute(
         self,
@@ -54,16 +81,17 @@ class PlayerCommands:
         Idempotency-Key's) the read happens there, on its connection. With an expected version the
         write is one round trip (BEGIN, append, index + NOTIFY, presence, COMMIT), else two.
 
-        Raises ``MatchNotFound``, ``VersionConflict`` and ``RuleViolation``; nothing is written then.
+        Raises ``MatchNotFound``, ``VersionConflict`` and the game's ``IllegalCommand``; nothing is
+        written then.
         """
-        loaded = self.loader.cached_at(match_id, player, expected)
+        loaded = self.matches.cached_at(match_id, player, expected)
         if loaded is None and not in_outer_transaction:
-            loaded = self.loader.load_for(match_id, player)
-        with self.writer.refused_appends(match_id, expected), transaction(pipelined=True) as conn:
+            loaded = self.matches.load_for(match_id, player)
+        with self.matches.refused_appends(match_id, expected), transaction(pipelined=True) as conn:
             outcome = self.player_command(match_id, player, command, expected, conn, loaded=loaded)
-        outcome = self.writer.confirmed(outcome)
+        outcome = self.matches.confirmed(outcome)
         if not in_outer_transaction:  # committed now (else when the outer transaction commits)
-            self.loader.cache.remember(outcome.after)
+            self.matches.cache.remember(outcome.after)
         after_commit(lambda: self.dispatcher.dispatch(outcome))
         return outcome
 
@@ -82,7 +110,7 @@ class PlayerCommands:
         ``loaded``: the match as ``load_for`` just read it (before the transaction began: the append
         checks the version it was decided on anyway), else it is read in ``conn``.
         Raises ``MatchNotFound``, ``VersionConflict`` (a stale ``expected_version``, or three races
-        lost without one) and ``RuleViolation``; nothing is written then (the caller must abandon
+        lost without one) and the game's ``IllegalCommand``; nothing is written then (the caller must abandon
         its transaction). With ``expected_version`` the append is queued: a race lost with it is
         raised when the transaction ends (run it inside ``refused_appends``), and the returned
         outcome's positions are read by ``confirmed`` after the commit.
@@ -91,16 +119,16 @@ class PlayerCommands:
         # lost to the opponent (both mulligan at once) is decided again on a fresh read, inside a
         # savepoint so the transaction survives the lost race.
         retry = expected_version is None
-        m = loaded if loaded is not None else self.loader.load_for(match_id, player, conn)
+        m = loaded if loaded is not None else self.matches.load_for(match_id, player, conn)
         for attempt in range(PLAYER_ATTEMPTS if retry else 1):
             if attempt:
-                m = self.loader.load_for(match_id, player, conn)
+                m = self.matches.load_for(match_id, player, conn)
             if expected_version is not None and expected_version != m.version:
                 raise VersionConflict(m.version)
             decision = domain.decide_for(m, player, command)
             try:
                 # with an expected version a refusal is final: queue the append (no wait)
-                outcome = self.writer.append(m, match_id, decision, conn, savepoint=retry, queued=not retry)
+                outcome = self.matches.append(m, match_id, decision, conn, savepoint=retry, queued=not retry)
             except ConcurrencyError as exc:
                 if not retry or attempt + 1 == PLAYER_ATTEMPTS:
                     raise VersionConflict(int(exc.actual)) from None
