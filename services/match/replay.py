@@ -18,6 +18,7 @@ from libs.bus.process import require_database
 from libs.db import make_pool
 from libs.eventstore import EventStore
 from services.match import domain
+from services.match.root import load_games
 from services.match.repository import as_rows, stream_of
 
 
@@ -29,6 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--as", dest="player", help="show the events as this player sees them")
     parser.add_argument("--schema", default="match")
     args = parser.parse_args(argv)
+    load_games()  # the built-in games and those ARCANA_GAMES names
     pool = make_pool(require_database(), min_size=1, max_size=1, name="match-replay")
     try:
         events = EventStore(pool, args.schema).read(stream_of(args.match_id))

@@ -2,7 +2,8 @@
 
 ``build`` is the only place the service's objects are made and connected. The games it hosts are the
 built-in ones (``libs.games.registry``) and those of the modules the setting ``ARCANA_GAMES`` names
-(comma-separated; each exposes ``GAME``), loaded here at start-up.
+(comma-separated; each exposes ``GAME``), loaded here at start-up: when a web app is created
+(``_blueprints``) and when the service object is built (workers, consumers, tools).
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ def assemble(
 
 
 def _blueprints() -> list[Any]:
+    load_games()  # at the web app's creation: its input schemas name the hosted games
     return [api.blp]
 
 

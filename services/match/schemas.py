@@ -17,8 +17,6 @@ import marshmallow as ma
 from marshmallow import validate as v
 
 from libs.games import CommandShape, Param, registry
-from libs.rules import ARCANA, CATALOG
-from libs.rules.constants import DECK_SIZE, MAX_COPIES
 from libs.web import StrictInteger, StrictSchema, UnionSchema
 from services.match.domain import MODES
 
@@ -28,21 +26,25 @@ def id_field(**kwargs: Any) -> ma.fields.String:
     return ma.fields.String(validate=v.Length(min=1, max=16), **kwargs)
 
 
-_CARD_IDS = sorted(CATALOG)
-_ARCANA_IDS = sorted(ARCANA)
+# The document states Arcana's decks (the game when none is named); another game's deck is judged
+# by that game alone (422 ``invalid_deck``).
+_ARCANA = registry.get(registry.DEFAULT_GAME)
+_CARD_IDS = sorted(c["id"] for c in _ARCANA.catalog()["cards"])
+_ARCANA_IDS = sorted(a["id"] for a in _ARCANA.catalog()["arcana"])
+DECK_SIZE = len(_ARCANA.starter_deck)
 
 
 def deck_field(**kwargs: Any) -> ma.fields.List:
-    """A deck as card ids. Its legality is the rules engine's to judge (422 ``invalid_deck``): the
-    document states the card ids and the size, the server refuses with the engine's code."""
+    """A deck as card ids. Its legality is the game's to judge (422 ``invalid_deck``): the document
+    states Arcana's card ids and deck size, the server refuses with the game's code."""
     return ma.fields.List(
         ma.fields.String(validate=v.Length(min=1, max=40), metadata={"enum": _CARD_IDS}),
         validate=v.Length(max=40),
         metadata={
             "minItems": DECK_SIZE,
             "maxItems": DECK_SIZE,
-            "description": f"{DECK_SIZE} card ids of the catalog, at most {MAX_COPIES} copies of a card "
-            f"(1 of a legendary); refused with 422 `invalid_deck` otherwise",
+            "description": f"Arcana: {DECK_SIZE} card ids of the catalog, at most 2 copies of a card "
+            "(1 of a legendary); refused with 422 `invalid_deck` otherwise",
         },
         **kwargs,
     )
