@@ -18,7 +18,7 @@ from libs.bus.process import require_database
 from libs.db import make_pool
 from libs.eventstore import EventStore
 from services.match import domain
-from services.match.root import load_games
+from services.match.games import load_games
 from services.match.repository import as_rows, stream_of
 
 

@@ -1,24 +1,23 @@
 """Composition root of the match service: what it is, and its objects wired once per process.
 
-``build`` is the only place the service's objects are made and connected. The games it hosts are the
-built-in ones (``libs.games.registry``) and those of the modules the setting ``ARCANA_GAMES`` names
-(comma-separated; each exposes ``GAME``), loaded here at start-up: when a web app is created
-(``_blueprints``) and when the service object is built (workers, consumers, tools).
+``build`` is the only place the service's objects are made and connected. The games it hosts
+(``games.load_games``: the built-in ones and those ``ARCANA_GAMES`` names) are loaded at start-up:
+when a web app is created (``_blueprints``) and when the service object is built (workers,
+consumers, tools).
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from psycopg_pool import ConnectionPool
 
 from libs.bus import topic_for
-from libs.games import registry
 from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
 from services.match import api, consumers
 from services.match.events import CATALOG, LIFECYCLE, RECORDS
+from services.match.games import load_games
 from services.match.notify import MatchNotifier
 from services.match.presence import Presence
 from services.match.publication import PUBLICATION
@@ -33,14 +32,6 @@ from services.match.usecases.limits import LongPollSlots, MatchLimits
 from services.match.usecases.polls import PlayerReads
 from services.match.usecases.sweep import Sweeper
 from services.match.usecases.system import SystemCommands
-
-GAMES_SETTING = "ARCANA_GAMES"
-
-
-def load_games() -> None:
-    """Host the built-in games and those of the modules ``ARCANA_GAMES`` names."""
-    extra = [m.strip() for m in os.environ.get(GAMES_SETTING, "").split(",") if m.strip()]
-    registry.load(extra)
 
 
 def build(runtime: Runtime) -> MatchService:
