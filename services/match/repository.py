@@ -12,16 +12,25 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 from psycopg_pool import ConnectionPool
 
 from libs import clock
-from libs.eventstore import ConcurrencyError, EventStore, Expect, NewEvent, QueuedAppend, RecordedEvent
+from libs.eventstore import (
+    ConcurrencyError,
+    EventStore,
+    Expect,
+    NewEvent,
+    QueuedAppend,
+    RecordedEvent,
+    Repository,
+    UnitOfWork,
+)
 from services.match import domain, projections, store
 from services.match.domain import Decision, Match
 from services.match.errors import MatchNotFound, VersionConflict
@@ -38,6 +47,7 @@ class Outcome:
 
 
 CACHE_SIZE = 5000
+T = TypeVar("T")
 
 
 def stream_of(match_id: str) -> str:
@@ -91,7 +101,17 @@ class MatchRepository:
         self.pool = pool
         self.schema = schema
         self.events = EventStore(pool, schema)
+        self.commands = Repository(pool, self.events)  # the one command path: retries after a lost race
         self.cache = cache or MatchCache()
+
+    def execute(
+        self, command: Callable[[UnitOfWork], T], *, conn: psycopg.Connection[Any] | None = None
+    ) -> T:
+        """``command(uow)`` through ``libs.eventstore``'s one command path: in a transaction of its own
+        (or a savepoint of ``conn``'s), run again from a fresh read when its append loses a race, at
+        most ``ATTEMPTS`` times (then ``TooManyConflicts``). ``command`` appends with ``append(...,
+        uow.conn)``; a match it appends in its own transaction is cached by the caller once committed."""
+        return self.commands.execute(command, conn=conn)
 
     def reading(self) -> AbstractContextManager[psycopg.Connection[Any]]:
         """A pooled autocommit connection (see ``reading``)."""

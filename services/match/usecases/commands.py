@@ -14,7 +14,7 @@ from typing import Any
 
 import psycopg
 
-from libs.eventstore import ConcurrencyError
+from libs.eventstore import TooManyConflicts, UnitOfWork
 from services.match import domain
 from services.match.domain import Match
 from services.match.errors import VersionConflict
@@ -22,8 +22,6 @@ from services.match.presence import Presence
 from services.match.repository import MatchRepository, Outcome
 from services.match.scheduling import Dispatcher
 from services.match.usecases.replies import next_move, visible_events
-
-PLAYER_ATTEMPTS = 3  # commands without an expected version, after a lost race
 
 
 class PlayerCommands:
@@ -109,31 +107,40 @@ class PlayerCommands:
 
         ``loaded``: the match as ``load_for`` just read it (before the transaction began: the append
         checks the version it was decided on anyway), else it is read in ``conn``.
-        Raises ``MatchNotFound``, ``VersionConflict`` (a stale ``expected_version``, or three races
+        Raises ``MatchNotFound``, ``VersionConflict`` (a stale ``expected_version``, or every race
         lost without one) and the game's ``IllegalCommand``; nothing is written then (the caller must abandon
         its transaction). With ``expected_version`` the append is queued: a race lost with it is
         raised when the transaction ends (run it inside ``refused_appends``), and the returned
         outcome's positions are read by ``confirmed`` after the commit.
         """
-        # Without an expected version the player did not decide on a particular state: a race
-        # lost to the opponent (both mulligan at once) is decided again on a fresh read, inside a
-        # savepoint so the transaction survives the lost race.
-        retry = expected_version is None
-        m = loaded if loaded is not None else self.matches.load_for(match_id, player, conn)
-        for attempt in range(PLAYER_ATTEMPTS if retry else 1):
-            if attempt:
-                m = self.matches.load_for(match_id, player, conn)
-            if expected_version is not None and expected_version != m.version:
+        if expected_version is not None:
+            # the player decided on that version: a refusal is final (409), so queue the append
+            m = loaded if loaded is not None else self.matches.load_for(match_id, player, conn)
+            if expected_version != m.version:
                 raise VersionConflict(m.version)
             decision = domain.decide_for(m, player, command)
-            try:
-                # with an expected version a refusal is final: queue the append (no wait)
-                outcome = self.matches.append(m, match_id, decision, conn, savepoint=retry, queued=not retry)
-            except ConcurrencyError as exc:
-                if not retry or attempt + 1 == PLAYER_ATTEMPTS:
-                    raise VersionConflict(int(exc.actual)) from None
-                continue
-            if not outcome.after.ended:
-                self.presence.record(conn, match_id, player)
-            return outcome
-        raise AssertionError("unreachable: the last attempt returns or raises")
+            outcome = self.matches.append(m, match_id, decision, conn, savepoint=False, queued=True)
+            return self._present(conn, match_id, player, outcome)
+        # Without an expected version the player did not decide on a particular state: a race lost
+        # to the opponent (both mulligan at once) is decided again on a fresh read (the one command
+        # path, each attempt in a savepoint so the transaction survives the lost race).
+        first = [loaded] if loaded is not None else []
+
+        def attempt(uow: UnitOfWork) -> Outcome:
+            m = first.pop() if first else self.matches.load_for(match_id, player, uow.conn)
+            decision = domain.decide_for(m, player, command)
+            return self.matches.append(m, match_id, decision, uow.conn, savepoint=False)
+
+        try:
+            outcome = self.matches.execute(attempt, conn=conn)
+        except TooManyConflicts as exc:
+            raise VersionConflict(int(exc.actual)) from None
+        return self._present(conn, match_id, player, outcome)
+
+    def _present(
+        self, conn: psycopg.Connection[Any], match_id: str, player: str, outcome: Outcome
+    ) -> Outcome:
+        """``outcome``, with the player's request recorded as presence in the same transaction."""
+        if not outcome.after.ended:
+            self.presence.record(conn, match_id, player)
+        return outcome

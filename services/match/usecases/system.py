@@ -1,5 +1,6 @@
 """System commands: what the service decides by itself (reconnections on a request, disconnections,
-forfeits, timeouts), each on a fresh read and decided again, a few times, when it loses a race."""
+forfeits, timeouts), each on a fresh read and decided again when it loses a race (the one command
+path of ``libs.eventstore``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from libs import clock
-from libs.eventstore import ConcurrencyError
+from libs.eventstore import ATTEMPTS, TooManyConflicts, UnitOfWork
 from libs.games import IllegalCommand
 from services.match import domain, store
 from services.match.domain import Decision, Match
@@ -18,7 +19,6 @@ from services.match.scheduling import Dispatcher
 
 log = logging.getLogger(__name__)
 
-SYSTEM_ATTEMPTS = 5
 MAX_TICK_STEPS = 8
 
 Chooser = Callable[[Match], dict[str, Any] | None]
@@ -45,26 +45,31 @@ class SystemCommands:
     def _apply(
         self, match_id: str, decide: Callable[[Match], Decision | None], *, bot: bool = True
     ) -> Outcome | None:
-        """Append what ``decide`` decides on a fresh read of the running match (see ``run``)."""
-        for _ in range(SYSTEM_ATTEMPTS):
+        """Append what ``decide`` decides on a fresh read of the running match (see ``run``), through
+        the one command path (``MatchRepository.execute``: decided again after a lost race)."""
+
+        def command(uow: UnitOfWork) -> Outcome | None:
             m = self.matches.load(match_id)
             if m is None or m.ended:
                 return None
-            try:
-                decision = decide(m)
-            except IllegalCommand as exc:
-                log.error("match %s: a system command was refused: %s", match_id, exc)
-                return None
+            decision = decide(m)
             if decision is None:
                 return None
-            try:
-                outcome = self.matches.append(m, match_id, decision, None)
-            except ConcurrencyError:
-                continue
-            self.dispatcher.dispatch(outcome, bot=bot)
-            return outcome
-        log.warning("match %s: gave up a system command after %d races", match_id, SYSTEM_ATTEMPTS)
-        return None
+            return self.matches.append(m, match_id, decision, uow.conn, savepoint=False)
+
+        try:
+            outcome = self.matches.execute(command)
+        except IllegalCommand as exc:
+            log.error("match %s: a system command was refused: %s", match_id, exc)
+            return None
+        except TooManyConflicts:
+            log.warning("match %s: gave up a system command after %d races", match_id, ATTEMPTS)
+            return None
+        if outcome is None:
+            return None
+        self.matches.cache.remember(outcome.after)  # committed
+        self.dispatcher.dispatch(outcome, bot=bot)
+        return outcome
 
     def touch(self, match_id: str, player: str) -> Match:
         """A request of ``player`` to the match: record it, reconnect them if marked disconnected.
