@@ -10,15 +10,13 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 import psycopg
 
+from libs.contracts import ActiveDeckChanged, PlayerRegistered
 from libs.eventstore import RecordedEvent
 from services.match.service import MatchService
-
-log = logging.getLogger(__name__)
 
 CONSUMER = "match-requests"
 MATCH_REQUESTED = "MatchRequested"
@@ -26,31 +24,29 @@ MATCH_REQUESTED = "MatchRequested"
 
 def request_match(svc: MatchService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> str | None:
     """Start (or reject) the match of one MatchRequested in the consumer's transaction; returns the
-    match id, or None when the request was already handled."""
+    match id, or None when the request was already handled. Read leniently, not by
+    ``libs.contracts.MatchRequested.decode``: a request that cannot start a match is answered with a
+    ``MatchRequestRejected`` (matchmaking then frees its tickets), never a dead letter, which would
+    leave its players waiting."""
     return svc.creation.requested(event, conn)
 
 
 ACTIVE_DECK_CONSUMER = "match-active-decks"
-ACTIVE_DECK_CHANGED = "ActiveDeckChanged"
+ACTIVE_DECK_CHANGED = ActiveDeckChanged.TYPE
 
 
 def active_deck_changed(svc: MatchService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
-    """Keep the player's active deck from economy's ``ActiveDeckChanged`` (for practice matches)."""
-    data = event.data
-    if not isinstance(data.get("player_id"), str) or not isinstance(data.get("cards"), list):
-        log.error("ActiveDeckChanged %s is malformed; skipped", event.event_id)
-        return
-    svc.creation.keep_active_deck(data, event.version, conn)
+    """Keep the player's active deck from economy's ``ActiveDeckChanged`` (for practice matches and
+    requests); a malformed one is a dead letter (``MalformedEvent``)."""
+    deck = ActiveDeckChanged.decode(event)
+    svc.creation.keep_active_deck(deck.data(), event.version, conn)
 
 
 PLAYERS_CONSUMER = "match-players"
-PLAYER_REGISTERED = "PlayerRegistered"
+PLAYER_REGISTERED = PlayerRegistered.TYPE
 
 
 def player_registered(svc: MatchService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
-    """Keep that the player exists, from accounts' ``PlayerRegistered`` (for match requests)."""
-    player_id = event.data.get("player_id")
-    if not isinstance(player_id, str) or not player_id:
-        log.error("PlayerRegistered %s is malformed; skipped", event.event_id)
-        return
-    svc.creation.keep_player(player_id, conn)
+    """Keep that the player exists, from accounts' ``PlayerRegistered`` (for match requests); a
+    malformed one is a dead letter (``MalformedEvent``)."""
+    svc.creation.keep_player(PlayerRegistered.decode(event).player_id, conn)
