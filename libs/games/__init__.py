@@ -15,7 +15,10 @@ Shapes shared with the service:
 - the **state** is the game's own immutable value; the service only hands it back to the game;
 - the event that ends a game has the type ``MatchEnded`` (``END_EVENT``) and carries ``winner``
   and ``reason``; the service adds the fields of its integration event ``MatchEnded`` (match,
-  mode, players, placements, stats from ``result``) when it stores it.
+  mode, players, placements, stats from ``result``) when it stores it, and folds the event as
+  stored (so its own fields must agree with those, or keep out of their names);
+- the service stores a ``state_hash`` (of ``Game.state_hash``) on the last event of each batch and
+  removes it before it hands the event to ``evolve``.
 
 A game, in short (see ``Game`` for each method's contract): its ``name`` and allowed ``seats``; ``setup``
 (opening events from a seed, the seated players and their decks); ``decide`` (the events a command causes,

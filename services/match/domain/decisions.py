@@ -89,12 +89,9 @@ def open_match(
     clean = {k: v for k, v in (options or {}).items() if v is not None}
     opening = g.setup(Setup(match_id, seed, seats, today, clean))
     created = MatchCreated(match_id, mode, [s.id for s in seats], bot, request_id, game=game)
-    rules = _fold_rules(g, None, opening)
-    events: list[Event] = [(MATCH_CREATED, created.data()), *((e["type"], e) for e in opening)]
-    result = g.result(rules)
-    if result is not None:
-        m = Match(match_id, mode, tuple(created.players), bot, _EPOCH, game=game)
-        events = [_enriched_end(m, g, rules, d) if t == END_EVENT else (t, d) for t, d in events]
+    m = Match(match_id, mode, tuple(created.players), bot, _EPOCH, game=game)
+    played, rules = _played(m, g, None, opening)
+    events: list[Event] = [(MATCH_CREATED, created.data()), *played]
     return Decision(_with_hash(g, events, rules), rules)
 
 
@@ -133,11 +130,7 @@ def decide_match(m: Match, command: Mapping[str, Any]) -> Decision:
     if m.rules is None or m.rejected:
         raise MatchOver("the match is not running")
     g = game_of(m)
-    produced = g.decide(m.rules, command)
-    after = _fold_rules(g, m.rules, produced)
-    events = [(e["type"], e) for e in produced]
-    if g.result(after) is not None:
-        events = [_enriched_end(m, g, after, d) if t == END_EVENT else (t, d) for t, d in events]
+    events, after = _played(m, g, m.rules, g.decide(m.rules, command))
     return Decision(_with_hash(g, events, after), after)
 
 
@@ -191,6 +184,18 @@ def _reconnected(m: Match, player: str) -> Event:
 
 
 _EPOCH = datetime.fromtimestamp(0, UTC)  # a match's creation time plays no part in its MatchEnded
+
+
+def _played(m: Match, g: Game, before: Any, produced: list[dict[str, Any]]) -> tuple[list[Event], Any]:
+    """The game's events about to be stored, and the game state after them. When they end the match
+    its ``MatchEnded`` is enriched, and the state is folded again from ``before`` with the events as
+    they are stored (a game may keep its events in its state), so a replay finds the same hash."""
+    after = _fold_rules(g, before, produced)
+    events = [(e["type"], e) for e in produced]
+    if g.result(after) is None:
+        return events, after
+    events = [_enriched_end(m, g, after, d) if t == END_EVENT else (t, d) for t, d in events]
+    return events, _fold_rules(g, before, [d for _, d in events])
 
 
 def _fold_rules(g: Game, state: Any, events: Iterable[Mapping[str, Any]]) -> Any:

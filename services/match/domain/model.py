@@ -119,7 +119,13 @@ def evolve_match(m: Match | None, kind: str, data: Mapping[str, Any], at: dateti
     if kind == PLAYER_RECONNECTED:
         rest = {p: t for p, t in m.disconnected.items() if p != data["player"]}
         return replace(m, version=version, disconnected=rest)
-    return _clocked(m, game_of(m).evolve(m.rules, data), at, version)
+    return _clocked(m, game_of(m).evolve(m.rules, _game_event(data)), at, version)
+
+
+def _game_event(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A stored game event as the game made it: without the service's state hash (a game may keep
+    its events in its state; the hash is of the state without it)."""
+    return {k: v for k, v in data.items() if k != HASH_KEY} if HASH_KEY in data else data
 
 
 def _clocked(m: Match, rules: Any, at: datetime, version: int) -> Match:
