@@ -23,6 +23,3 @@ class MatchRequested(IntegrationEvent):
     match_id: str = field(
         metadata={"doc": "the match id the match service will give it (UUID5 of request_id)"}
     )
-    game: str = field(
-        default="arcana", metadata={"doc": "the game to play (`libs.games`); `arcana` when absent"}
-    )
