@@ -2,8 +2,9 @@
 ``python -m libs.kit.consume match``): each decodes and hands over to the use case.
 
 - ``MatchRequested`` (``arcana.matchmaking.events``): ``request_id`` (the event id when absent),
-  ``game`` (``arcana`` when absent; matchmaking does not send one yet), ``mode`` (``ranked`` | ``casual``) and ``players`` (``{"id",
-  "deck"}`` per seat) start a match, or a ``MatchRequestRejected`` (``creation.requested``);
+  ``game`` (``arcana`` when absent; matchmaking does not send one yet), ``mode`` (``ranked`` |
+  ``casual``) and ``players`` (``{"id", "deck"}`` per seat) start a match, or a
+  ``MatchRequestRejected`` (``creation.requested``);
 - ``PlayerRegistered`` (``arcana.accounts.events``): the players that exist (for requests);
 - ``ActiveDeckChanged`` (``arcana.economy.events``): each player's active deck (practice, requests).
 """
