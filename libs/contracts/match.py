@@ -19,6 +19,10 @@ class MatchCreated(IntegrationEvent):
     players: list[str] = field(metadata={"doc": "the two player ids (a bot's id starts with `bot-`)"})
     bot: str | None = field(metadata={"doc": "the bot's player id in a practice match"})
     request_id: str | None = field(metadata={"doc": "the MatchRequested that asked for it"})
+    game: str = field(
+        default="arcana",
+        metadata={"doc": "the game played (`libs.games`); absent from matches created before: `arcana`"},
+    )
 
 
 @integration_event("MatchRequestRejected", version=1)
@@ -32,12 +36,14 @@ class MatchRequestRejected(IntegrationEvent):
     players: Any = field(metadata={"doc": "the players as requested"})
     reason: str = field(
         metadata={
-            "doc": "`invalid_deck`, `invalid_mode`, `invalid_players`, `unknown_player` (accounts never "
-            "registered them), `deck_mismatch` (not the player's active deck) or an engine code"
+            "doc": "`invalid_game`, `invalid_deck`, `invalid_mode`, `invalid_players`, `unknown_player` "
+            "(accounts never registered them), `deck_mismatch` (not the player's active deck) or a "
+            "game's code"
         }
     )
     message: str = field(metadata={"doc": "what was wrong, for people"})
     problems: Any = field(metadata={"doc": "details: per player, each deck problem"})
+    game: Any = field(default="arcana", metadata={"doc": "the game as requested (absent before: `arcana`)"})
 
 
 @integration_event("PlayerDisconnected", version=1)
@@ -71,8 +77,10 @@ class MatchEnded(IntegrationEvent):
     reason: str = field(metadata={"doc": "`hero_killed`, `concede`, `timeouts`, `disconnect` or `draw`"})
     match_id: str = field(metadata={"doc": "the match id"})
     mode: str = field(metadata={"doc": "`ranked`, `casual`, `practice` or `admin`"})
-    players: list[str] = field(metadata={"doc": "the two player ids"})
-    loser: str | None = field(metadata={"doc": "the loser's id; null on a draw"})
+    players: list[str] = field(metadata={"doc": "the player ids, in seat order"})
+    loser: str | None = field(
+        metadata={"doc": "the loser's id; null on a draw (and with more than two players)"}
+    )
     draw: bool = field(metadata={"doc": "whether it was a draw"})
     turns: int = field(metadata={"doc": "turns started (rewards count only matches with turns >= 4)"})
     round: int = field(metadata={"doc": "the round reached"})
@@ -81,9 +89,17 @@ class MatchEnded(IntegrationEvent):
         default_factory=dict,
         metadata={
             "doc": "per player id: `units_played` (by tribe), `spells_cast`, `hero_damage`, "
-            "`cards_drawn`, `units_killed`, `turns`, `went_first`"
+            "`cards_drawn`, `units_killed`, `turns`, `went_first` (Arcana's; each game has its own, "
+            "all with `turns`)"
         },
     )
     game: str = field(
         default="arcana", metadata={"doc": "the game played (`arcana` when absent: matches before games)"}
+    )
+    placements: list[list[str]] = field(
+        default_factory=list,
+        metadata={
+            "doc": "groups of player ids, best first (a draw: one group of all); absent from matches "
+            "ended before (read them as `[[winner], [loser]]`, or one group on a draw)"
+        },
     )

@@ -1,1 +1,2 @@
-"""The match service: Arcana played over REST, one event stream per match (``match-<id>``)."""
+"""The match service: the hosted games (``libs.games``; Arcana first) played over REST, one event
+stream per match (``match-<id>``)."""

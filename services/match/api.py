@@ -9,18 +9,22 @@
   the caller's legal commands now (empty: wait for the opponent) and ``awaiting`` (the players
   the match waits for; empty once it has ended); 409
   ``version_conflict`` (details.current_version); 422 the engine's code or ``validation_error``
-- ``POST /v1/practice`` → 201 a match against the greedy bot (your active deck, as economy last
-  published it, unless a deck is given); 422 ``invalid_deck`` (an illegal active deck: its problems);
+- ``POST /v1/practice`` → 201 a match of ``game`` (Arcana by default) against its bot (your active
+  deck, as economy last published it, unless a deck is given); 422 ``invalid_deck`` (an illegal
+  active deck: its problems);
   409 ``practice_in_progress`` (one unfinished at a time: details.match_id); 429 ``too_many_requests``
   (creation rate, ``Retry-After``)
-- ``GET  /v1/catalog`` → 200 (ETag, Cache-Control; 304 on If-None-Match)
+- ``GET  /v1/catalog?game=G`` → 200 (ETag, Cache-Control; 304 on If-None-Match)
 - ``POST /v1/admin/matches`` → 201 (operator token; 404 when none is configured, 403 when wrong)
-Only the match's two players see a match; anyone else gets 404. Every player request to a match
-counts as presence. All POSTs honour ``Idempotency-Key``.
+Only the match's players see a match; anyone else gets 404. Every player request to a match
+counts as presence. All POSTs honour ``Idempotency-Key``. Each endpoint makes one call of a use case
+(``service.MatchService``); the game's refusals (``libs.games.IllegalCommand``) are 422 with the
+game's code.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import uuid
@@ -29,9 +33,9 @@ from typing import Any
 
 from flask import Response, after_this_request, request
 
+from libs.games import IllegalCommand, IllegalDeck, registry
 from libs.kit import ErrorTable, Problem
 from libs.kit.web import current_service
-from libs.rules import ARCANA, CATALOG, STARTER_DECK, Code, RuleViolation
 from libs.web import (
     Blueprint,
     current_player,
@@ -41,7 +45,7 @@ from libs.web import (
     require_operator,
     require_player,
 )
-from services.match import domain, schemas
+from services.match import schemas
 from services.match.errors import (
     IllegalActiveDeck,
     MatchExists,
@@ -51,7 +55,13 @@ from services.match.errors import (
     VersionConflict,
 )
 from services.match.service import MatchService
-from services.match.writing import Outcome
+
+
+def _game_codes() -> tuple[str, ...]:
+    """Every code a hosted game refuses with (for the document)."""
+    codes = {cls.code for game in registry.games() for cls in game.errors}
+    return tuple(sorted(codes | {IllegalCommand.code, IllegalDeck.code}))
+
 
 ERRORS = ErrorTable(
     {
@@ -84,17 +94,19 @@ ERRORS = ErrorTable(
             details=lambda e: {"problems": e.problems},
             rules=True,
         ),
-        RuleViolation: Problem(
+        IllegalCommand: Problem(
             422,
-            lambda e: str(e.code.value),
+            lambda e: e.code,
             lambda e: e.message,
-            codes=tuple(c.value for c in Code),
+            codes=_game_codes(),
             rules=True,
         ),
     }
 )
 
-blp = Blueprint("match", __name__, description="Arcana matches: play, watch events, practice against a bot.")
+blp = Blueprint(
+    "match", __name__, description="Matches of the hosted games: play, watch events, practice against a bot."
+)
 
 _MATCH_ID = [
     {
@@ -111,6 +123,7 @@ _EventsQuery = schemas.EventsQuery()
 _CommandIn = schemas.CommandIn()
 _PracticeIn = schemas.PracticeIn()
 _AdminMatchIn = schemas.AdminMatchIn()
+_CatalogQuery = schemas.CatalogQuery()
 
 
 def _service() -> MatchService:
@@ -129,18 +142,6 @@ def _me() -> str:
     return str(current_player())
 
 
-def _events_out(recorded: list[Any], player: str) -> list[dict[str, Any]]:
-    out = []
-    for e in recorded:
-        seen = domain.client_event(e.type, e.data, player)
-        if seen is not None:
-            seen.pop("type", None)
-            out.append(
-                {"version": e.version, "type": e.type, "occurred_at": e.occurred_at.isoformat(), "data": seen}
-            )
-    return out
-
-
 def _after_commit(action: Callable[[], None]) -> None:
     """Run ``action`` once the request's transaction has committed (its response is a success)."""
 
@@ -157,16 +158,7 @@ def _after_commit(action: Callable[[], None]) -> None:
 @blp.alt_response(200, schema=schemas.MatchListOut, success=True)
 def list_matches(query: dict[str, Any]) -> Any:
     """The caller's matches, newest first (at most 50)."""
-    rows = _service().matches_of(_me(), query["active"])
-    for row in rows:
-        for key in ("deadline", "created_at"):
-            row[key] = row[key].isoformat() if row[key] else None
-    return {"matches": rows}
-
-
-def _touched(match_id: str, player: str) -> Any:
-    """The match as ``player`` may read it (their request also counts as presence); 404 otherwise."""
-    return _service().touch(_match_id(match_id), player)
+    return {"matches": _service().reads.matches_of(_me(), query["active"])}
 
 
 @blp.route("/v1/matches/<match_id>", methods=["GET"], parameters=_MATCH_ID)
@@ -174,8 +166,7 @@ def _touched(match_id: str, player: str) -> Any:
 @blp.alt_response(200, schema=schemas.MatchViewOut, success=True)
 def get_match(match_id: str) -> Any:
     """The match as the caller sees it, with its version."""
-    player = _me()
-    return domain.player_view(_touched(match_id, player), player)
+    return _service().reads.view(_match_id(match_id), _me())
 
 
 @blp.route("/v1/matches/<match_id>/events", methods=["GET"], parameters=_MATCH_ID)
@@ -185,22 +176,7 @@ def get_match(match_id: str) -> Any:
 def get_events(query: dict[str, Any], match_id: str) -> Any:
     """Events after version ``after`` as the caller may see them; waits up to ``wait`` s for one.
     Also whom the match now waits for, and the caller's legal commands when that is them."""
-    player = _me()
-    polled = _service().wait_for_events(_match_id(match_id), player, query["after"], query["wait"])
-    return {
-        "version": polled.version,
-        "events": _events_out(polled.events, player),
-        **_next_move(polled.match, player),
-    }
-
-
-def _next_move(m: Any, player: str) -> dict[str, Any]:
-    """Whom ``m`` waits for, and ``player``'s legal commands (empty unless it waits for them)."""
-    awaiting = domain.awaiting(m)
-    return {
-        "legal_commands": domain.player_commands(m, player) if player in awaiting else [],
-        "awaiting": awaiting,
-    }
+    return _service().reads.events(_match_id(match_id), _me(), query["after"], query["wait"])
 
 
 @blp.route("/v1/matches/<match_id>/legal-commands", methods=["GET"], parameters=_MATCH_ID)
@@ -208,13 +184,7 @@ def _next_move(m: Any, player: str) -> dict[str, Any]:
 @blp.alt_response(200, schema=schemas.LegalOut, success=True)
 def get_legal_commands(match_id: str) -> Any:
     """Every command the caller may post now (empty when it is not their move)."""
-    player = _me()
-    m = _touched(match_id, player)
-    return {
-        "version": m.version,
-        "commands": domain.player_commands(m, player),
-        "awaiting": domain.awaiting(m),
-    }
+    return _service().reads.legal(_match_id(match_id), _me())
 
 
 @blp.route("/v1/matches/<match_id>/commands", methods=["POST"], parameters=_MATCH_ID)
@@ -223,23 +193,16 @@ def get_legal_commands(match_id: str) -> Any:
 @blp.arguments(_CommandIn)
 @blp.alt_response(200, schema=schemas.CommandOut, success=True)
 def post_command(args: dict[str, Any], match_id: str) -> Any:
-    """Mulligan, play, attack, end_turn or concede; ``expected_version`` optional."""
-    player = _me()
-    expected = args.pop("expected_version", None)
-    outcome = _service().execute(
+    """One of the match's game's commands (Arcana: mulligan, play, attack, end_turn or concede);
+    ``expected_version`` optional."""
+    return _service().commands.post(
         _match_id(match_id),
-        player,
+        _me(),
         args,
-        expected,
         transaction=request_transaction,
         in_outer_transaction=in_idempotent_request(),
         after_commit=_after_commit,
     )
-    return {
-        "version": outcome.after.version,
-        "events": _events_out(list(outcome.recorded), player),
-        **_next_move(outcome.after, player),
-    }
 
 
 @blp.route("/v1/practice", methods=["POST"])
@@ -248,16 +211,13 @@ def post_command(args: dict[str, Any], match_id: str) -> Any:
 @blp.arguments(_PracticeIn, required=False)
 @blp.response(201, schemas.CreatedOut)
 def start_practice(args: dict[str, Any]) -> Any:
-    """A match against the greedy bot, at once. Deck: the 20 card ids given, else your active deck as
-    economy last published it (the starter deck before any); an illegal active deck is 422."""
-    player = _me()
-    bot = f"bot-{uuid.uuid4()}"
-    players = [
-        {"id": player, "deck": args.get("deck") or _service().practice_deck(player)},
-        {"id": bot, "deck": list(STARTER_DECK)},
-    ]
-    outcome = _create_match("practice", players, admit=player, bot=bot)
-    return {"match_id": outcome.after.match_id, "version": outcome.after.version, "bot": bot}
+    """A match of ``game`` (Arcana when absent) against its bot, at once. Deck: the card ids given,
+    else your active deck as economy last published it (the starter deck before any); an illegal
+    active deck is 422."""
+    game = args.get("game", registry.DEFAULT_GAME)
+    return _service().creation.practice(
+        _me(), args.get("deck"), game, transaction=request_transaction, after_commit=_after_commit
+    )
 
 
 @blp.route("/v1/admin/matches", methods=["POST"])
@@ -266,46 +226,35 @@ def start_practice(args: dict[str, Any]) -> Any:
 @blp.arguments(_AdminMatchIn)
 @blp.response(201, schemas.CreatedOut)
 def admin_create_match(args: dict[str, Any]) -> Any:
-    """Operators: a match from a full setup (decks, ``shuffle``, ``first``, ``arcana``, ``seed``)."""
-    setup = dict(args["setup"])
-    players = setup.pop("players")
-    seed = setup.pop("seed", None)
-    outcome = _create_match(args["mode"], players, options=setup, seed=seed)
-    return {"match_id": outcome.after.match_id, "version": outcome.after.version, "bot": None}
+    """Operators: a match of ``game`` from a full setup (decks, ``seed``, the game's options: Arcana's
+    ``shuffle``, ``first``, ``arcana``, ``date``)."""
+    return _service().creation.operators(
+        args["mode"], args["game"], args["setup"], transaction=request_transaction, after_commit=_after_commit
+    )
 
 
-def _create_match(
-    mode: str, players: list[dict[str, Any]], admit: str | None = None, **options: Any
-) -> Outcome:
-    """Start a match in this request's transaction; its timers and bot are scheduled after the
-    commit. An illegal setup is a 422 with the engine's code. ``admit``: the player whose
-    practice limits are checked first, in the same transaction (409 or 429)."""
-    svc = _service()
-    with request_transaction() as conn:
-        if admit is not None:
-            svc.admit_practice(admit, conn)
-        outcome = svc.create_match(mode, players, conn=conn, **options)
-    _after_commit(lambda: svc.dispatch(outcome))
-    return outcome
-
-
-_CATALOG_BODY = json.dumps(
-    {"cards": [c.to_dict() for c in CATALOG.values()], "arcana": [a.to_dict() for a in ARCANA.values()]},
-    separators=(",", ":"),
-).encode()
-_CATALOG_TAG = hashlib.sha256(_CATALOG_BODY).hexdigest()[:32]
 _CACHE_HEADERS = {
     "ETag": {"schema": {"type": "string"}, "description": "the catalog's version"},
     "Cache-Control": {"schema": {"type": "string"}},
 }
 
 
+@functools.cache
+def _catalog(game: str) -> tuple[bytes, str]:
+    """The game's catalog as JSON, and its tag."""
+    body = json.dumps(registry.get(game).catalog(), separators=(",", ":")).encode()
+    return body, hashlib.sha256(body).hexdigest()[:32]
+
+
 @blp.route("/v1/catalog", methods=["GET"])
+@blp.arguments(_CatalogQuery, location="query")
 @blp.alt_response(200, schema=schemas.CatalogOut, success=True, headers=_CACHE_HEADERS)
 @blp.alt_response(304, description="Not Modified (If-None-Match matched the ETag)", headers=_CACHE_HEADERS)
-def catalog() -> Any:
-    """Every card and arcana as the rules engine defines them (cacheable; ETag)."""
-    headers = {"ETag": f'"{_CATALOG_TAG}"', "Cache-Control": "public, max-age=3600"}
-    if request.if_none_match.contains(_CATALOG_TAG):
+def catalog(query: dict[str, Any]) -> Any:
+    """The cards of ``game`` (Arcana when absent: every card and arcana, as the rules engine defines
+    them); cacheable (ETag)."""
+    body, tag = _catalog(query["game"])
+    headers = {"ETag": f'"{tag}"', "Cache-Control": "public, max-age=3600"}
+    if request.if_none_match.contains(tag):
         return Response(status=304, headers=headers)
-    return Response(_CATALOG_BODY, status=200, headers=headers, content_type="application/json")
+    return Response(body, status=200, headers=headers, content_type="application/json")

@@ -1,7 +1,8 @@
-"""What match publishes on ``arcana.match.events`` for other services (declared once; see
-docs/events.md), and on ``arcana.match.records`` for analysts. The rules engine's own game events
-are stored in the match stream too (docs/rules.md): the live topic carries their public form, the
-records topic every event as stored once a match has ended (``publication.py``)."""
+"""What match publishes on ``arcana.match.events`` for other services (declared once, in
+``libs.contracts.match``; see docs/events.md), and on ``arcana.match.records`` for analysts. Each
+game's own events are stored in the match stream too (Arcana's: docs/rules.md): the live topic
+carries their public form, the records topic every event as stored once a match has ended
+(``publication.py``)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ CATALOG = EventCatalog(
     TOPIC,
     EVENTS,
     "Matches, one stream `match-<id>` each, as they run: only what is public. Besides these, each "
-    "rules event (docs/rules.md) in the form a spectator sees (`libs.rules.visible_event`: no seed, "
+    "game event (Arcana's: docs/rules.md) in the form a spectator sees (`Game.visible_event`: no seed, "
     "deck lists, deck orders or drawn cards; `DeckShuffled` not at all), and no `state_hash`; so the "
     "versions of a stream have gaps here.",
 )

@@ -14,22 +14,58 @@ relay follows it). Issue 12, finding 2: no hidden information on the live topic.
 from __future__ import annotations
 
 import dataclasses
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from libs.eventstore import EventStore, RecordedEvent
+from libs.games import END_EVENT
+from libs.games.registry import DEFAULT_GAME
 from libs.kit import Publication
 from services.match import domain
 from services.match.events import LIFECYCLE, LIFECYCLE_TOPIC, RECORDS_TOPIC, TOPIC
 
-MATCH_ENDED = "MatchEnded"
+MATCH_ENDED = END_EVENT
 LIFECYCLE_TYPES = frozenset(LIFECYCLE.types())
+
+
+class StreamGames:
+    """The game of each match stream the relay publishes (its ``MatchCreated`` says; ``arcana``
+    before games had names), remembered for the last ``size`` streams. Thread-safe."""
+
+    def __init__(self, size: int = 20_000) -> None:
+        self.size = size
+        self._games: OrderedDict[str, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def game_of(self, event: RecordedEvent, store: EventStore) -> str:
+        if event.type in (domain.MATCH_CREATED, domain.MATCH_REQUEST_REJECTED):
+            return self._remember(event.stream, str(event.data.get("game") or DEFAULT_GAME))
+        with self._lock:
+            known = self._games.get(event.stream)
+        if known is not None:
+            return known
+        first = store.read(event.stream, 1, 1)
+        game = str(first[0].data.get("game") or DEFAULT_GAME) if first else DEFAULT_GAME
+        return self._remember(event.stream, game)
+
+    def _remember(self, stream: str, game: str) -> str:
+        with self._lock:
+            self._games[stream] = game
+            self._games.move_to_end(stream)
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
+        return game
+
+
+_GAMES = StreamGames()
 
 
 def route(event: RecordedEvent, store: EventStore) -> Sequence[tuple[str, RecordedEvent]]:
     """The public form of ``event`` on the live topic, if any; after a ``MatchEnded``, the whole
     stream as stored (up to that event) on the records topic."""
     out: list[tuple[str, RecordedEvent]] = []
-    live = domain.live_event(event.type, event.data)
+    live = domain.live_event(event.type, event.data, _GAMES.game_of(event, store))
     if live is not None:
         public = dataclasses.replace(event, data=live)
         out.append((TOPIC, public))

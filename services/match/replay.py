@@ -3,7 +3,7 @@
     python -m services.match.replay MATCH_ID [--as PLAYER] [--schema match]
 
 Prints every event (as ``PLAYER`` would see it with ``--as``; everything otherwise, seed included:
-an analyst's tool) and, at each turn start, the score; exits 1 when the replayed state differs from
+an analyst's tool) and, at each new turn, the game's progress; exits 1 when the replayed state differs from
 a stored hash (drift), 2 when there is no such match. Reads ``DATABASE_URL`` (or the database of
 a running ``make run``).
 """
@@ -18,7 +18,8 @@ from libs.bus.process import require_database
 from libs.db import make_pool
 from libs.eventstore import EventStore
 from services.match import domain
-from services.match.loading import as_rows, stream_of
+from services.match.games import load_games
+from services.match.repository import as_rows, stream_of
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,6 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--as", dest="player", help="show the events as this player sees them")
     parser.add_argument("--schema", default="match")
     args = parser.parse_args(argv)
+    load_games()  # the built-in games and those ARCANA_GAMES names
     pool = make_pool(require_database(), min_size=1, max_size=1, name="match-replay")
     try:
         events = EventStore(pool, args.schema).read(stream_of(args.match_id))
@@ -38,14 +40,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no match {args.match_id}", file=sys.stderr)
         return 2
     m = None
+    turn = 0
     for kind, data, at, version in as_rows(events):
         m = domain.evolve_match(m, kind, data, at, version)
-        shown = domain.client_event(kind, data, args.player) if args.player else dict(data)
+        shown = domain.client_event(kind, data, args.player, m.game) if args.player else dict(data)
         if shown is not None:
             print(f"{version:5d} {at.isoformat()} {kind:20s} {json.dumps(shown, sort_keys=True)}")
-        if kind == "TurnStarted" and m.rules is not None:
-            heroes = ", ".join(f"{p.id}: {p.hero}" for p in m.rules.players)
-            print(f"      --- turn {m.rules.turn} (round {m.rules.round}); heroes {heroes}")
+        progress = domain.game_of(m).progress(m.rules) if m.rules is not None else None
+        if progress is not None and progress.turn != turn:
+            turn = progress.turn
+            print(f"      --- turn {turn} ({m.game}, {progress.phase}); active {progress.active}")
     problems = domain.replay_problems(as_rows(events))
     for problem in problems:
         print(f"DRIFT {problem}", file=sys.stderr)

@@ -1,11 +1,12 @@
-"""What the service asks Celery to do after an append: enforce a deadline at its time, move the bot.
+"""What the service asks Celery to do after an append: enforce a deadline at its time, move the bot
+(``Dispatcher``: after a commit, what the match now needs; ``CeleryScheduler``: the sending).
 
 Both are hints: the beat sweep (``tasks.sweep``, every 2 s) finds any deadline already past and any
 bot that should move, so a lost task (a dead worker, a broker restart) only delays things.
 
 One deadline task per match is enough while it is due no later than the match's deadline: the
 task, when it runs, applies what is due and schedules the match's deadline as it is then
-(``MatchService.follow_up``). So a process does not send another while a task it sent for that
+(``SystemCommands.follow_up``). So a process does not send another while a task it sent for that
 match is still to come and due no later: a fast match sends about one task per deadline period,
 not one per turn.
 """
@@ -18,6 +19,9 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from libs import clock
+from services.match import domain
+from services.match.domain import Match
+from services.match.repository import Outcome
 
 log = logging.getLogger(__name__)
 
@@ -107,3 +111,26 @@ class RecordingScheduler:
     def bot(self, match_id: str) -> None:
         with self._lock:
             self.bots.append(match_id)
+
+
+class Dispatcher:
+    def __init__(self, scheduler: Scheduler | None) -> None:
+        self.scheduler = scheduler
+
+    def dispatch(self, outcome: Outcome, *, bot: bool = True) -> None:
+        """After the commit: schedule the new deadline, and the bot when the match waits for it."""
+        if self.scheduler is None:
+            return
+        after, before = outcome.after, outcome.before
+        due = domain.deadline(after)
+        if due is not None and (before is None or domain.deadline(before) != due):
+            self.scheduler.deadline(after.match_id, due)
+        if bot and after.bot is not None and after.bot in domain.awaiting(after):
+            self.scheduler.bot(after.match_id)
+
+    def follow_up(self, match_id: str, m: Match | None) -> None:
+        """Schedule the deadline of ``m`` (the match as it is now) if it is still to come."""
+        due = domain.deadline(m) if m is not None and not m.ended else None
+        # one already past is the sweep's (a task now could only find the same and send again)
+        if due is not None and due > clock.now() and self.scheduler is not None:
+            self.scheduler.deadline(match_id, due)

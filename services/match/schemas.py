@@ -1,16 +1,24 @@
-"""Marshmallow schemas of the match API (in: strict, unknown fields are 422; out: documentation)."""
+"""Marshmallow schemas of the match API (in: strict, unknown fields are 422; out: documentation).
+
+Player commands are the hosted games' (``Game.commands``, shapes as data): ``CommandIn`` is the union
+of every hosted game's commands by ``type``, built from the registry when first used (after
+``root.build`` loaded the games). A type two games share takes the fields of both (a field is
+required when every game that has the type requires it); the match's game judges the rest
+(422 with its code).
+"""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import validate as v
 
-from libs.rules import ARCANA, CATALOG
-from libs.rules.constants import DECK_SIZE, MAX_COPIES
+from libs.games import CommandShape, Param, registry
 from libs.web import StrictInteger, StrictSchema, UnionSchema
-from services.match.domain import MODES, PLAYER_COMMANDS
+from services.match.domain import MODES
 
 
 def id_field(**kwargs: Any) -> ma.fields.String:
@@ -18,28 +26,28 @@ def id_field(**kwargs: Any) -> ma.fields.String:
     return ma.fields.String(validate=v.Length(min=1, max=16), **kwargs)
 
 
-_CARD_IDS = sorted(CATALOG)
-_ARCANA_IDS = sorted(ARCANA)
+# The document states Arcana's decks (the game when none is named); another game's deck is judged
+# by that game alone (422 ``invalid_deck``).
+_ARCANA = registry.get(registry.DEFAULT_GAME)
+_CARD_IDS = sorted(c["id"] for c in _ARCANA.catalog()["cards"])
+_ARCANA_IDS = sorted(a["id"] for a in _ARCANA.catalog()["arcana"])
+DECK_SIZE = len(_ARCANA.starter_deck)
 
 
 def deck_field(**kwargs: Any) -> ma.fields.List:
-    """A deck as card ids. Its legality is the rules engine's to judge (422 ``invalid_deck``): the
-    document states the card ids and the size, the server refuses with the engine's code."""
+    """A deck as card ids. Its legality is the game's to judge (422 ``invalid_deck``): the document
+    states Arcana's card ids and deck size, the server refuses with the game's code."""
     return ma.fields.List(
         ma.fields.String(validate=v.Length(min=1, max=40), metadata={"enum": _CARD_IDS}),
         validate=v.Length(max=40),
         metadata={
             "minItems": DECK_SIZE,
             "maxItems": DECK_SIZE,
-            "description": f"{DECK_SIZE} card ids of the catalog, at most {MAX_COPIES} copies of a card "
-            f"(1 of a legendary); refused with 422 `invalid_deck` otherwise",
+            "description": f"Arcana: {DECK_SIZE} card ids of the catalog, at most 2 copies of a card "
+            "(1 of a legendary); refused with 422 `invalid_deck` otherwise",
         },
         **kwargs,
     )
-
-
-def _command_type(kind: str) -> ma.fields.String:
-    return ma.fields.String(required=True, validate=v.OneOf([kind]))
 
 
 class _Command(StrictSchema):
@@ -49,57 +57,79 @@ class _Command(StrictSchema):
     )
 
 
-class MulliganCommand(_Command):
-    """Return ``cards`` (up to 10 instance ids of the hand) and draw as many."""
-
-    type = _command_type("mulligan")
-    cards = ma.fields.List(id_field(), required=True, validate=v.Length(max=10))
-
-
-class PlayCommand(_Command):
-    """Play ``card`` from the hand: a unit at ``position`` of the board, a spell on ``target``."""
-
-    type = _command_type("play")
-    card = id_field(required=True)
-    position = StrictInteger(validate=v.Range(min=0, max=6))
-    target = id_field()
-
-
-class AttackCommand(_Command):
-    """``attacker`` (a unit of yours) attacks ``target`` (an enemy unit or "hero")."""
-
-    type = _command_type("attack")
-    attacker = id_field(required=True)
-    target = id_field(required=True)
+def _param_field(param: Param, required: bool) -> ma.fields.Field:
+    """The marshmallow field of a command's ``Param``."""
+    meta = {"description": param.doc} if param.doc else {}
+    if param.kind == "id":
+        length = v.Length(min=1, max=param.high if param.high is not None else 40)
+        return ma.fields.String(required=required, validate=length, metadata=meta)
+    if param.kind == "ids":
+        length = v.Length(min=param.low, max=param.high if param.high is not None else 40)
+        return ma.fields.List(id_field(), required=required, validate=length, metadata=meta)
+    if param.kind == "int":
+        low = param.low if param.low is not None else -(2**31)
+        high = param.high if param.high is not None else 2**31 - 1
+        return StrictInteger(required=required, validate=v.Range(min=low, max=high), metadata=meta)
+    if param.kind == "bool":
+        return ma.fields.Boolean(required=required, metadata=meta)
+    raise ValueError(f"unknown command field kind {param.kind!r}")
 
 
-class EndTurnCommand(_Command):
-    type = _command_type("end_turn")
+def _command_schema(kind: str, shapes: list[CommandShape]) -> type[ma.Schema]:
+    """The strict schema of command ``kind`` as the games that have it shape it."""
+    names = list(dict.fromkeys(name for shape in shapes for name in shape.params))
+    fields: dict[str, Any] = {"type": ma.fields.String(required=True, validate=v.OneOf([kind]))}
+    for name in names:
+        params = [shape.params[name] for shape in shapes if name in shape.params]
+        required = len(params) == len(shapes) and all(p.required for p in params)
+        fields[name] = _param_field(params[0], required)
+    doc = " / ".join(dict.fromkeys(shape.doc for shape in shapes if shape.doc))
+    return type(f"{kind.title().replace('_', '')}Command", (_Command,), {**fields, "__doc__": doc or None})
 
 
-class ConcedeCommand(_Command):
-    type = _command_type("concede")
+@functools.cache
+def _variants(games: tuple[str, ...]) -> Mapping[str, type[ma.Schema]]:
+    by_kind: dict[str, list[CommandShape]] = {}
+    for name in games:
+        for kind, shape in registry.get(name).commands.items():
+            by_kind.setdefault(kind, []).append(shape)
+    return {kind: _command_schema(kind, shapes) for kind, shapes in by_kind.items()}
 
 
 class CommandIn(UnionSchema):
-    """A player's command; ``type`` says which (a field of another type is refused)."""
+    """A player's command; ``type`` says which (a field of another type is refused). The commands of
+    every hosted game (``Game.commands``); the match's game judges whether it is one of its own."""
 
     DISCRIMINATOR = "type"
-    VARIANTS = {
-        "mulligan": MulliganCommand,
-        "play": PlayCommand,
-        "attack": AttackCommand,
-        "end_turn": EndTurnCommand,
-        "concede": ConcedeCommand,
-    }
+
+    @property
+    def VARIANTS(self) -> Mapping[str, type[ma.Schema]]:  # type: ignore[override]  # computed
+        return _variants(tuple(registry.names()))
 
 
-assert tuple(CommandIn.VARIANTS) == PLAYER_COMMANDS, "one schema per player command"
+def _hosted(name: str) -> None:
+    if name not in registry.names():
+        raise ma.ValidationError(f"Must be one of: {', '.join(registry.names())}.")
+
+
+def _game_field() -> ma.fields.String:
+    return ma.fields.String(
+        load_default=registry.DEFAULT_GAME,
+        validate=[v.Length(min=1, max=32), _hosted],
+        metadata={
+            "enum": registry.names(),
+            "description": "a hosted game (`libs.games`); `arcana` when absent",
+        },
+    )
 
 
 class EventsQuery(StrictSchema):
     after = ma.fields.Integer(load_default=0, validate=v.Range(min=0, max=2**31 - 1))
     wait = ma.fields.Float(load_default=0.0, validate=v.Range(min=0, max=25))
+
+
+class CatalogQuery(StrictSchema):
+    game = _game_field()
 
 
 class ListQuery(StrictSchema):
@@ -108,6 +138,7 @@ class ListQuery(StrictSchema):
 
 class PracticeIn(StrictSchema):
     deck = deck_field()
+    game = _game_field()
 
 
 class AdminPlayer(StrictSchema):
@@ -116,7 +147,12 @@ class AdminPlayer(StrictSchema):
 
 
 class AdminSetup(StrictSchema):
-    players = ma.fields.List(ma.fields.Nested(AdminPlayer), required=True, validate=v.Length(equal=2))
+    players = ma.fields.List(
+        ma.fields.Nested(AdminPlayer),
+        required=True,
+        validate=v.Length(min=2, max=4),
+        metadata={"description": "as many as the game seats (Arcana: 2; 422 `invalid_setup` otherwise)"},
+    )
     first = ma.fields.String(
         validate=v.Length(min=1, max=64),
         metadata={"description": "one of the players' ids (422 `invalid_setup` otherwise)"},
@@ -140,6 +176,7 @@ class AdminSetup(StrictSchema):
 
 class AdminMatchIn(StrictSchema):
     mode = ma.fields.String(load_default="admin", validate=v.OneOf(MODES))
+    game = _game_field()
     setup = ma.fields.Nested(AdminSetup, required=True)
 
 
@@ -194,9 +231,13 @@ class LegalOut(ma.Schema):
 
 class MatchSummaryOut(ma.Schema):
     match_id = ma.fields.UUID(required=True)
+    game = ma.fields.String(required=True)
     mode = ma.fields.String(required=True, validate=v.OneOf(MODES))
     players = ma.fields.List(ma.fields.String(), required=True)
-    status = ma.fields.String(required=True, validate=v.OneOf(["created", "mulligan", "playing", "ended"]))
+    status = ma.fields.String(
+        required=True,
+        metadata={"description": "`created`, the game's phase (Arcana: `mulligan`, `playing`) or `ended`"},
+    )
     version = ma.fields.Integer(required=True)
     turn = ma.fields.Integer(required=True)
     active_player = ma.fields.String(required=True, allow_none=True)
@@ -211,21 +252,23 @@ class MatchListOut(ma.Schema):
 
 
 class MatchViewOut(ma.Schema):
-    """The match as the caller sees it (``libs/rules/README.md``: the view)."""
+    """The match as the caller sees it: the game's view (``Game.view``; Arcana's:
+    ``libs/rules/README.md``) and the service's fields (``game`` to ``connected``)."""
 
     class Meta:
         unknown = ma.INCLUDE
 
     match_id = ma.fields.UUID(required=True)
-    phase = ma.fields.String(required=True)
-    turn = ma.fields.Integer(required=True)
-    round = ma.fields.Integer(required=True)
-    active_player = ma.fields.String(required=True, allow_none=True)
-    winner = ma.fields.String(required=True, allow_none=True)
-    reason = ma.fields.String(required=True, allow_none=True)
-    arcana = ma.fields.Dict(required=True)
-    you = ma.fields.Dict(required=True, metadata={"description": "your side, with your hand"})
-    opponent = ma.fields.Dict(required=True, metadata={"description": "their side, no hand"})
+    phase = ma.fields.String(metadata={"description": "Arcana: `mulligan`, `playing` or `ended`"})
+    turn = ma.fields.Integer()
+    round = ma.fields.Integer()
+    active_player = ma.fields.String(allow_none=True)
+    winner = ma.fields.String(allow_none=True)
+    reason = ma.fields.String(allow_none=True)
+    arcana = ma.fields.Dict(metadata={"description": "Arcana's"})
+    you = ma.fields.Dict(metadata={"description": "Arcana: your side, with your hand"})
+    opponent = ma.fields.Dict(metadata={"description": "Arcana: their side, no hand"})
+    game = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
     mode = ma.fields.String(required=True, validate=v.OneOf(MODES))
     players = ma.fields.List(ma.fields.String(), required=True)
@@ -236,5 +279,10 @@ class MatchViewOut(ma.Schema):
 
 
 class CatalogOut(ma.Schema):
-    cards = ma.fields.List(ma.fields.Dict(), required=True)
-    arcana = ma.fields.List(ma.fields.Dict(), required=True)
+    """The game's catalog (``Game.catalog``): Arcana's cards and arcana."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    cards = ma.fields.List(ma.fields.Dict())
+    arcana = ma.fields.List(ma.fields.Dict(), metadata={"description": "Arcana's"})

@@ -1,7 +1,12 @@
-"""SQL of the match service besides the event store: presence, the sweep's query, listings, NOTIFY."""
+"""SQL of the match service besides the event store and the index projection (``projections.py``):
+presence, the sweep's query and claims, listings, practice limits, NOTIFY, and the read models of
+other services' events (players accounts registered, active decks economy published)."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -87,7 +92,7 @@ def due_matches(conn: psycopg.Connection[Any], schema: str, now: datetime, limit
     query = sql.SQL(
         """
         SELECT i.match_id::text FROM {index} i
-        WHERE i.status IN ('created', 'mulligan', 'playing') AND (
+        WHERE i.status NOT IN ('ended', 'rejected') AND (
             i.deadline <= %(now)s
             OR (i.bot IS NOT NULL AND i.bot = ANY(i.awaiting))
             OR EXISTS (
@@ -135,17 +140,17 @@ def matches_of(
     conn: psycopg.Connection[Any], schema: str, player: str, active_only: bool
 ) -> list[dict[str, Any]]:
     """The player's matches, newest first (at most 50)."""
-    where = sql.SQL("AND status IN ('created', 'mulligan', 'playing')") if active_only else sql.SQL("")
+    where = sql.SQL("AND status NOT IN ('ended', 'rejected')") if active_only else sql.SQL("")
     rows = conn.execute(
         sql.SQL(
-            "SELECT match_id::text, mode, players, status, version, turn, active_player, deadline, winner, "
-            "reason, created_at FROM {} WHERE players @> ARRAY[%s]::text[] AND status <> 'rejected' {} "
-            "ORDER BY created_at DESC LIMIT 50"
+            "SELECT match_id::text, game, mode, players, status, version, turn, active_player, deadline, "
+            "winner, reason, created_at FROM {} WHERE players @> ARRAY[%s]::text[] "
+            "AND status <> 'rejected' {} ORDER BY created_at DESC LIMIT 50"
         ).format(sql.Identifier(schema, "match_index"), where),
         (player,),
     ).fetchall()
-    keys = ("match_id", "mode", "players", "status", "version", "turn", "active_player", "deadline", "winner")
-    return [dict(zip((*keys, "reason", "created_at"), r, strict=True)) for r in rows]
+    keys = ("match_id", "game", "mode", "players", "status", "version", "turn", "active_player", "deadline")
+    return [dict(zip((*keys, "winner", "reason", "created_at"), r, strict=True)) for r in rows]
 
 
 def lock_practice(conn: psycopg.Connection[Any], schema: str, player: str) -> None:
@@ -158,7 +163,7 @@ def unfinished_practice(conn: psycopg.Connection[Any], schema: str, player: str)
     row = conn.execute(
         sql.SQL(
             "SELECT match_id::text FROM {} WHERE players @> ARRAY[%s]::text[] AND mode = 'practice' "
-            "AND status IN ('created', 'mulligan', 'playing') ORDER BY created_at DESC LIMIT 1"
+            "AND status NOT IN ('ended', 'rejected') ORDER BY created_at DESC LIMIT 1"
         ).format(sql.Identifier(schema, "match_index")),
         (player,),
     ).fetchone()
@@ -177,3 +182,68 @@ def practice_created_since(
         (player, since),
     ).fetchall()
     return [r[0] for r in rows]
+
+
+# -- read models of other services' events ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ActiveDeck:
+    """A player's active deck as economy last published it (``ActiveDeckChanged``)."""
+
+    deck_id: str
+    cards: list[str]
+    legal: bool
+    problems: list[str]
+
+
+def keep_active_deck(conn: psycopg.Connection[Any], schema: str, data: dict[str, Any], version: int) -> None:
+    """Record one ``ActiveDeckChanged`` unless a newer one of the player is recorded."""
+    conn.execute(
+        sql.SQL(
+            "INSERT INTO {t} AS d (player_id, deck_id, cards, legal, problems, version) "
+            "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (player_id) DO UPDATE SET "
+            "deck_id = excluded.deck_id, cards = excluded.cards, legal = excluded.legal, "
+            "problems = excluded.problems, version = excluded.version, updated_at = now() "
+            "WHERE d.version < excluded.version"
+        ).format(t=sql.Identifier(schema, "active_decks")),
+        (
+            str(data["player_id"]),
+            str(data["deck_id"]),
+            json.dumps(list(data["cards"])),
+            bool(data["legal"]),
+            json.dumps(list(data.get("problems") or [])),
+            version,
+        ),
+    )
+
+
+def active_deck(conn: psycopg.Connection[Any], schema: str, player_id: str) -> ActiveDeck | None:
+    row = conn.execute(
+        sql.SQL("SELECT deck_id, cards, legal, problems FROM {} WHERE player_id = %s").format(
+            sql.Identifier(schema, "active_decks")
+        ),
+        (player_id,),
+    ).fetchone()
+    return ActiveDeck(str(row[0]), list(row[1]), bool(row[2]), list(row[3])) if row else None
+
+
+def keep_player(conn: psycopg.Connection[Any], schema: str, player_id: str) -> None:
+    """Record that the player exists (a redelivery changes nothing)."""
+    conn.execute(
+        sql.SQL("INSERT INTO {} (player_id) VALUES (%s) ON CONFLICT DO NOTHING").format(
+            sql.Identifier(schema, "players")
+        ),
+        (player_id,),
+    )
+
+
+def known_players(conn: psycopg.Connection[Any], schema: str, player_ids: Sequence[str]) -> set[str]:
+    """Which of ``player_ids`` accounts published as registered."""
+    rows = conn.execute(
+        sql.SQL("SELECT player_id FROM {} WHERE player_id = ANY(%s)").format(
+            sql.Identifier(schema, "players")
+        ),
+        (list(player_ids),),
+    ).fetchall()
+    return {r[0] for r in rows}

@@ -36,16 +36,16 @@ def service() -> MatchService:
 @app.task(name=ENFORCE_TASK, ignore_result=True)
 def enforce_deadline(match_id: str) -> int:
     svc = service()
-    applied = svc.tick(match_id)
-    svc.follow_up(match_id)
+    applied = svc.system.tick(match_id)
+    svc.system.follow_up(match_id)
     return applied
 
 
 @app.task(name=BOT_TASK, ignore_result=True)
 def bot_turn(match_id: str) -> int:
-    return service().bot_turn(match_id)
+    return service().bot.bot_turn(match_id)
 
 
 @app.task(name=SWEEP_TASK, ignore_result=True)
 def sweep() -> int:
-    return service().sweep()
+    return service().sweeper.sweep()

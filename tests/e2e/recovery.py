@@ -51,18 +51,20 @@ from psycopg import sql
 from bench._http import Client, Reply
 from libs.db import make_pool
 from libs.eventstore import EventStore
+from libs.games import IllegalCommand
+from libs.games.arcana import TURN_SECONDS
 from libs.kit import service_names
-from libs.rules import STARTER_DECK, RuleViolation
+from libs.rules import STARTER_DECK
 from services.match import domain
 from services.match.domain import Match, Row
-from services.match.loading import as_rows, stream_of
+from services.match.repository import as_rows, stream_of
 from tests.e2e.makerun import MakeRun
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 COMMANDS_BEFORE_THE_SNAPSHOT = 3
-CLOCK_JUMP_SECONDS = domain.TURN_SECONDS + 1  # every turn deadline passes while the stack is down
+CLOCK_JUMP_SECONDS = TURN_SECONDS + 1  # every turn deadline passes while the stack is down
 LONG_POLL_SECONDS = 25
 RETRY_SECONDS = 0.2
 
@@ -695,7 +697,7 @@ def _acknowledged_batch(m: Match, rest: Sequence[Row], move: Acknowledged | None
         return []
     try:
         expected = domain.decide_for(m, move.player, move.command).events
-    except RuleViolation:
+    except IllegalCommand:
         return []
     batch = rest[: len(expected)]
     same = _as_json([[k, d] for k, d, _, _ in batch]) == _as_json([[k, d] for k, d in expected])

@@ -1,18 +1,20 @@
-"""The match as the service sees it: the rules state plus what the service adds (mode, bot, timers,
-presence), folded from the stored events of one stream ``match-<id>``. Pure: standard library and
-``libs.rules`` only.
+"""The match as the service sees it: the game's state plus what the service adds (game, mode, bot,
+clocks, presence), folded from the stored events of one stream ``match-<id>``. Pure: standard
+library, the game interface (``libs.games``) and the service's declared events only.
 
-Stored events. Every rules event is stored with its own type and the event dict as data; the last
-event of every appended batch also carries ``state_hash`` (the rules state after the batch), so a
+Stored events. Every game event is stored with its own type and the event dict as data; the last
+event of every appended batch also carries ``state_hash`` (the game state after the batch), so a
 replay that drifts is detected (``replay_problems``). The service adds ``MatchCreated`` (first
-event: mode, player ids, bot, request id), ``PlayerDisconnected``, ``PlayerReconnected`` and, for a
-refused ``MatchRequested``, ``MatchRequestRejected`` (the only event of its stream). The rules'
-``MatchEnded`` is stored enriched for other services: loser, draw, mode, turns, per-player stats.
+event: game, mode, player ids, bot, request id), ``PlayerDisconnected``, ``PlayerReconnected`` and,
+for a refused ``MatchRequested``, ``MatchRequestRejected`` (the only event of its stream). The
+game's ``MatchEnded`` is stored enriched for other services: game, loser, draw, mode, turns,
+placements, per-player stats.
 
-Timers and presence are facts of the events: the mulligan deadline is ``MatchStarted``'s time + 30
-s, a turn's is its ``TurnStarted``'s time + 60 s; a player is disconnected 20 s after their last
-request (or the match's creation) and forfeits 120 s after that moment (``since`` of
-``PlayerDisconnected``). ``next_due`` says which system command is due at a given time.
+Timers and presence are facts of the events: each of the game's waits (``Game.waits``: Arcana's
+mulligan, 30 s, and turn, 60 s) runs from the time of the stored event after which it appeared; a
+player is disconnected 20 s after their last request (or the match's creation) and forfeits 120 s
+after that moment (``since`` of ``PlayerDisconnected``). ``next_due`` says which system command is
+due at a given time.
 """
 
 from .decisions import (
@@ -35,21 +37,21 @@ from .model import (
     MATCH_CREATED,
     MATCH_REQUEST_REJECTED,
     MODES,
-    MULLIGAN_SECONDS,
-    PLAYER_COMMANDS,
     PLAYER_DISCONNECTED,
     PLAYER_RECONNECTED,
-    RULES_EVENTS,
     SERVICE_EVENTS,
-    TURN_SECONDS,
     Event,
     Match,
     NotAPlayer,
     Row,
+    due_at,
     evolve_match,
     fold_decided,
     fold_match,
+    game_named,
+    game_of,
     replay_problems,
+    waits,
 )
 from .timers import awaiting, bot_command, deadline, next_due
 from .visibility import SPECTATOR, client_event, live_event, player_commands, player_view
@@ -61,15 +63,11 @@ __all__ = [
     "MATCH_CREATED",
     "MATCH_REQUEST_REJECTED",
     "MODES",
-    "MULLIGAN_SECONDS",
-    "PLAYER_COMMANDS",
     "PLAYER_DISCONNECTED",
     "PLAYER_RECONNECTED",
     "REQUEST_MODES",
-    "RULES_EVENTS",
     "SERVICE_EVENTS",
     "SPECTATOR",
-    "TURN_SECONDS",
     "Decision",
     "Event",
     "Match",
@@ -83,9 +81,12 @@ __all__ = [
     "decide_due",
     "decide_for",
     "decide_match",
+    "due_at",
     "evolve_match",
     "fold_decided",
     "fold_match",
+    "game_named",
+    "game_of",
     "live_event",
     "new_match_events",
     "next_due",
@@ -95,5 +96,6 @@ __all__ = [
     "rejected_request_events",
     "replay_problems",
     "request_problem",
+    "waits",
     "with_reconnect",
 ]

@@ -1,4 +1,8 @@
-"""Deadlines, who the match waits for, presence, and which system command is due when."""
+"""Deadlines, who the match waits for, presence, and which system command is due when.
+
+The game says what it waits for (``Game.waits``: who, for how long, and the timeout command); the
+service says what presence requires of every game: 20 s without a request is a disconnection, 120 s
+disconnected is a forfeit (``Game.forfeit``)."""
 
 from __future__ import annotations
 
@@ -7,37 +11,36 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from libs.rules.bots import greedy_bot
-
-from .model import DISCONNECT_FORFEIT_SECONDS, IDLE_SECONDS, MULLIGAN_SECONDS, TURN_SECONDS, Match
+from .model import DISCONNECT_FORFEIT_SECONDS, IDLE_SECONDS, Match, due_at, game_of, waits
 
 
 def deadline(m: Match) -> datetime | None:
-    """When the current mulligan or turn times out (None when no timer runs)."""
-    rules = m.rules
-    if rules is None or m.ended:
+    """When the first of the match's waits times out (None when no timer runs)."""
+    if m.ended:
         return None
-    if rules.phase == "mulligan":
-        assert m.started_at is not None
-        return m.started_at + timedelta(seconds=MULLIGAN_SECONDS)
-    assert m.turn_started_at is not None
-    return m.turn_started_at + timedelta(seconds=TURN_SECONDS)
+    dues = [d for d in (due_at(m, w) for w in waits(m)) if d is not None]
+    return min(dues) if dues else None
 
 
 def awaiting(m: Match) -> list[str]:
-    """The players the match waits for now: the undecided ones at the mulligan, else the active one."""
-    rules = m.rules
-    if rules is None or m.ended:
+    """The players the match waits for now, in the game's order (none once it has ended)."""
+    if m.ended:
         return []
-    if rules.phase == "mulligan":
-        return [p.id for p in rules.players if not p.mulligan_done]
-    return [rules.pids[rules.active]]
+    return list(dict.fromkeys(w.player for w in waits(m)))
+
+
+def _in_play(m: Match) -> list[str]:
+    """The humans still playing (a player who forfeited a match that goes on is out)."""
+    if m.rules is None:
+        return m.humans()
+    playing = set(game_of(m).playing(m.rules))
+    return [p for p in m.humans() if p in playing]
 
 
 def next_due(m: Match, now: datetime, last_seen: Mapping[str, datetime]) -> dict[str, Any] | None:
     """The first system command due at ``now``, or None. In order: a disconnected player who made a
     request since is reconnected; one disconnected for 120 s forfeits; a player silent for 20 s is
-    disconnected; an expired mulligan or turn times out. The bot is never disconnected."""
+    disconnected; an expired wait times out. The bot is never disconnected."""
     if m.ended:
         return None
     for player in m.humans():
@@ -45,14 +48,13 @@ def next_due(m: Match, now: datetime, last_seen: Mapping[str, datetime]) -> dict
         seen = last_seen.get(player)
         if since is not None and seen is not None and seen > since:
             return {"type": "reconnect", "player": player}
+    playing = _in_play(m)
     if m.rules is not None:
-        gone = sorted(
-            (since, m.players.index(p), p) for p, since in m.disconnected.items() if p in m.humans()
-        )
-        for since, _, player in gone:  # both gone for 120 s: the one who left first forfeits
+        gone = sorted((since, m.players.index(p), p) for p, since in m.disconnected.items() if p in playing)
+        for since, _, player in gone:  # all gone for 120 s: the one who left first forfeits
             if now >= since + timedelta(seconds=DISCONNECT_FORFEIT_SECONDS):
-                return {"type": "forfeit", "player": player, "reason": "disconnect"}
-    for player in m.humans():
+                return game_of(m).forfeit(player, "disconnect")
+    for player in playing:
         if player in m.disconnected:
             continue
         seen = max(m.created_at, last_seen.get(player, m.created_at))
@@ -62,9 +64,10 @@ def next_due(m: Match, now: datetime, last_seen: Mapping[str, datetime]) -> dict
                 "player": player,
                 "since": (seen + timedelta(seconds=IDLE_SECONDS)).isoformat(),
             }
-    due = deadline(m)
-    if due is not None and now >= due:
-        return {"type": "timeout", "player": awaiting(m)[0]}
+    for wait in waits(m):
+        due = due_at(m, wait)
+        if wait.timeout is not None and due is not None and now >= due:
+            return dict(wait.timeout)
     return None
 
 
@@ -72,4 +75,4 @@ def bot_command(m: Match, rng: random.Random) -> dict[str, Any] | None:
     """The bot's next command when the match waits for it, else None."""
     if m.bot is None or m.rules is None or m.bot not in awaiting(m):
         return None
-    return greedy_bot(m.rules, m.bot, rng)
+    return game_of(m).bot(m.rules, m.bot, rng)

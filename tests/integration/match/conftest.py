@@ -20,6 +20,7 @@ from libs.kit import definition
 from libs.kit.consume import handler_for
 from libs.kit.web import service_app
 from libs.web import issue_token
+from services.match.root import assemble
 from services.match.scheduling import RecordingScheduler
 from services.match.service import MatchService
 from tests.integration.conftest import row_counter, settings_for_tests
@@ -53,7 +54,7 @@ def app(settings: Settings, pool: ConnectionPool, match_schema: str, scheduler: 
 @pytest.fixture
 def svc(pool: ConnectionPool, match_schema: str, scheduler: RecordingScheduler) -> MatchService:
     """The service as the Celery tasks use it (its own cache)."""
-    return MatchService(pool, match_schema, scheduler)
+    return assemble(pool, match_schema, scheduler=scheduler)
 
 
 @pytest.fixture(autouse=True)

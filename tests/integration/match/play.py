@@ -23,7 +23,7 @@ def next_move(svc: MatchService, match_id: str, rng: random.Random) -> tuple[str
     from libs.rules.bots import greedy_bot
     from services.match import domain
 
-    m = svc.load(match_id)
+    m = svc.matches.load(match_id)
     assert m is not None and m.rules is not None
     waiting = domain.awaiting(m)
     if not waiting:

@@ -21,7 +21,7 @@ def _playing(make_player: Any, admin: Any) -> tuple[Any, Any, str]:
 
 
 def _gap_free(svc: MatchService, match_id: str) -> list[int]:
-    versions = [e.version for e in svc.read_events(match_id)]
+    versions = [e.version for e in svc.matches.read_events(match_id)]
     assert versions == list(range(1, len(versions) + 1))
     return versions
 
@@ -43,7 +43,7 @@ def test_50_concurrent_identical_posts_with_one_key_apply_once(
         results = list(pool.map(post, range(50)))
     assert {status for status, _ in results} == {200}
     assert len({repr(body) for _, body in results}) == 1
-    ended = [e for e in svc.read_events(match_id) if e.type == "TurnEnded"]
+    ended = [e for e in svc.matches.read_events(match_id) if e.type == "TurnEnded"]
     assert len(ended) == 1
     after = counts()
     assert after["idempotency"] == before["idempotency"] + 1
@@ -75,7 +75,7 @@ def test_50_different_commands_racing_on_one_version_one_applies(
             assert body["error"]["code"] == "version_conflict"
             assert body["error"]["details"]["current_version"] in (winner["version"],)
     assert _gap_free(svc, match_id)[-1] == winner["version"]
-    assert svc.verify_replay(match_id) == []
+    assert svc.matches.verify_replay(match_id) == []
 
 
 def test_both_players_mulligan_at_once_without_a_version_both_apply(
@@ -101,7 +101,7 @@ def test_both_players_mulligan_at_once_without_a_version_both_apply(
             view["phase"] == "playing" and view["you"]["mulligan_done"] and view["opponent"]["mulligan_done"]
         )
         _gap_free(svc, match_id)
-        assert svc.verify_replay(match_id) == []
+        assert svc.matches.verify_replay(match_id) == []
 
 
 def test_a_stale_expected_version_is_still_refused_after_a_lost_race(make_player: Any, admin: Any) -> None:
@@ -120,7 +120,7 @@ def test_a_command_decided_on_a_cached_version_that_another_process_moved_past_i
     alice, bob, match_id = _playing(make_player, admin)
     version = alice.view(match_id)["version"]  # the web process now caches this version
     with svc.pool.connection() as conn, conn.transaction():
-        svc.player_command(match_id, alice.id, {"type": "end_turn"}, version, conn)
+        svc.commands.player_command(match_id, alice.id, {"type": "end_turn"}, version, conn)
     before = counts()
     r = alice.post(f"/v1/matches/{match_id}/commands", {"type": "end_turn", "expected_version": version})
     assert r.status_code == 409 and r.get_json()["error"]["details"]["current_version"] > version

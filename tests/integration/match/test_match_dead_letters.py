@@ -11,6 +11,7 @@ from psycopg_pool import ConnectionPool
 
 from libs.bus import deadletters
 from libs.config import Settings
+from libs.contracts import match_id_for
 from libs.db import migrate
 from libs.eventstore import EventStore, Expect, NewEvent
 from libs.kit import definition
@@ -60,7 +61,7 @@ def test_the_command_lists_and_retries_a_match_request_once(
         assert deadletters.main(["retry", str(letter.id), "--service", "match"]) == 0
         assert "not waiting" in capsys.readouterr().out
 
-    created = svc.read_events(consumers.match_id_for(request_id))
+    created = svc.matches.read_events(match_id_for(request_id))
     assert sum(e.type == "MatchCreated" for e in created) == 1
     assert created[0].data["request_id"] == request_id
     [done] = deadletters.listed(pool, svc.schema, every=True)

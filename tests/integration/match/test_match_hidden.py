@@ -64,7 +64,7 @@ def test_no_response_reveals_hidden_cards_order_or_seed(
         alice, bob = make_player(), make_player()
         match_id = admin([alice, bob], [deck_a, deck_b])
         seen = _play_and_record({alice.id: alice, bob.id: bob}, svc, match_id, n)
-        events = svc.read_events(match_id)
+        events = svc.matches.read_events(match_id)
         started = next(e.data for e in events if e.type == "MatchStarted")
         instances = {p["id"]: dict(zip(p["instances"], p["deck"], strict=True)) for p in started["players"]}
         seed = str(started["seed"])

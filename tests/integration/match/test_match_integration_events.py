@@ -32,7 +32,7 @@ def _operator_match(make_player: Any, admin: Any, svc: MatchService) -> str:
     alice.command(match_id, {"type": "mulligan", "cards": []})
     bob.command(match_id, {"type": "mulligan", "cards": []})
     clock.advance(21)
-    assert svc.tick(match_id) >= 2  # both silent for 20 s: both disconnected
+    assert svc.system.tick(match_id) >= 2  # both silent for 20 s: both disconnected
     alice.view(match_id)  # a request reconnects alice
     bob.command(match_id, {"type": "concede"})  # bob's command reconnects him first
     return match_id
@@ -42,7 +42,7 @@ def _practice_match(make_player: Any, svc: MatchService) -> str:
     player = make_player()
     match_id = str(player.post("/v1/practice").get_json()["match_id"])
     player.command(match_id, {"type": "mulligan", "cards": []})
-    svc.bot_turn(match_id)
+    svc.bot.bot_turn(match_id)
     player.command(match_id, {"type": "concede"})
     return match_id
 
@@ -50,7 +50,7 @@ def _practice_match(make_player: Any, svc: MatchService) -> str:
 def _rejected_request(svc: MatchService, pool: ConnectionPool) -> str:
     players = [{"id": "a", "deck": list(STARTER_DECK)}, {"id": "b", "deck": ["no-such-card"] * 20}]
     data = {"request_id": f"req-{uuid.uuid4()}", "mode": "casual", "players": players}
-    [requested] = svc.events.append(
+    [requested] = svc.matches.events.append(
         f"ticket-{uuid.uuid4()}", Expect.NO_STREAM, [NewEvent("MatchRequested", data)]
     )
     with pool.connection() as conn, conn.transaction():
@@ -61,7 +61,7 @@ def _rejected_request(svc: MatchService, pool: ConnectionPool) -> str:
 
 def _integration_events(svc: MatchService, match_ids: list[str]) -> list[RecordedEvent]:
     declared = set(CATALOG.types())
-    return [e for m in match_ids for e in svc.read_events(m) if e.type in declared]
+    return [e for m in match_ids for e in svc.matches.read_events(m) if e.type in declared]
 
 
 def test_stored_integration_events_carry_exactly_their_declared_fields(
@@ -88,7 +88,7 @@ def test_the_match_ended_of_a_practice_match_names_the_bot_and_both_players(
     make_player: Any, svc: MatchService
 ) -> None:
     match_id = _practice_match(make_player, svc)
-    [ended] = [e for e in svc.read_events(match_id) if e.type == "MatchEnded"]
+    [ended] = [e for e in svc.matches.read_events(match_id) if e.type == "MatchEnded"]
     players, bot = ended.data["players"], ended.data["bot"]
     assert bot in players and ended.data["winner"] == bot and ended.data["loser"] != bot
     assert ended.data["draw"] is False and ended.data["reason"] == "concede"

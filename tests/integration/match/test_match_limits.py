@@ -14,8 +14,8 @@ from psycopg_pool import ConnectionPool
 from libs import clock
 from libs.config import Settings
 from libs.kit.web import current_service, service_app
-from services.match.limits import MatchLimits
 from services.match.scheduling import RecordingScheduler
+from services.match.usecases.limits import MatchLimits
 from tests.integration.bus.helpers import wait_until
 from tests.integration.match.conftest import Player
 
@@ -104,7 +104,7 @@ def test_long_polls_are_limited_per_player_and_process(
     for t in polls:
         t.start()
     with app.app_context():
-        slots = current_service().long_polls
+        slots = current_service().reads.slots
     wait_until(lambda: slots.open_for(alice.id) == 2, 30, "two long-polls open")
     refused = alice.get(path)
     assert refused.status_code == 429, refused.get_json()

@@ -24,8 +24,8 @@ def test_two_players_play_a_complete_match(make_player: Any, admin: Any, svc: Ma
     final_a, final_b = alice.view(match_id), bob.view(match_id)
     assert final_a["phase"] == "ended" and final_a["winner"] in (alice.id, bob.id, "draw")
     assert final_a["version"] == final_b["version"]
-    assert svc.verify_replay(match_id) == []
-    events = svc.read_events(match_id, 0)
+    assert svc.matches.verify_replay(match_id) == []
+    events = svc.matches.read_events(match_id, 0)
     assert [e.version for e in events] == list(range(1, len(events) + 1))
     ended = events[-1]
     assert ended.type == "MatchEnded" and ended.data["mode"] == "admin"

@@ -15,10 +15,10 @@ from libs.kit.web import current_service
 from libs.rules import CATALOG
 from libs.rules.bots import greedy_bot
 from services.match import domain
-from services.match.bot import bot_key
 from services.match.projections import projection
 from services.match.scheduling import RecordingScheduler
 from services.match.service import MatchService
+from services.match.usecases.bot import bot_key
 from tests.integration.match.conftest import SECRET
 
 
@@ -33,25 +33,25 @@ def test_a_practice_match_against_the_bot_plays_to_the_end(
     rng = random.Random(3)
     bot_moves = 0
     for _ in range(400):
-        m = svc.load(match_id)
+        m = svc.matches.load(match_id)
         assert m is not None
         if m.ended:
             break
         if bot in domain.awaiting(m):
-            bot_moves += svc.bot_turn(match_id)
+            bot_moves += svc.bot.bot_turn(match_id)
             continue
         command = greedy_bot(m.rules, alice.id, rng)  # type: ignore[arg-type]
         assert command is not None
         command.pop("player")
         scheduler.bots.clear()
         alice.command(match_id, command)
-        if command["type"] == "end_turn" and not svc.load(match_id).ended:  # type: ignore[union-attr]
+        if command["type"] == "end_turn" and not svc.matches.load(match_id).ended:  # type: ignore[union-attr]
             assert scheduler.bots == [match_id]  # the bot's turn task is sent after the commit
     view = alice.view(match_id)
     assert view["phase"] == "ended" and view["mode"] == "practice" and bot_moves > 5
-    ended = svc.read_events(match_id)[-1]
+    ended = svc.matches.read_events(match_id)[-1]
     assert ended.type == "MatchEnded" and ended.data["mode"] == "practice" and ended.data["bot"] == bot
-    assert svc.verify_replay(match_id) == []
+    assert svc.matches.verify_replay(match_id) == []
 
 
 def test_practice_with_an_own_deck_and_idempotency(make_player: Any) -> None:
@@ -82,9 +82,9 @@ def test_the_index_rebuilt_from_the_events_equals_the_live_one(
     for _ in range(3):
         alice = make_player()
         match_id = alice.post("/v1/practice").get_json()["match_id"]
-        svc.bot_turn(match_id)
+        svc.bot.bot_turn(match_id)
         alice.command(match_id, {"type": "mulligan", "cards": []})
-        svc.bot_turn(match_id)
+        svc.bot.bot_turn(match_id)
     alice.command(match_id, {"type": "concede"})
     query = sql.SQL("SELECT * FROM {} ORDER BY match_id").format(sql.Identifier(match_schema, "match_index"))
     with pool.connection() as conn:

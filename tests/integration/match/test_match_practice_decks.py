@@ -47,7 +47,7 @@ def deliver(
 
 
 def practice_deck(svc: MatchService, match_id: str, player: str) -> list[str]:
-    started = next(e for e in svc.read_events(match_id) if e.type == "MatchStarted")
+    started = next(e for e in svc.matches.read_events(match_id) if e.type == "MatchStarted")
     return next(sorted(p["deck"]) for p in started.data["players"] if p["id"] == player)
 
 

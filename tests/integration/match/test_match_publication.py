@@ -92,7 +92,7 @@ def test_the_live_topic_carries_only_public_forms_and_the_record_comes_after_the
             move = next_move(svc, match_id, rng)
             assert move is not None
             players[move[0]].command(match_id, move[1])
-        stored = svc.read_events(match_id)
+        stored = svc.matches.read_events(match_id)
         wait_until(lambda: relay.progress()[0] >= stored[-1].position, 60, "the running match relayed")
         last_public = max(e.version for e in stored if e.type != "DeckShuffled")
         wait_until(lambda: any(e["version"] == last_public for e in _of(live_reader, match_id)), 60, "live")
@@ -101,7 +101,7 @@ def test_the_live_topic_carries_only_public_forms_and_the_record_comes_after_the
 
         while (move := next_move(svc, match_id, rng)) is not None:
             players[move[0]].command(match_id, move[1])
-        stored = svc.read_events(match_id)
+        stored = svc.matches.read_events(match_id)
         assert stored[-1].type == "MatchEnded"
         records = wait_until(lambda: _of(records_reader, match_id) or None, 60, "the record")
         wait_until(lambda: len(_of(records_reader, match_id)) >= len(stored), 60, "the whole record")

@@ -8,8 +8,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from libs.contracts import match_id_for
 from libs.rules import STARTER_DECK
-from services.match.consumers import match_id_for
 from services.match.service import MatchService
 from tests.integration.match.conftest import deliver, registered
 
@@ -21,7 +21,7 @@ def _request(svc: MatchService, mode: str, *players: tuple[str, list[str]]) -> l
     request_id = f"req-{uuid.uuid4()}"
     data = {"request_id": request_id, "mode": mode, "players": [{"id": i, "deck": d} for i, d in players]}
     deliver(svc, "MatchRequested", data, f"pairing-{request_id}")
-    return svc.read_events(match_id_for(request_id))
+    return svc.matches.read_events(match_id_for(request_id))
 
 
 def _active_deck(svc: MatchService, player: str, cards: list[str], version: int) -> None:

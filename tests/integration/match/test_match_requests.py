@@ -9,12 +9,12 @@ from typing import Any
 from psycopg_pool import ConnectionPool
 
 from libs.bus import OutboxRelay, topic_for
+from libs.contracts import match_id_for
 from libs.db import migrate
 from libs.eventstore import EventStore, Expect, NewEvent
 from libs.kit import definition
 from libs.kit.consume import subscription_runner
 from libs.rules import STARTER_DECK
-from services.match.consumers import match_id_for
 from services.match.service import MatchService
 from tests.integration.bus.helpers import wait_until
 from tests.integration.match.conftest import registered
@@ -63,12 +63,12 @@ def test_match_requests_are_consumed_once_per_request_id(
     finally:
         relay.stop()
         runner.stop()
-    created = svc.read_events(match_id_for(good))
+    created = svc.matches.read_events(match_id_for(good))
     assert [e.type for e in created[:2]] == ["MatchCreated", "MatchStarted"]
     assert created[0].data["request_id"] == good and created[0].data["mode"] == "ranked"
     assert sum(e.type == "MatchCreated" for e in created) == 1
     assert alice.view(match_id_for(good))["mode"] == "ranked"
-    rejected = svc.read_events(match_id_for(bad))
+    rejected = svc.matches.read_events(match_id_for(bad))
     assert [e.type for e in rejected] == ["MatchRequestRejected"]
     assert rejected[0].data["reason"] == "invalid_deck" and bob.id in rejected[0].data["problems"]
     assert alice.get(f"/v1/matches/{match_id_for(bad)}").status_code == 404

@@ -30,7 +30,7 @@ def test_tasks_enforce_deadlines_move_the_bot_and_sweep(make_player: Any, task_s
     assert view["awaiting"] == [alice.id]
     clock.advance(61)
     assert tasks.sweep.run() == 1  # alice: disconnected and timed out; then the bot plays its turn
-    types = [e.type for e in task_service.read_events(match_id)]
+    types = [e.type for e in task_service.matches.read_events(match_id)]
     assert "TurnTimedOut" in types and "PlayerDisconnected" in types
     assert alice.view(match_id)["awaiting"] == [alice.id]  # the bot's turn is over again
     # Idempotency keys are purged by the shared task (tests/integration/maintenance).

@@ -11,13 +11,14 @@ from typing import Any
 
 from libs import clock
 from libs.rules import STARTER_DECK
-from services.match import presence, store, waiting
+from services.match import presence, store
 from services.match.scheduling import RecordingScheduler
 from services.match.service import MatchService
+from services.match.usecases import polls as waiting
 
 
 def _types(svc: MatchService, match_id: str, after: int = 0) -> list[str]:
-    return [e.type for e in svc.read_events(match_id, after)]
+    return [e.type for e in svc.matches.read_events(match_id, after)]
 
 
 def _started(make_player: Any, admin: Any) -> tuple[Any, Any, str]:
@@ -41,13 +42,13 @@ def test_a_turn_times_out_at_60_seconds_and_a_deadline_is_scheduled(
     assert scheduler.deadlines[-1][0] == match_id
     assert scheduler.deadlines[-1][1].isoformat() == view["deadline"]
     clock.advance(59)
-    svc.sweep()
+    svc.sweeper.sweep()
     assert alice.view(match_id)["active_player"] == alice.id
     clock.advance(2)
-    svc.sweep()
+    svc.sweeper.sweep()
     view = bob.view(match_id)
     assert view["active_player"] == bob.id and view["opponent"]["timeouts"] == 1
-    timed = [e for e in svc.read_events(match_id) if e.type == "TurnTimedOut"]
+    timed = [e for e in svc.matches.read_events(match_id) if e.type == "TurnTimedOut"]
     assert [(e.data["player"], e.data["timeouts"]) for e in timed] == [(alice.id, 1)]
 
 
@@ -60,16 +61,16 @@ def test_a_deadline_task_schedules_the_deadline_it_finds(
     alice.command(match_id, {"type": "end_turn"})
     current = bob.view(match_id)["deadline"]
     scheduler.deadlines.clear()
-    svc.tick(match_id)  # the mulligan's task, run at its time: nothing due any more
-    svc.follow_up(match_id)
+    svc.system.tick(match_id)  # the mulligan's task, run at its time: nothing due any more
+    svc.system.follow_up(match_id)
     assert [(m, at.isoformat()) for m, at in scheduler.deadlines] == [(match_id, current)]
     clock.advance(61)
     scheduler.deadlines.clear()
-    svc.follow_up(match_id)  # already past: the sweep's, not a task to run at once again and again
+    svc.system.follow_up(match_id)  # already past: the sweep's, not a task to run at once again and again
     assert scheduler.deadlines == []
     bob.command(match_id, {"type": "concede"})
     scheduler.deadlines.clear()
-    svc.follow_up(match_id)  # ended: nothing more to enforce
+    svc.system.follow_up(match_id)  # ended: nothing more to enforce
     assert scheduler.deadlines == []
 
 
@@ -78,12 +79,12 @@ def test_three_timed_out_turns_in_a_row_forfeit(make_player: Any, admin: Any, sv
     _both_keep(alice, bob, match_id)
     for _ in range(5):  # alice: turns 1, 3, 5 time out; bob: 2, 4
         clock.advance(61)
-        svc.sweep()
+        svc.sweeper.sweep()
         alice.view(match_id)  # both keep making requests: no disconnection forfeit
         bob.view(match_id)
     view = alice.view(match_id)
     assert view["phase"] == "ended" and view["winner"] == bob.id and view["reason"] == "timeouts"
-    ended = svc.read_events(match_id)[-1]
+    ended = svc.matches.read_events(match_id)[-1]
     assert (
         ended.type == "MatchEnded" and ended.data["loser"] == alice.id and ended.data["reason"] == "timeouts"
     )
@@ -93,7 +94,7 @@ def test_ending_a_turn_resets_the_timeout_count(make_player: Any, admin: Any, sv
     alice, bob, match_id = _started(make_player, admin)
     _both_keep(alice, bob, match_id)
     clock.advance(61)
-    svc.sweep()  # alice 1
+    svc.sweeper.sweep()  # alice 1
     bob.command(match_id, {"type": "end_turn"})
     assert alice.view(match_id)["you"]["timeouts"] == 1
     alice.command(match_id, {"type": "end_turn"})
@@ -107,15 +108,17 @@ def test_an_undecided_player_keeps_the_hand_at_30_seconds(
     hand = [c["id"] for c in bob.view(match_id)["you"]["hand"]]
     alice.command(match_id, {"type": "mulligan", "cards": [alice.view(match_id)["you"]["hand"][0]["id"]]})
     clock.advance(29)
-    svc.sweep()
+    svc.sweeper.sweep()
     assert bob.view(match_id)["phase"] == "mulligan"
     clock.advance(2)
-    svc.sweep()
+    svc.sweeper.sweep()
     view = bob.view(match_id)
     assert view["phase"] == "playing" and view["active_player"] == alice.id
     assert [c["id"] for c in view["you"]["hand"]] == hand
     kept = [
-        e for e in svc.read_events(match_id) if e.type == "MulliganCompleted" and e.data["player"] == bob.id
+        e
+        for e in svc.matches.read_events(match_id)
+        if e.type == "MulliganCompleted" and e.data["player"] == bob.id
     ]
     assert len(kept) == 1 and kept[0].data["returned"] == []
 
@@ -124,30 +127,30 @@ def test_silence_disconnects_and_120_seconds_disconnected_forfeits(
     make_player: Any, admin: Any, svc: MatchService
 ) -> None:
     alice, bob, match_id = _started(make_player, admin)
-    created = svc.read_events(match_id)[0].occurred_at
+    created = svc.matches.read_events(match_id)[0].occurred_at
     alice.command(match_id, {"type": "mulligan", "cards": []})  # bob never makes a request
     for _ in range(13):  # 130 s: bob disconnected at 20 s, not yet forfeited
         clock.advance(10)
         alice.view(match_id)
-        svc.sweep()
+        svc.sweeper.sweep()
     view = alice.view(match_id)
     assert view["phase"] != "ended" and view["connected"] == {alice.id: True, bob.id: False}
-    gone = [e for e in svc.read_events(match_id) if e.type == "PlayerDisconnected"]
+    gone = [e for e in svc.matches.read_events(match_id) if e.type == "PlayerDisconnected"]
     assert [e.data["player"] for e in gone] == [bob.id]
     assert gone[0].data["since"] == (created + timedelta(seconds=20)).isoformat()
     for _ in range(2):
         clock.advance(10)
         alice.view(match_id)
-        svc.sweep()
+        svc.sweeper.sweep()
     view = alice.view(match_id)
     assert view["phase"] == "ended" and view["winner"] == alice.id and view["reason"] == "disconnect"
-    assert svc.read_events(match_id)[-1].data["loser"] == bob.id
+    assert svc.matches.read_events(match_id)[-1].data["loser"] == bob.id
 
 
 def test_any_request_reconnects(make_player: Any, admin: Any, svc: MatchService) -> None:
     alice, bob, match_id = _started(make_player, admin)
     clock.advance(25)
-    svc.sweep()
+    svc.sweeper.sweep()
     assert alice.view(match_id)["connected"][bob.id] is False
     bob.get(f"/v1/matches/{match_id}/legal-commands")
     types = _types(svc, match_id)
@@ -170,7 +173,7 @@ def test_a_waiting_long_poll_keeps_recording_presence(
     clock.advance(30)  # bob makes no other request meanwhile
     later = clock.now()
     time.sleep(0.6)  # a periodic write falls in here, while the poll still waits
-    with svc.loader.reading() as conn:
+    with svc.matches.reading() as conn:
         seen = store.last_seen(conn, svc.schema, match_id)
     poll.join(5)
     assert seen[bob.id] >= later
@@ -187,12 +190,12 @@ def test_a_sweep_passes_over_a_match_another_sweep_is_working_on(
         _both_keep(alice, bob, match_id)
     clock.advance(61)  # both turns overdue
     held = first[2]
-    with svc.loader.reading() as other_sweep:
+    with svc.matches.reading() as other_sweep:
         assert store.claim_for_sweep(other_sweep, svc.schema, held)
-        assert svc.sweep() == 1
+        assert svc.sweeper.sweep() == 1
         assert "TurnTimedOut" not in _types(svc, held) and "TurnTimedOut" in _types(svc, second[2])
         store.release_sweep_claim(other_sweep, svc.schema, held)
-    assert svc.sweep() == 1
+    assert svc.sweeper.sweep() == 1
     assert "TurnTimedOut" in _types(svc, held)
 
 
@@ -204,12 +207,12 @@ def test_a_tick_after_an_outage_stores_everything_due_in_one_append(
     three), in ``next_due``'s order, and nothing is due after it."""
     alice, bob, match_id = _started(make_player, admin)
     _both_keep(alice, bob, match_id)
-    known = len(svc.read_events(match_id))
+    known = len(svc.matches.read_events(match_id))
     clock.advance(61)
-    assert svc.tick(match_id) == 3
-    new = svc.read_events(match_id, known)
+    assert svc.system.tick(match_id) == 3
+    new = svc.matches.read_events(match_id, known)
     assert [e.type for e in new[:3]] == ["PlayerDisconnected", "PlayerDisconnected", "TurnTimedOut"]
     assert len({e.occurred_at for e in new}) == 1
-    assert svc.tick(match_id) == 0
+    assert svc.system.tick(match_id) == 0
     view = bob.view(match_id)
     assert view["active_player"] == bob.id and view["connected"] == {alice.id: False, bob.id: True}

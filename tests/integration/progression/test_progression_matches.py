@@ -48,7 +48,7 @@ def _expected_count(quest_id: str, ended: dict[str, Any], player: str) -> int:
 def _concede_on_turn_3(players: dict[str, Any], svc: MatchService, match_id: str) -> None:
     rng = random.Random(3)
     while True:
-        m = svc.load(match_id)
+        m = svc.matches.load(match_id)
         assert m is not None and m.rules is not None
         if m.rules.turn == 3 and m.rules.phase == "playing":
             active = m.rules.pids[m.rules.active]
@@ -65,13 +65,13 @@ def _practice(alice: Any, svc: MatchService) -> str:
     match_id, bot = r.get_json()["match_id"], r.get_json()["bot"]
     rng = random.Random(5)
     for _ in range(2000):
-        m = svc.load(match_id)
+        m = svc.matches.load(match_id)
         assert m is not None and m.rules is not None
         waiting = match_domain.awaiting(m)
         if not waiting:
             return str(match_id)
         if bot in waiting:
-            svc.bot_turn(match_id)
+            svc.bot.bot_turn(match_id)
             continue
         command = greedy_bot(m.rules, alice.id, rng)
         assert command is not None
@@ -83,7 +83,7 @@ def _practice(alice: Any, svc: MatchService) -> str:
 
 def _ended(svc: MatchService, match_id: str) -> dict[str, Any]:
     """The match's MatchEnded data, plus ``first_player``: who had the first TurnStarted."""
-    events = svc.read_events(match_id)
+    events = svc.matches.read_events(match_id)
     [ended] = [e for e in events if e.type == "MatchEnded"]
     first = next(e.data["player"] for e in events if e.type == "TurnStarted")
     return {**ended.data, "first_player": first}
@@ -143,7 +143,7 @@ def test_quests_and_pass_follow_real_matches_and_nothing_is_paid_twice(
     pipeline = Pipeline(pool, svc, progression, kafka_bootstrap)
     try:
         # Matches that count nothing: conceded on turn 3, practice against the bot.
-        conceded = svc.create_match("ranked", setup).after.match_id
+        conceded = svc.creation.create_match("ranked", setup).after.match_id
         _concede_on_turn_3(players, svc, conceded)
         assert _ended(svc, conceded)["turns"] == 3
         practice = _practice(alice, svc)
@@ -154,7 +154,7 @@ def test_quests_and_pass_follow_real_matches_and_nothing_is_paid_twice(
         # Matches that count: ranked and casual played to the end.
         counted = []
         for i, mode in enumerate(("ranked", "casual", "ranked")):
-            match_id = svc.create_match(mode, setup).after.match_id
+            match_id = svc.creation.create_match(mode, setup).after.match_id
             play_to_end(players, svc, match_id, seed=i + 11)
             counted.append(_ended(svc, match_id))
         assert all(e["turns"] >= 4 for e in counted)
@@ -195,7 +195,7 @@ def test_quests_and_pass_follow_real_matches_and_nothing_is_paid_twice(
             read_model_rows(pool, progression.schema),
         )
         match_ids = (conceded, practice, *[c["match_id"] for c in counted])
-        ended_events = [r for m in match_ids for r in svc.read_events(m) if r.type == "MatchEnded"]
+        ended_events = [r for m in match_ids for r in svc.matches.read_events(m) if r.type == "MatchEnded"]
         for _ in range(3):
             assert not any(pipeline.runner.apply(r) for r in ended_events)
         for r in ended_events:

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from services.match import bot, domain
+from services.match import domain
+from services.match.usecases import bot
 
 SECRET = "bot-test-secret-" + "s" * 40
 

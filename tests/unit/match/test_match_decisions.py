@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from libs.games.arcana import GAME
 from libs.rules import STARTER_DECK, evolve
 from libs.rules.bots import greedy_bot
 from services.match import domain
-from services.match.domain import decisions, model
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 A, B = "alice", "bob"
@@ -79,8 +79,7 @@ def test_a_command_evolves_the_rules_once_per_event(monkeypatch: pytest.MonkeyPa
         calls.append(event["type"])
         return evolve(state, event)
 
-    monkeypatch.setattr(decisions, "evolve", counting)
-    monkeypatch.setattr(model, "evolve", counting)
+    monkeypatch.setattr(GAME, "evolve", counting)  # the game's evolve, however the domain reaches it
     decision = domain.decide_for(m, A, {"type": "end_turn"})
     rows = _rows(decision.events, T0, m.version + 1)
     domain.fold_decided(m, rows, decision.rules)
@@ -91,7 +90,14 @@ def test_service_events_keep_their_stored_keys_order_and_values() -> None:
     decision, m = _opened()
     assert decision.events[0] == (
         "MatchCreated",
-        {"match_id": "m1", "mode": "casual", "players": [A, B], "bot": None, "request_id": None},
+        {
+            "match_id": "m1",
+            "mode": "casual",
+            "players": [A, B],
+            "bot": None,
+            "request_id": None,
+            "game": "arcana",
+        },
     )
     since = (T0 + timedelta(seconds=20)).isoformat()
     [gone] = domain.decide_command(m, {"type": "disconnect", "player": A, "since": since})
@@ -113,13 +119,14 @@ def test_service_events_keep_their_stored_keys_order_and_values() -> None:
             "reason": "invalid_deck",
             "message": "no",
             "problems": {A: []},
+            "game": "arcana",
         },
     )
     *_, (kind, ended) = domain.decide_command(m, {"type": "concede", "player": A})
     assert kind == "MatchEnded"
     assert list(ended) == [
         "type", "winner", "reason", "match_id", "mode", "players", "loser", "draw", "turns", "round", "bot",
-        "stats", "game", domain.HASH_KEY,
+        "stats", "game", "placements", domain.HASH_KEY,
     ]  # fmt: skip
     assert (ended["winner"], ended["loser"], ended["draw"], ended["players"]) == (B, A, False, [A, B])
 

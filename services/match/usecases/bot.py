@@ -1,4 +1,4 @@
-"""The practice bot: it plays its moves (the greedy bot of the rules) as system commands while the
+"""The practice bot: it plays its moves (the game's bot: ``Game.bot``) as system commands while the
 match waits for it.
 
 Its tie-breaks are drawn from a generator seeded by an HMAC of the match id and version under a
@@ -13,7 +13,7 @@ import random
 import secrets
 
 from services.match import domain
-from services.match.system import SystemCommands
+from services.match.usecases.system import SystemCommands
 
 MAX_BOT_MOVES = 100
 _BOT_CONTEXT = b"arcana match bot tie-break v1"

@@ -1,19 +1,22 @@
-"""Long polls: a player's events after a version, waiting (woken by LISTEN/NOTIFY, else polling) up to
-a given time for one, while their requests keep counting as presence."""
+"""Reads of a player: the match as they see it, their legal commands, their matches, and long polls
+(their events after a version, waiting, woken by LISTEN/NOTIFY, else polling, up to a given time
+for one). Every read of a match counts as the player's presence (``SystemCommands.touch``)."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from libs.eventstore import RecordedEvent
-from services.match import domain
+from services.match import domain, store
 from services.match.domain import Match
-from services.match.limits import LongPollSlots
-from services.match.loading import MatchLoader, as_rows
 from services.match.notify import MatchNotifier
 from services.match.presence import Presence
-from services.match.system import SystemCommands
+from services.match.repository import MatchRepository, as_rows
+from services.match.usecases.limits import LongPollSlots
+from services.match.usecases.replies import next_move, visible_events
+from services.match.usecases.system import SystemCommands
 
 # A waiting request records presence this often (a player is marked disconnected after 20 s without
 # a request). Between these, a waiter with a listening notifier costs no database work at all.
@@ -34,20 +37,53 @@ class Polled:
         return self.events[-1].version if self.events else max(self.match.version, 0)
 
 
-class EventWaiter:
+class PlayerReads:
     def __init__(
         self,
-        loader: MatchLoader,
+        matches: MatchRepository,
         system: SystemCommands,
         presence: Presence,
         notifier: MatchNotifier | None,
         slots: LongPollSlots | None = None,
     ) -> None:
-        self.loader = loader
+        self.matches = matches
         self.slots = slots
         self.system = system
         self.presence = presence
         self.notifier = notifier
+
+    def view(self, match_id: str, player: str) -> dict[str, Any]:
+        """The match as ``player`` sees it, with its version (``domain.player_view``). Raises
+        ``MatchNotFound`` unless they play in it."""
+        return domain.player_view(self.system.touch(match_id, player), player)
+
+    def legal(self, match_id: str, player: str) -> dict[str, Any]:
+        """Every command ``player`` may post now (empty when it is not their move)."""
+        m = self.system.touch(match_id, player)
+        return {
+            "version": m.version,
+            "commands": domain.player_commands(m, player),
+            "awaiting": domain.awaiting(m),
+        }
+
+    def events(self, match_id: str, player: str, after: int, wait: float) -> dict[str, Any]:
+        """``wait_for_events`` answered as the API answers it: the version, the events as ``player``
+        sees them, whom the match now waits for and their legal commands when that is them."""
+        polled = self.wait_for_events(match_id, player, after, wait)
+        return {
+            "version": polled.version,
+            "events": visible_events(polled.events, polled.match, player),
+            **next_move(polled.match, player),
+        }
+
+    def matches_of(self, player: str, active_only: bool) -> list[dict[str, Any]]:
+        """The player's matches, newest first (at most 50)."""
+        with self.matches.reading() as conn:
+            rows = store.matches_of(conn, self.matches.schema, player, active_only)
+        for row in rows:
+            for key in ("deadline", "created_at"):
+                row[key] = row[key].isoformat() if row[key] else None
+        return rows
 
     def wait_for_events(self, match_id: str, player: str, after: int, wait: float) -> Polled:
         """Events after version ``after`` (waiting up to ``wait`` seconds for one), with the match as
@@ -68,7 +104,7 @@ class EventWaiter:
         recorded: list[RecordedEvent] = []
         while True:
             if look:
-                recorded = self.loader.read_events(match_id, after)
+                recorded = self.matches.read_events(match_id, after)
             left = end - time.monotonic()
             if recorded or left <= 0 or m.ended:
                 break
@@ -89,7 +125,7 @@ class EventWaiter:
         return Polled(recorded, self._advanced(m, recorded))
 
     def _record_presence(self, match_id: str, player: str) -> None:
-        with self.loader.reading() as conn:
+        with self.matches.reading() as conn:
             self.presence.record(conn, match_id, player, relaxed=True)
 
     def _advanced(self, m: Match, recorded: list[RecordedEvent]) -> Match:
@@ -99,5 +135,5 @@ class EventWaiter:
         if not tail:
             return m
         advanced = domain.fold_match(as_rows(tail), m)
-        self.loader.cache.remember(advanced)
+        self.matches.cache.remember(advanced)
         return advanced

@@ -1,5 +1,6 @@
 """System commands: what the service decides by itself (reconnections on a request, disconnections,
-forfeits, timeouts), each on a fresh read and decided again, a few times, when it loses a race."""
+forfeits, timeouts), each on a fresh read and decided again when it loses a race (the one command
+path of ``libs.eventstore``)."""
 
 from __future__ import annotations
 
@@ -8,35 +9,25 @@ from collections.abc import Callable
 from typing import Any
 
 from libs import clock
-from libs.eventstore import ConcurrencyError
-from libs.rules import RuleViolation
+from libs.eventstore import ATTEMPTS, TooManyConflicts, UnitOfWork
+from libs.games import IllegalCommand
 from services.match import domain, store
-from services.match.dispatch import Dispatcher
 from services.match.domain import Decision, Match
-from services.match.loading import MatchLoader
 from services.match.presence import Presence
-from services.match.writing import MatchWriter, Outcome
+from services.match.repository import MatchRepository, Outcome
+from services.match.scheduling import Dispatcher
 
 log = logging.getLogger(__name__)
 
-SYSTEM_ATTEMPTS = 5
 MAX_TICK_STEPS = 8
 
 Chooser = Callable[[Match], dict[str, Any] | None]
 
 
 class SystemCommands:
-    def __init__(
-        self,
-        schema: str,
-        loader: MatchLoader,
-        writer: MatchWriter,
-        presence: Presence,
-        dispatcher: Dispatcher,
-    ) -> None:
-        self.schema = schema
-        self.loader = loader
-        self.writer = writer
+    def __init__(self, matches: MatchRepository, presence: Presence, dispatcher: Dispatcher) -> None:
+        self.schema = matches.schema
+        self.matches = matches
         self.presence = presence
         self.dispatcher = dispatcher
 
@@ -54,32 +45,37 @@ class SystemCommands:
     def _apply(
         self, match_id: str, decide: Callable[[Match], Decision | None], *, bot: bool = True
     ) -> Outcome | None:
-        """Append what ``decide`` decides on a fresh read of the running match (see ``run``)."""
-        for _ in range(SYSTEM_ATTEMPTS):
-            m = self.loader.load(match_id)
+        """Append what ``decide`` decides on a fresh read of the running match (see ``run``), through
+        the one command path (``MatchRepository.execute``: decided again after a lost race)."""
+
+        def command(uow: UnitOfWork) -> Outcome | None:
+            m = self.matches.load(match_id)
             if m is None or m.ended:
                 return None
-            try:
-                decision = decide(m)
-            except RuleViolation as exc:
-                log.error("match %s: a system command was refused: %s", match_id, exc)
-                return None
+            decision = decide(m)
             if decision is None:
                 return None
-            try:
-                outcome = self.writer.append(m, match_id, decision, None)
-            except ConcurrencyError:
-                continue
-            self.dispatcher.dispatch(outcome, bot=bot)
-            return outcome
-        log.warning("match %s: gave up a system command after %d races", match_id, SYSTEM_ATTEMPTS)
-        return None
+            return self.matches.append(m, match_id, decision, uow.conn, savepoint=False)
+
+        try:
+            outcome = self.matches.execute(command)
+        except IllegalCommand as exc:
+            log.error("match %s: a system command was refused: %s", match_id, exc)
+            return None
+        except TooManyConflicts:
+            log.warning("match %s: gave up a system command after %d races", match_id, ATTEMPTS)
+            return None
+        if outcome is None:
+            return None
+        self.matches.cache.remember(outcome.after)  # committed
+        self.dispatcher.dispatch(outcome, bot=bot)
+        return outcome
 
     def touch(self, match_id: str, player: str) -> Match:
         """A request of ``player`` to the match: record it, reconnect them if marked disconnected.
         Raises ``MatchNotFound`` unless ``player`` plays in the match."""
-        with self.loader.reading() as conn:
-            m = self.loader.load_for(match_id, player, conn)
+        with self.matches.reading() as conn:
+            m = self.matches.load_for(match_id, player, conn)
             if not m.ended:
                 self.presence.record(conn, match_id, player, relaxed=True)
         if player in m.disconnected and not m.ended:
@@ -87,7 +83,7 @@ class SystemCommands:
                 match_id,
                 lambda x: {"type": "reconnect", "player": player} if player in x.disconnected else None,
             )
-            m = self.loader.load_for(match_id, player)
+            m = self.matches.load_for(match_id, player)
         return m
 
     def tick(self, match_id: str) -> int:
@@ -99,7 +95,7 @@ class SystemCommands:
 
         def decide(m: Match) -> Decision | None:
             nonlocal applied
-            with self.loader.reading() as conn:
+            with self.matches.reading() as conn:
                 seen = store.last_seen(conn, self.schema, m.match_id)
             due = domain.decide_due(m, now, seen, MAX_TICK_STEPS)
             if due is None:
@@ -113,4 +109,4 @@ class SystemCommands:
     def follow_up(self, match_id: str) -> None:
         """Schedule the match's deadline as it is now (after a deadline task ran: senders skip a
         later deadline while an earlier task is still to come, counting on this)."""
-        self.dispatcher.follow_up(match_id, self.loader.load(match_id))
+        self.dispatcher.follow_up(match_id, self.matches.load(match_id))

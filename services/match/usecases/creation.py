@@ -1,0 +1,231 @@
+"""Starting a match: practice against the bot, an operator's match, a ``MatchRequested`` from
+matchmaking (or the stored rejection of one that cannot start); each of any hosted game
+(``libs.games``), Arcana unless one is named.
+
+Modes are data (``domain.MODES``); what each way in checks before ``create_match``:
+
+- practice (``practice``): the caller's limits (``limits.admit_practice``: one unfinished practice
+  match, a creation rate), checked in the creating transaction; their deck, else their active
+  deck as economy last published it (``IllegalActiveDeck`` when illegal), else the game's
+  starter deck; the bot plays the starter deck;
+- operators (``admin`` by default, or the mode they name): a full setup, trusted;
+- a ``MatchRequested`` (``requested``): well-formed (``domain.request_problem``) and agreeing with
+  what match knows (``request_mismatch``: registered players, each deck the player's active deck,
+  the starter deck before any); otherwise a ``MatchRequestRejected`` stream.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+import psycopg
+
+from libs import clock
+from libs.contracts import match_id_for
+from libs.eventstore import ConcurrencyError, RecordedEvent
+from libs.games import IllegalCommand
+from libs.games.registry import DEFAULT_GAME
+from services.match import domain, store
+from services.match.errors import IllegalActiveDeck, MatchExists
+from services.match.repository import MatchRepository, Outcome
+from services.match.scheduling import Dispatcher
+from services.match.usecases.limits import MatchLimits, admit_practice
+
+log = logging.getLogger(__name__)
+
+Transaction = Callable[..., AbstractContextManager[psycopg.Connection[Any]]]
+AfterCommit = Callable[[Callable[[], None]], None]
+Problem = tuple[str, str, Any]  # (reason, message, details per player id)
+
+
+class MatchCreation:
+    def __init__(self, matches: MatchRepository, dispatcher: Dispatcher, limits: MatchLimits) -> None:
+        self.matches = matches
+        self.schema = matches.schema
+        self.dispatcher = dispatcher
+        self.limits = limits
+
+    def create_match(
+        self,
+        mode: str,
+        players: Sequence[Mapping[str, Any]],
+        *,
+        bot: str | None = None,
+        request_id: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        match_id: str | None = None,
+        conn: psycopg.Connection[Any] | None = None,
+        game: str = DEFAULT_GAME,
+    ) -> Outcome:
+        """Start a match (the game's ``IllegalSetup`` for an illegal setup; ``MatchExists`` for a
+        taken id). With ``conn`` the caller commits and then calls ``dispatcher.dispatch``."""
+        match_id = match_id or str(uuid.uuid4())
+        seed = seed if seed is not None else secrets.randbits(63)
+        today = clock.now().date().isoformat()
+        decision = domain.open_match(
+            match_id, mode, players, seed, today, bot=bot, request_id=request_id, options=options, game=game
+        )
+        try:
+            outcome = self.matches.append(None, match_id, decision, conn)
+        except ConcurrencyError:
+            raise MatchExists(match_id) from None
+        if conn is None:
+            self.dispatcher.dispatch(outcome)
+        return outcome
+
+    # -- practice and operators (over HTTP) ---------------------------------------------------------
+
+    def practice(
+        self,
+        player: str,
+        deck: list[str] | None,
+        game: str,
+        *,
+        transaction: Transaction,
+        after_commit: AfterCommit,
+    ) -> dict[str, Any]:
+        """A match of ``player`` against the game's bot, at once; its timers and bot are scheduled
+        after the commit. Raises ``PracticeInProgress``, ``TooManyRequests``, ``IllegalActiveDeck``
+        and the game's ``IllegalSetup``."""
+        g = domain.game_named(game)
+        bot = f"bot-{uuid.uuid4()}"
+        players = [
+            {"id": player, "deck": deck or self.practice_deck(player, game)},
+            {"id": bot, "deck": list(g.starter_deck)},
+        ]
+        with transaction() as conn:
+            admit_practice(conn, self.schema, player, self.limits)
+            outcome = self.create_match("practice", players, bot=bot, conn=conn, game=game)
+        after_commit(lambda: self.dispatcher.dispatch(outcome))
+        return {"match_id": outcome.after.match_id, "version": outcome.after.version, "bot": bot}
+
+    def operators(
+        self,
+        mode: str,
+        game: str,
+        setup: Mapping[str, Any],
+        *,
+        transaction: Transaction,
+        after_commit: AfterCommit,
+    ) -> dict[str, Any]:
+        """An operator's match from a full setup (``players``, ``seed`` and the game's options)."""
+        options = dict(setup)
+        players = options.pop("players")
+        seed = options.pop("seed", None)
+        with transaction() as conn:
+            outcome = self.create_match(mode, players, options=options, seed=seed, conn=conn, game=game)
+        after_commit(lambda: self.dispatcher.dispatch(outcome))
+        return {"match_id": outcome.after.match_id, "version": outcome.after.version, "bot": None}
+
+    def practice_deck(self, player: str, game: str = DEFAULT_GAME) -> list[str]:
+        """The player's active deck as economy last published it, the game's starter deck when none
+        was (economy publishes Arcana decks only). Raises ``IllegalActiveDeck`` (with every problem)
+        when that deck is not legal now."""
+        starter = list(domain.game_named(game).starter_deck)
+        if game != DEFAULT_GAME:
+            return starter
+        with self.matches.pool.connection() as conn:
+            found = store.active_deck(conn, self.schema, player)
+        if found is None:
+            return starter
+        if not found.legal:
+            raise IllegalActiveDeck(found.problems)
+        return found.cards
+
+    # -- matchmaking's MatchRequested (in the consumer's transaction) ------------------------------
+
+    def requested(self, event: RecordedEvent, conn: psycopg.Connection[Any]) -> str | None:
+        """Start (or reject) the match of one MatchRequested; returns the match id, or None when the
+        request was already handled. The match id is ``match_id_for(request_id)``, so one request
+        never makes two matches."""
+        data = event.data
+        request_id = str(data.get("request_id") or event.event_id)
+        match_id = match_id_for(request_id)
+        mode, players, game = data.get("mode"), data.get("players"), data.get("game", DEFAULT_GAME)
+        problem = domain.request_problem(mode, players, game) or self.request_mismatch(
+            list(players or ()), conn, str(game)
+        )
+        if problem is None:
+            try:
+                outcome = self.create_match(
+                    str(mode),
+                    list(players or ()),
+                    request_id=request_id,
+                    match_id=match_id,
+                    conn=conn,
+                    game=str(game),
+                )
+            except MatchExists:
+                log.info("match request %s: match %s exists already", request_id, match_id)
+                return None
+            except IllegalCommand as exc:  # the game's own verdict on the setup
+                problem = (exc.code, exc.message, None)
+            else:
+                # before the commit: a deadline task only looks, the sweep backs it up
+                self.dispatcher.dispatch(outcome)
+                return match_id
+        reason, message, details = problem
+        events = domain.rejected_request_events(
+            match_id, request_id, mode, players, reason, message, details, game
+        )
+        if not self.reject_request(match_id, events, conn):
+            return None
+        log.info("match request %s rejected: %s", request_id, message)
+        return match_id
+
+    def reject_request(
+        self, match_id: str, events: list[domain.Event], conn: psycopg.Connection[Any]
+    ) -> bool:
+        """Store a MatchRequestRejected stream in ``conn``'s transaction; False when the request was
+        already handled (the stream exists)."""
+        try:
+            self.matches.append(None, match_id, domain.Decision(events), conn)
+        except ConcurrencyError:
+            return False
+        return True
+
+    def request_mismatch(
+        self, players: Sequence[Mapping[str, Any]], conn: psycopg.Connection[Any], game: str = DEFAULT_GAME
+    ) -> Problem | None:
+        """Why well-formed ``players`` disagree with what match knows (issue 12, finding 3), or None:
+        a player accounts never registered (``unknown_player``), a deck that is not the player's
+        active deck as economy last published it, or the starter deck before any, in any order
+        (``deck_mismatch``; Arcana's decks only: economy keeps no other game's). A request reaching
+        match before its players' events is rejected; matchmaking then marks the tickets failed and
+        the players queue again."""
+        ids = [str(p["id"]) for p in players]
+        known = store.known_players(conn, self.schema, ids)
+        unknown = [i for i in ids if i not in known]
+        if unknown:
+            details = {i: ["no such player"] for i in unknown}
+            return "unknown_player", f"unknown player(s): {', '.join(unknown)}", details
+        if game != DEFAULT_GAME:
+            return None
+        wrong = [
+            str(p["id"]) for p in players if sorted(p["deck"]) != sorted(self._expected_deck(conn, p["id"]))
+        ]
+        if wrong:
+            details = {i: ["the deck is not the player's active deck"] for i in wrong}
+            return "deck_mismatch", f"not the active deck of {', '.join(wrong)}", details
+        return None
+
+    def _expected_deck(self, conn: psycopg.Connection[Any], player_id: str) -> list[str]:
+        """The deck a player's ranked or casual match must use: their active deck, or the starter deck."""
+        found = store.active_deck(conn, self.schema, player_id)
+        return list(found.cards) if found is not None else list(domain.game_named(DEFAULT_GAME).starter_deck)
+
+    # -- other services' read models (in the consumer's transaction) -------------------------------
+
+    def keep_player(self, player_id: str, conn: psycopg.Connection[Any]) -> None:
+        """Record a player accounts registered."""
+        store.keep_player(conn, self.schema, player_id)
+
+    def keep_active_deck(self, data: dict[str, Any], version: int, conn: psycopg.Connection[Any]) -> None:
+        """Record a player's active deck as economy published it."""
+        store.keep_active_deck(conn, self.schema, data, version)
