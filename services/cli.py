@@ -63,6 +63,11 @@ def _export_parser(commands: Any) -> None:
         "--from-position", type=int, default=0, help="only events after this position (one service)"
     )
     p.add_argument("--to-position", type=int, help="only events up to this position (one service)")
+    p.add_argument(
+        "--topic",
+        help="read this topic (e.g. arcana.match.records) from the beginning instead of the database, "
+        "each event once (KAFKA_BOOTSTRAP_SERVERS or the running make run's broker)",
+    )
     p.add_argument("--format", choices=("jsonl", "parquet"), default="jsonl")
     p.add_argument("--output", type=Path, help="write here instead of standard output (required for parquet)")
     p.add_argument("--quiet", action="store_true", help="no progress on standard error")
@@ -70,8 +75,7 @@ def _export_parser(commands: Any) -> None:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from libs.analytics.export import ExportFilter, ExportRefused, count, events, parse_time, write_json_lines
-    from libs.analytics.parquet import write_parquet
+    from libs.analytics.export import ExportFilter, ExportRefused, count, events, parse_time, service_of_topic
     from libs.cli_progress import Progress
     from libs.db import make_pool
     from libs.kit.registry import definition, service_names
@@ -80,7 +84,9 @@ def _export(args: argparse.Namespace) -> int:
     if args.format == "parquet" and args.output is None:
         raise UsageError("--format parquet needs --output FILE")
     try:
-        services = tuple(args.service or service_names())
+        if args.topic and args.service:
+            raise ExportRefused("--topic reads one topic: name no --service")
+        services = (service_of_topic(args.topic),) if args.topic else tuple(args.service or service_names())
         where = ExportFilter(
             services=services,
             schemas={name: schema_of(definition(name)) for name in services},
@@ -91,25 +97,50 @@ def _export(args: argparse.Namespace) -> int:
             from_position=args.from_position,
             to_position=args.to_position,
         )
-    except (ExportRefused, ValueError) as exc:
+    except (ExportRefused, ValueError, LookupError) as exc:
         raise UsageError(str(exc)) from None
+    if args.topic:
+        return _export_topic(args, where)
     pool = make_pool(_database(), min_size=1, max_size=1, name="arcana-export")
     try:
         with pool.connection() as conn, conn.transaction():
             progress = Progress("exported", "events", count(conn, where), quiet=args.quiet)
-            rows = progress.track(events(conn, where))
-            if args.format == "parquet":
-                written = write_parquet(rows, args.output)
-            elif args.output is not None:
-                with args.output.open("w") as out:
-                    written = write_json_lines(rows, out)
-            else:
-                written = write_json_lines(rows, sys.stdout)
-                sys.stdout.flush()
-            progress.done(written)
+            _write(args, progress.track(events(conn, where)), progress)
     finally:
         pool.close()
     return 0
+
+
+def _export_topic(args: argparse.Namespace, where: Any) -> int:
+    from libs.analytics.export import from_recorded
+    from libs.analytics.sources import SourceError, read_topic
+    from libs.bus.security import client_options
+    from libs.cli_progress import Progress
+    from libs.config import KafkaNotFound, kafka_bootstrap
+
+    try:
+        found = read_topic(kafka_bootstrap(), args.topic, options=client_options())
+    except (SourceError, KafkaNotFound) as exc:
+        raise UsageError(str(exc)) from None
+    rows = list(from_recorded(where.services[0], found, where))
+    progress = Progress("exported", "events", len(rows), quiet=args.quiet)
+    _write(args, progress.track(rows), progress)
+    return 0
+
+
+def _write(args: argparse.Namespace, rows: Any, progress: Any) -> None:
+    from libs.analytics.export import write_json_lines
+    from libs.analytics.parquet import write_parquet
+
+    if args.format == "parquet":
+        written = write_parquet(rows, args.output)
+    elif args.output is not None:
+        with args.output.open("w") as out:
+            written = write_json_lines(rows, out)
+    else:
+        written = write_json_lines(rows, sys.stdout)
+        sys.stdout.flush()
+    progress.done(written)
 
 
 # -- import ------------------------------------------------------------------------------------

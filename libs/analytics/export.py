@@ -22,6 +22,8 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
+from libs.eventstore import RecordedEvent
+
 COLUMNS = (
     "event_id",
     "stream",
@@ -143,6 +145,34 @@ def count(conn: psycopg.Connection[Any], where: ExportFilter) -> int:
         row = conn.execute(counted, params).fetchone()
         total += int(row[0]) if row else 0
     return total
+
+
+def service_of_topic(topic: str) -> str:
+    """``arcana.<service>.<kind>`` -> ``<service>``."""
+    parts = topic.split(".")
+    if len(parts) != 3 or parts[0] != "arcana":
+        raise ExportRefused(f"not a topic of the project: {topic!r} (arcana.<service>.<kind>)")
+    return parts[1]
+
+
+def from_recorded(
+    service: str, events: Iterable[RecordedEvent], where: ExportFilter
+) -> Iterator[dict[str, Any]]:
+    """Events read elsewhere (a topic) as export rows, with ``where``'s filters applied here."""
+    for event in events:
+        at = event.occurred_at
+        if (
+            event.position <= where.from_position
+            or (where.to_position is not None and event.position > where.to_position)
+            or (where.since is not None and at < where.since)
+            or (where.until is not None and at >= where.until)
+            or (where.types and event.type not in where.types)
+            or (where.stream is not None and event.stream != where.stream)
+        ):
+            continue
+        row = event.to_dict()
+        row["occurred_at"] = at.astimezone(UTC).isoformat()
+        yield {"service": service, **row}
 
 
 def as_json_line(event: dict[str, Any]) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from libs.eventstore import EventStore, RecordedEvent
@@ -55,17 +55,18 @@ def _complete(events: dict[Any, RecordedEvent]) -> bool:
     return versions == list(range(1, len(versions) + 1)) and last.type == ENDING_TYPE
 
 
-def from_topic(
+def read_topic(
     bootstrap: str,
     topic: str,
-    stream: str,
     *,
+    keep: Callable[[bytes | None], bool] = lambda key: True,
+    enough: Callable[[dict[Any, RecordedEvent]], bool] = lambda found: False,
     idle_seconds: float = 3.0,
     options: dict[str, Any] | None = None,
 ) -> list[RecordedEvent]:
-    """The events of ``stream`` on ``topic``, read from the beginning of every partition (no consumer
-    group: nothing is committed). Reading stops once the stream is complete (versions 1..n ending
-    with ``MatchEnded``) or after ``idle_seconds`` without a message."""
+    """The events on ``topic`` whose message key ``keep`` accepts, each once (by ``event_id``), read
+    from the beginning of every partition without a consumer group (nothing is committed). Reading
+    stops when ``enough(found)`` or after ``idle_seconds`` without a message. In position order."""
     from kafka import KafkaConsumer, TopicPartition
 
     from libs.bus.topics import decode_value
@@ -77,20 +78,25 @@ def from_topic(
             raise SourceError(f"no topic {topic!r} on {bootstrap}")
         consumer.assign([TopicPartition(topic, p) for p in sorted(partitions)])
         consumer.seek_to_beginning()
-        key = stream.encode()
         found: dict[Any, RecordedEvent] = {}
         quiet_since = time.monotonic()
-        while time.monotonic() - quiet_since < idle_seconds and not _complete(found):
-            batches = consumer.poll(timeout_ms=200)
-            for records in batches.values():
+        while time.monotonic() - quiet_since < idle_seconds and not enough(found):
+            for records in consumer.poll(timeout_ms=200).values():
                 quiet_since = time.monotonic()
                 for record in records:
-                    if record.key == key:
+                    if keep(record.key):
                         event = decode_value(record.value)
                         found[event.event_id] = event
-        return _in_order(found.values())
+        return sorted(found.values(), key=lambda e: e.position)
     finally:
         consumer.close()
+
+
+def from_topic(bootstrap: str, topic: str, stream: str, **options: Any) -> list[RecordedEvent]:
+    """The events of ``stream`` on ``topic``; reading stops once the stream is complete (versions
+    1..n ending with ``MatchEnded``) or the topic has been quiet (see :func:`read_topic`)."""
+    key = stream.encode()
+    return _in_order(read_topic(bootstrap, topic, keep=lambda k: k == key, enough=_complete, **options))
 
 
 def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
