@@ -21,8 +21,8 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from libs.eventstore import ConcurrencyError, DuplicateEventError, EventStore, NewEvent, RecordedEvent
+from libs.eventstore.cache import Folded, StreamCache
 from services.economy import projections, store
-from services.economy.cache import Folded, StreamCache
 from services.economy.domain import (
     AlreadyCredited,
     DeckNotFound,
