@@ -46,7 +46,7 @@ class Snapshots(Generic[S]):
     ignored); one is taken when ``every`` events or more were folded since the last one."""
 
     version: int
-    save: Callable[[S], dict[str, Any]]
+    save: Callable[[S], dict[str, Any] | None]  # None: nothing worth keeping (e.g. no state yet)
     load: Callable[[dict[str, Any]], S]
     every: int = 50
 
@@ -179,5 +179,6 @@ class Repository:
         policy = fold.snapshots
         if policy is None or folded < policy.every:
             return
-        kept = {"shape": policy.version, "state": policy.save(state)}
-        self.store.save_snapshot(stream, version, kept, conn=conn)
+        saved = policy.save(state)
+        if saved is not None:
+            self.store.save_snapshot(stream, version, {"shape": policy.version, "state": saved}, conn=conn)
