@@ -9,12 +9,13 @@ redelivery, which the inbox absorbs).
 
 A handler that raises rolls its transaction back; the runner seeks back to that message and
 retries it with bounded exponential backoff (the partition waits). After ``max_attempts`` failures
-in a row on one event (default 5) the event becomes a dead letter (``libs/bus/deadletters.py``):
-recorded in ``<schema>.dead_letters``, published to ``arcana.<service>.dead-letters``, its offset
-committed, NOT in the inbox, and the partition goes on; ``python -m libs.bus.deadletters retry``
-applies it later. The database being unreachable (``PoolTimeout``, a connection error) is not the
-handler's failure: it is retried without counting, however long it lasts. A value that is not an
-event envelope is logged and skipped.
+in a row on one event (default 5), or at once when it does not decode to its declared type
+(``libs.contracts.MalformedEvent``: trying again cannot help), the event becomes a dead letter
+(``libs/bus/deadletters.py``): recorded in ``<schema>.dead_letters``, published to
+``arcana.<service>.dead-letters``, its offset committed, NOT in the inbox, and the partition goes
+on; ``python -m libs.bus.deadletters retry`` applies it later. The database being unreachable
+(``PoolTimeout``, a connection error) is not the handler's failure: it is retried without
+counting, however long it lasts. A value that is not an event envelope is logged and skipped.
 
 Inbox horizon (``libs/bus/inbox.py``, ``libs/bus/purge.py``): an event that occurred before the
 consumer's recorded horizon counts as already applied (its inbox row may have been purged).
@@ -67,6 +68,7 @@ from libs.bus.cluster import ClusterProbe
 from libs.bus.deadletters import DeadLetterPublisher, Failure
 from libs.bus.security import client_options
 from libs.bus.topics import dead_letter_topic, decode_value, header
+from libs.contracts import MalformedEvent
 from libs.eventstore import RecordedEvent, Upcasters
 
 log = logging.getLogger(__name__)
@@ -233,7 +235,7 @@ class ConsumerRunner(BackgroundLoop):
                 log.warning("%s: database unreachable (%r); will retry", self.name, exc)
                 raise HandlerFailed(str(event.event_id)) from exc
             failure = self._count_failure(event, exc)
-            if failure.attempts < self.max_attempts:
+            if failure.attempts < self.max_attempts and not isinstance(exc, MalformedEvent):
                 log.exception(
                     "%s: handling %s (%s) failed (attempt %d of %d); will retry",
                     self.name,

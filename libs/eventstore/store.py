@@ -276,22 +276,35 @@ class EventStore:
 
     # -- snapshots -----------------------------------------------------------------------------
 
-    def save_snapshot(self, stream: str, version: int, state: dict[str, Any]) -> None:
-        """Keep ``state`` as the fold of ``stream`` up to ``version`` (newer snapshots win)."""
+    def save_snapshot(
+        self, stream: str, version: int, state: dict[str, Any], *, conn: psycopg.Connection[Any] | None = None
+    ) -> None:
+        """Keep ``state`` as the fold of ``stream`` up to ``version`` (newer snapshots win). With
+        ``conn``: in its transaction (a savepoint: a lost race for the row costs nothing)."""
         query = sql.SQL(
             "INSERT INTO {} (stream, version, state) VALUES (%s, %s, %s::jsonb) "
             "ON CONFLICT (stream) DO UPDATE SET version = EXCLUDED.version, state = EXCLUDED.state, "
             "taken_at = now() WHERE {}.version < EXCLUDED.version"
         ).format(sql.Identifier(self.schema, "snapshots"), sql.Identifier("snapshots"))
-        with self.pool.connection() as conn:
-            conn.execute(query, (stream, version, json.dumps(state)))
+        params = (stream, version, json.dumps(state))
+        if conn is None:
+            with self.pool.connection() as own:
+                own.execute(query, params)
+            return
+        try:
+            with conn.transaction():
+                conn.execute(query, params)
+        except psycopg.errors.UniqueViolation:
+            pass  # another transaction took the first snapshot of this stream meanwhile
 
-    def load_snapshot(self, stream: str) -> tuple[int, dict[str, Any]] | None:
+    def load_snapshot(
+        self, stream: str, *, conn: psycopg.Connection[Any] | None = None
+    ) -> tuple[int, dict[str, Any]] | None:
         query = sql.SQL("SELECT version, state FROM {} WHERE stream = %s").format(
             sql.Identifier(self.schema, "snapshots")
         )
-        with self.pool.connection() as conn:
-            row = conn.execute(query, (stream,)).fetchone()
+        with self._reader(conn) as c:
+            row = c.execute(query, (stream,)).fetchone()
         return (int(row[0]), row[1]) if row else None
 
 

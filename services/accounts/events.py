@@ -2,52 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
+from libs.contracts.accounts import AllSessionsRevoked, PlayerLoggedIn, PlayerRegistered, SessionRevoked
+from libs.kit.events import EventCatalog
 
 TOPIC = "arcana.accounts.events"
-
-_PLAYER = "the player's id (UUID); their stream is `player-<id>`"
-
-
-@integration_event("PlayerRegistered", version=1)
-@dataclass(frozen=True)
-class PlayerRegistered(IntegrationEvent):
-    """A player account exists. Never carries the password or its hash."""
-
-    player_id: str = field(metadata={"doc": _PLAYER})
-    username: str = field(metadata={"doc": "lower case, 3-24 characters of `[a-z0-9_]`, unique"})
-
-
-@integration_event("PlayerLoggedIn", version=1)
-@dataclass(frozen=True)
-class PlayerLoggedIn(IntegrationEvent):
-    """A player logged in with their password (one per token issued). The log-in's UTC day is the
-    date of the envelope's `occurred_at`."""
-
-    player_id: str = field(metadata={"doc": _PLAYER})
-    username: str = field(metadata={"doc": "the player's username"})
-
-
-@integration_event("SessionRevoked", version=1)
-@dataclass(frozen=True)
-class SessionRevoked(IntegrationEvent):
-    """One token was logged out: it is refused from now on, though it has not expired."""
-
-    player_id: str = field(metadata={"doc": _PLAYER})
-    token_id: str = field(metadata={"doc": "the token's id (its `jti` claim)"})
-    expires_at: str = field(metadata={"doc": "when the token would have expired (ISO 8601, UTC)"})
-
-
-@integration_event("AllSessionsRevoked", version=1)
-@dataclass(frozen=True)
-class AllSessionsRevoked(IntegrationEvent):
-    """The player logged out everywhere: every token with a lower `token_version` is refused."""
-
-    player_id: str = field(metadata={"doc": _PLAYER})
-    token_version: int = field(metadata={"doc": "the player's token version from now on"})
-
 
 CATALOG = EventCatalog(
     "accounts",

@@ -1,11 +1,13 @@
 """What economy consumes and pays: ``PlayerRegistered`` and ``PlayerLoggedIn`` (accounts),
 ``MatchEnded`` (match), ``RewardGranted`` (progression).
 
-Every message is applied once through the inbox (``libs.bus.consumer``); on top of that every
-credit's event id is derived from its source (``service.credit_event_id``), so the same payment
-can never be written twice: not on a redelivery, a consumer restart, a replayed broker, nor an
-event republished with another id. Events of different streams arrive in any order: a credit for
-a player whose ``PlayerRegistered`` has not arrived yet is kept, and the opening adds to it.
+Each handler decodes its event first (``libs.contracts``): one that does not decode, or a reward
+that pays nothing valid, is a dead letter (never skipped). Every message is applied once through
+the inbox (``libs.bus.consumer``); on top of that every credit's event id is derived from its
+source (``service.credit_event_id``), so the same payment can never be written twice: not on a
+redelivery, a consumer restart, a replayed broker, nor an event republished with another id.
+Events of different streams arrive in any order: a credit for a player whose ``PlayerRegistered``
+has not arrived yet is kept, and the opening adds to it.
 
 Declared as a subscription in ``root.py``; run with ``python -m libs.kit.consume economy``.
 """
@@ -17,6 +19,7 @@ from typing import Any
 
 import psycopg
 
+from libs.contracts import MalformedEvent, MatchEnded, PlayerLoggedIn, PlayerRegistered, RewardGranted
 from libs.eventstore import RecordedEvent
 from libs.kit.definition import EventHandler
 from services.economy.domain import AlreadyCredited, AlreadyOpened
@@ -39,10 +42,7 @@ def _pay(svc: EconomyService, paid: PlayerCredit, conn: psycopg.Connection[Any])
 
 
 def registered(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
-    player = event.data.get("player_id")
-    if not isinstance(player, str) or not player:
-        log.error("PlayerRegistered %s without a player id; skipped", event.event_id)
-        return
+    player = PlayerRegistered.decode(event).player_id
     try:
         svc.open_account(player, conn=conn)
     except AlreadyOpened:
@@ -50,28 +50,25 @@ def registered(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connecti
 
 
 def logged_in(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
-    player = event.data.get("player_id")
-    if isinstance(player, str) and player:
-        _pay(svc, daily_login(player, event.occurred_at), conn)
+    _pay(svc, daily_login(PlayerLoggedIn.decode(event).player_id, event.occurred_at), conn)
 
 
 def match_ended(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
-    for paid in match_credits(event.data):
+    for paid in match_credits(MatchEnded.decode(event)):
         _pay(svc, paid, conn)
 
 
 def reward(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
-    paid = reward_credit(event.data)
+    paid = reward_credit(RewardGranted.decode(event))
     if paid is None:
-        log.error("RewardGranted %s is malformed; skipped: %r", event.event_id, event.data)
-        return
+        raise MalformedEvent(f"RewardGranted {event.event_id} pays nothing valid: {event.data!r:.300}")
     _pay(svc, paid, conn)
 
 
 HANDLERS: dict[str, EventHandler] = {
-    "PlayerRegistered": registered,
-    "PlayerLoggedIn": logged_in,
-    "MatchEnded": match_ended,
-    "RewardGranted": reward,
+    PlayerRegistered.TYPE: registered,
+    PlayerLoggedIn.TYPE: logged_in,
+    MatchEnded.TYPE: match_ended,
+    RewardGranted.TYPE: reward,
 }
 """Event type -> handler(service, event, conn), the subscription declared in ``root.py``."""

@@ -1,11 +1,12 @@
 """The economy service object: runs the domain's decisions against the event store.
 
-Every write reads the player's streams, decides, and appends at the versions it read, applying
-the read models in the same transaction. A ``ConcurrencyError`` (someone appended first) retries
-the whole command from a fresh read, at most ``ATTEMPTS`` times, then raises ``Busy``. A credit's
-event id is derived from its source (``credit_event_id``), so the event store's unique key refuses
-a second payment of the same source: ``AlreadyCredited``. Writes run in the transaction ``tx``
-gives (a factory of context managers yielding a connection: the web request's
+Every write is a command of the one command path (``libs.eventstore.Repository.execute``): it
+reads the player's streams, decides, and appends at the versions it read, applying the read models
+in the same transaction; a concurrent append retries it from a fresh read, a bounded number of
+times, then ``Busy``. Wallets are long streams: a snapshot every 50 events and the process's cache
+of folded states stand in for the events they cover. A credit's event id is derived from its
+source (``credit_event_id``), so the event store's unique key refuses a second payment of the same
+source: ``AlreadyCredited``. Writes run in the transaction ``tx`` gives (the web request's
 ``request_transaction``, so an ``Idempotency-Key`` record commits with them) or, with ``conn=`` (a
 consumer's transaction), as a savepoint of it; by default in a pooled connection of their own.
 """
@@ -13,16 +14,27 @@ consumer's transaction), as a savepoint of it; by default in a pooled connection
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable, Sequence
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from libs.eventstore import ConcurrencyError, DuplicateEventError, EventStore, NewEvent, RecordedEvent
+from libs.eventstore import (
+    DuplicateEventError,
+    EventStore,
+    Fold,
+    RecordedEvent,
+    Repository,
+    Snapshots,
+    StaleRead,
+    StreamCache,
+    TooManyConflicts,
+    Transaction,
+    UnitOfWork,
+)
 from services.economy import projections, store
-from services.economy.cache import Folded, StreamCache
 from services.economy.domain import (
     AlreadyCredited,
     DeckNotFound,
@@ -34,11 +46,11 @@ from services.economy.domain import (
 from services.economy.domain.credits import PlayerCredit
 from services.economy.domain.events import Event, PackOpened, event_from
 from services.economy.domain.packs import new_server_seed
+from services.economy.events import CATALOG
 
 Conn = psycopg.Connection[Any]
-Tx = Callable[[], AbstractContextManager[Conn]]
+Tx = Transaction
 T = TypeVar("T")
-ATTEMPTS = 8
 _NAMESPACE = uuid.UUID("3b7f8c2e-5d1a-4e0b-9a6c-2f4d8e1b7c90")
 
 
@@ -65,21 +77,24 @@ def starter_deck_id(player_id: str) -> str:
     return str(uuid.uuid5(_NAMESPACE, f"starter-deck|{player_id}"))
 
 
-def _savepoint(conn: Conn | None) -> Tx | None:
-    """A transaction factory making savepoints of ``conn``'s open transaction (None without one)."""
-    if conn is None:
+def _save_wallet(state: wallet.Wallet | None) -> dict[str, Any] | None:
+    if state is None:
         return None
-
-    @contextmanager
-    def savepoint() -> Iterator[Conn]:
-        with conn.transaction():
-            yield conn
-
-    return savepoint
+    return {**{k: getattr(state, k) for k in _WALLET_FIELDS}, "collection": dict(state.collection)}
 
 
-class _Stale(Exception):
-    """What was read is already outdated: retry like a ConcurrencyError."""
+def _load_wallet(kept: dict[str, Any]) -> wallet.Wallet:
+    return wallet.Wallet(
+        **{k: kept[k] for k in _WALLET_FIELDS}, collection=MappingProxyType(kept["collection"])
+    )
+
+
+_WALLET_FIELDS = ("commitment", "opened", "coins", "dust", "free_packs", "pity", "packs_opened")
+WALLET_SNAPSHOTS: Snapshots[wallet.Wallet | None] = Snapshots(1, _save_wallet, _load_wallet, every=50)
+
+
+def _evolving(evolve: Callable[[Any, Event], Any]) -> Callable[[Any, RecordedEvent], Any]:
+    return lambda state, r: evolve(state, event_from(r.type, r.data))
 
 
 class EconomyService:
@@ -89,70 +104,40 @@ class EconomyService:
         self.pool = pool
         self.schema = schema
         self.events = EventStore(pool, schema)
+        self.repository = Repository(pool, self.events, project=self._project, declared=CATALOG.events)
         self.cache = StreamCache()
+        self._wallets: Fold[wallet.Wallet | None] = Fold(
+            lambda: None, _evolving(wallet.evolve), snapshots=WALLET_SNAPSHOTS, cache=self.cache
+        )
 
     # -- plumbing ---------------------------------------------------------------------------------
 
-    @contextmanager
-    def _own_transaction(self) -> Iterator[Conn]:
-        with self.pool.connection() as own, own.transaction():
-            yield own
-
-    def _retrying(self, tx: Tx | None, work: Callable[[Conn], T]) -> T:
-        """Run ``work`` in a transaction, again from scratch after a concurrent append."""
-        for _ in range(ATTEMPTS):
-            try:
-                with (tx or self._own_transaction)() as c:
-                    return work(c)
-            except (ConcurrencyError, _Stale):
-                continue
-        raise Busy("too many concurrent changes to this wallet; try again")
-
-    def _load(
-        self, c: Conn, stream: str, initial: Any, evolve: Callable[[Any, Event], Any]
-    ) -> tuple[Any, int]:
-        """The folded state of ``stream`` and its version, from the cache plus the newer events."""
-        cached = self.cache.get(stream)
-        recorded = self.events.read(stream, cached.version if cached else 1, conn=c)
-        state, version = initial, 0
-        if cached is not None:
-            if not recorded or recorded[0].event_id != cached.last_event_id:
-                self.cache.drop(stream)
-                return self._load(c, stream, initial, evolve)
-            state, version, recorded = cached.state, cached.version, recorded[1:]
+    def _project(self, conn: Conn, recorded: Sequence[RecordedEvent]) -> None:
         for r in recorded:
-            state = evolve(state, event_from(r.type, r.data))
-        if recorded:
-            version = recorded[-1].version
-            self.cache.put(stream, Folded(version, recorded[-1].event_id, state))
-        return state, version
+            projections.apply(r, conn, self.schema)
 
-    def _wallet(self, c: Conn, player_id: str) -> tuple[wallet.Wallet | None, int]:
-        found: tuple[wallet.Wallet | None, int] = self._load(c, wallet_stream(player_id), None, wallet.evolve)
-        return found
+    def _execute(self, work: Callable[[UnitOfWork], T], tx: Tx | None = None, conn: Conn | None = None) -> T:
+        """Run ``work`` as one command (``Repository.execute``); ``Busy`` when it kept conflicting."""
+        try:
+            return self.repository.execute(work, transaction=None if conn else tx, conn=conn)
+        except TooManyConflicts:
+            raise Busy("too many concurrent changes to this wallet; try again") from None
 
-    def _decks(self, c: Conn, player_id: str) -> tuple[decks.Decks, int]:
-        found: tuple[decks.Decks, int] = self._load(
-            c, decks_stream(player_id), decks.Decks(player_id), decks.evolve
-        )
-        return found
+    def _wallet(self, uow: UnitOfWork, player_id: str) -> tuple[wallet.Wallet | None, int]:
+        loaded = self.repository.get(uow, wallet_stream(player_id), self._wallets)
+        return loaded.state, loaded.version
 
-    def _append(
-        self, c: Conn, stream: str, version: int, events: Sequence[Event], ids: Sequence[uuid.UUID] = ()
-    ) -> list[RecordedEvent]:
-        new = [NewEvent.of(e, **({"event_id": ids[i]} if i < len(ids) else {})) for i, e in enumerate(events)]
-        # No savepoint of its own: every attempt already runs in its own (sub)transaction.
-        recorded = self.events.append(stream, version, new, conn=c, savepoint=False)
-        for r in recorded:
-            projections.apply(r, c, self.schema)
-        return recorded
+    def _decks(self, uow: UnitOfWork, player_id: str) -> tuple[decks.Decks, int]:
+        fold = Fold(lambda: decks.Decks(player_id), _evolving(decks.evolve), cache=self.cache)
+        loaded = self.repository.get(uow, decks_stream(player_id), fold)
+        return loaded.state, loaded.version
 
-    def _refresh_active_deck(self, c: Conn, player_id: str, collection: Any) -> None:
+    def _refresh_active_deck(self, uow: UnitOfWork, player_id: str, collection: Any) -> None:
         """Publish the active deck again if the collection changed its legality."""
-        state, version = self._decks(c, player_id)
+        state, version = self._decks(uow, player_id)
         changed = decks.refresh(state, collection)
         if changed:
-            self._append(c, decks_stream(player_id), version, changed)
+            uow.append(decks_stream(player_id), version, changed)
 
     # -- accounts and credits -------------------------------------------------------------------
 
@@ -160,22 +145,22 @@ class EconomyService:
         """A new player's wallet (400 coins, starter collection, first pack seed) and starter deck,
         active. Raises ``AlreadyOpened`` when the player has a wallet already."""
 
-        def work(c: Conn) -> None:
-            current, version = self._wallet(c, player_id)
+        def work(uow: UnitOfWork) -> None:
+            current, version = self._wallet(uow, player_id)
             seed = new_server_seed()
             events = wallet.decide_open_wallet(current, wallet.OpenWallet(player_id, seed))
             credit_id = credit_event_id(player_id, f"starter:{player_id}")
-            self._append(c, wallet_stream(player_id), version, events, [uuid.uuid4(), credit_id])
-            store.save_seed(c, self.schema, player_id, seed)
-            state, deck_version = self._decks(c, player_id)
+            uow.append(wallet_stream(player_id), version, events, event_ids=[None, credit_id])
+            store.save_seed(uow.conn, self.schema, player_id, seed)
+            state, deck_version = self._decks(uow, player_id)
             opened = current
             for e in events:
                 opened = wallet.evolve(opened, e)
             assert opened is not None
             starter = decks.decide_starter(state, starter_deck_id(player_id), opened.collection)
-            self._append(c, decks_stream(player_id), deck_version, starter)
+            uow.append(decks_stream(player_id), deck_version, starter)
 
-        self._retrying(_savepoint(conn), work)
+        self._execute(work, conn=conn)
 
     def credit(self, paid: PlayerCredit, *, conn: Conn | None = None, tx: Tx | None = None) -> RecordedEvent:
         """Pay one credit (also before the account's opening). Raises ``AlreadyCredited`` (its source
@@ -183,52 +168,52 @@ class EconomyService:
         player_id = paid.player_id
         event_id = credit_event_id(player_id, paid.credit.source)
 
-        def work(c: Conn) -> RecordedEvent:
-            current, version = self._wallet(c, player_id)
+        def work(uow: UnitOfWork) -> RecordedEvent:
+            current, version = self._wallet(uow, player_id)
             events = wallet.decide_credit(current, paid.credit)
             try:
-                (recorded,) = self._append(c, wallet_stream(player_id), version, events, [event_id])
+                (recorded,) = uow.append(wallet_stream(player_id), version, events, event_ids=[event_id])
             except DuplicateEventError:
                 raise AlreadyCredited(f"{paid.credit.source} was paid already") from None
             return recorded
 
-        return self._retrying(_savepoint(conn) or tx, work)
+        return self._execute(work, tx, conn)
 
     # -- packs, crafting -----------------------------------------------------------------------
 
     def open_pack(self, player_id: str, client_seed: str = "", *, tx: Tx | None = None) -> PackOpened:
         """Open the player's next pack. Raises ``WalletNotFound``, ``InsufficientCoins``, ``Busy``."""
 
-        def work(c: Conn) -> PackOpened:
-            seed = store.lock_seed(c, self.schema, player_id)
+        def work(uow: UnitOfWork) -> PackOpened:
+            seed = store.lock_seed(uow.conn, self.schema, player_id)
             if seed is None:
                 raise WalletNotFound("this player has no wallet yet")
-            current, version = self._wallet(c, player_id)
+            current, version = self._wallet(uow, player_id)
             next_seed = new_server_seed()
             try:
                 events = wallet.decide_open_pack(current, wallet.OpenPack(seed, next_seed, client_seed))
             except ValueError:
-                raise _Stale() from None
-            self._append(c, wallet_stream(player_id), version, events)
-            store.save_seed(c, self.schema, player_id, next_seed)
-            self._refresh_active_deck(c, player_id, wallet.evolve(current, events[0]).collection)
+                raise StaleRead("the seed read does not open this wallet's next pack yet") from None
+            uow.append(wallet_stream(player_id), version, events)
+            store.save_seed(uow.conn, self.schema, player_id, next_seed)
+            self._refresh_active_deck(uow, player_id, wallet.evolve(current, events[0]).collection)
             (opened,) = events
             assert isinstance(opened, PackOpened)
             return opened
 
-        return self._retrying(tx, work)
+        return self._execute(work, tx)
 
     def _card_change(
         self, player_id: str, decide: Callable[[wallet.Wallet | None], list[Event]], tx: Tx | None
     ) -> Event:
-        def work(c: Conn) -> Event:
-            current, version = self._wallet(c, player_id)
+        def work(uow: UnitOfWork) -> Event:
+            current, version = self._wallet(uow, player_id)
             events = decide(current)
-            self._append(c, wallet_stream(player_id), version, events)
-            self._refresh_active_deck(c, player_id, wallet.evolve(current, events[0]).collection)
+            uow.append(wallet_stream(player_id), version, events)
+            self._refresh_active_deck(uow, player_id, wallet.evolve(current, events[0]).collection)
             return events[0]
 
-        return self._retrying(tx, work)
+        return self._execute(work, tx)
 
     def craft(self, player_id: str, card_id: str, *, tx: Tx | None = None) -> Event:
         """Raises ``WalletNotFound``, ``UnknownCard``, ``CraftBeyondLimit``, ``InsufficientDust``."""
@@ -245,16 +230,16 @@ class EconomyService:
     def _deck_command(
         self, player_id: str, decide: Callable[[decks.Decks, Any], list[Event]], tx: Tx | None
     ) -> None:
-        def work(c: Conn) -> None:
-            current, _ = self._wallet(c, player_id)
+        def work(uow: UnitOfWork) -> None:
+            current, _ = self._wallet(uow, player_id)
             if current is None or not current.opened:
                 raise WalletNotFound("this player has no wallet yet")
-            state, version = self._decks(c, player_id)
+            state, version = self._decks(uow, player_id)
             events = decide(state, current.collection)
             if events:
-                self._append(c, decks_stream(player_id), version, events)
+                uow.append(decks_stream(player_id), version, events)
 
-        self._retrying(tx, work)
+        self._execute(work, tx)
 
     def save_deck(
         self, player_id: str, deck_id: str | None, name: str, cards: Sequence[str], *, tx: Tx | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from libs.contracts.progression import RewardGranted
 from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
 
 TOPIC = "arcana.progression.events"
@@ -105,23 +106,6 @@ class PassLevelReached(IntegrationEvent):
     season_id: str = field(metadata={"doc": "the season"})
     level: int = field(metadata={"doc": "1..30"})
     rewards: list[str] = field(metadata={"doc": "cosmetic ids unlocked (card backs, avatars, titles)"})
-
-
-@integration_event("RewardGranted", version=1)
-@dataclass(frozen=True)
-class RewardGranted(IntegrationEvent):
-    """Coins and packs to credit, once per ``reward_id`` (economy consumes it)."""
-
-    reward_id: str = field(
-        metadata={"doc": "`quest:<player>:<YYYY-MM-DD>:<quest_id>` or `streak:<player>:<YYYY-MM-DD>`"}
-    )
-    player_id: str = field(metadata={"doc": "the player's id"})
-    coins: int = field(metadata={"doc": "coins to credit"})
-    packs: int = field(metadata={"doc": "packs to hold (unopened)"})
-    reason: str = field(metadata={"doc": "`quest` or `streak`"})
-    source: dict[str, Any] = field(
-        metadata={"doc": '`{"quest_id", "day"}` or `{"streak_day" (1..7), "day"}`'}
-    )
 
 
 EVENTS: tuple[type[IntegrationEvent], ...] = (

@@ -2,28 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
+from libs.contracts.ratings import RatingChanged
+from libs.kit.events import EventCatalog
 
 TOPIC = "arcana.ratings.events"
-
-
-@integration_event("RatingChanged", version=1)
-@dataclass(frozen=True)
-class RatingChanged(IntegrationEvent):
-    """A counted ranked match moved a player's rating (stream `rating-<player>`, one per match)."""
-
-    player_id: str = field(metadata={"doc": "the player's id"})
-    match_id: str = field(metadata={"doc": "the ranked match that moved it"})
-    before: int = field(metadata={"doc": "the rating before the match"})
-    after: int = field(metadata={"doc": "the rating after it (never below the highest tier's floor)"})
-    tier: str = field(
-        metadata={"doc": "the tier of `after`: bronze, silver, gold, platinum, diamond, arcane"}
-    )
-    highest_tier: str = field(metadata={"doc": "the highest tier ever reached (its floor holds the rating)"})
-    delta: int = field(metadata={"doc": "`after - before`"})
-    result: str = field(metadata={"doc": "`win` or `loss` (draws change nothing)"})
 
 
 CATALOG = EventCatalog(

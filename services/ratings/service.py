@@ -1,17 +1,18 @@
 """The ratings service: rate counted ranked matches, keep usernames, answer reads.
 
 ``record_match`` runs in the consumer's transaction (the inbox row of the ``MatchEnded`` commits
-with it): it folds both players' streams, decides the two ``RatingChanged`` and appends them at the
-versions it read (in player-id order, so two matches of the same players never deadlock), and
-updates the read models in the same transaction. A concurrent append makes the consumer retry the
-message from a fresh read; a redelivered ``MatchEnded`` finds the match already rated.
+with it), through the one command path (``libs.eventstore.Repository``): it folds both players'
+streams, decides the two ``RatingChanged`` and appends them at the versions it read (in player-id
+order, so two matches of the same players never deadlock), and updates the read models in the same
+transaction. A concurrent append retries it from a fresh read (a savepoint of the consumer's
+transaction); a redelivered ``MatchEnded`` finds the match already rated.
 """
 
 from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +20,8 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from libs import clock
-from libs.eventstore import EventStore, NewEvent
+from libs.contracts import MatchEnded, PlayerRegistered
+from libs.eventstore import EventStore, Fold, RecordedEvent, Repository, UnitOfWork
 from libs.web.cursors import Cursor, InvalidCursor
 from services.ratings import domain, events, projections, store
 
@@ -74,49 +76,56 @@ def _public(row: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _evolve(state: domain.PlayerRating, event: RecordedEvent) -> domain.PlayerRating:
+    if event.type != domain.RATING_CHANGED:
+        return state
+    return domain.evolve(state, domain.RatingChanged.from_data(event.data))
+
+
 class RatingsService:
     def __init__(self, pool: ConnectionPool, schema: str) -> None:
         self.pool = pool
         self.schema = schema
         self.events = EventStore(pool, schema)
+        self.repository = Repository(pool, self.events, project=self._project, declared=events.CATALOG.events)
 
     # -- consuming -----------------------------------------------------------------------------
 
-    def load(self, player_id: str, conn: psycopg.Connection[Any]) -> domain.PlayerRating:
-        recorded = self.events.read(domain.rating_stream(player_id), conn=conn)
-        changes = (
-            domain.RatingChanged.from_data(e.data) for e in recorded if e.type == domain.RATING_CHANGED
-        )
-        return domain.fold(player_id, changes)
+    def _project(self, conn: psycopg.Connection[Any], recorded: Sequence[RecordedEvent]) -> None:
+        for r in recorded:
+            projections.apply(conn, self.schema, r)
+
+    def load(self, player_id: str, conn: psycopg.Connection[Any] | UnitOfWork) -> domain.PlayerRating:
+        fold = Fold(lambda: domain.PlayerRating(player_id), _evolve)
+        return self.repository.get(conn, domain.rating_stream(player_id), fold).state
 
     def record_match(
-        self, match_ended: Mapping[str, Any], conn: psycopg.Connection[Any], cause: uuid.UUID | None = None
+        self, match_ended: MatchEnded, conn: psycopg.Connection[Any], cause: uuid.UUID | None = None
     ) -> list[domain.RatingChanged]:
         """Rate a ``MatchEnded`` if it counts; returns the RatingChanged appended (none for a match
-        that does not count or was already rated). Raises ``ConcurrencyError`` when another
-        transaction appended to one of the two streams meanwhile (retry from a fresh read)."""
+        that does not count or was already rated)."""
         result = domain.ranked_result(match_ended)
         if result is None:
             return []
-        players = {p: self.load(p, conn) for p in sorted((result.winner, result.loser))}
-        try:
-            changes = domain.rate(result, players[result.winner], players[result.loser])
-        except domain.AlreadyRated:
-            log.info("match %s already rated", result.match_id)
-            return []
-        now = clock.now()
-        for change in sorted(changes, key=lambda c: c.player_id):
-            fact = events.RatingChanged(**change.data())
-            event = NewEvent.of(fact, occurred_at=now, causation_id=cause, correlation_id=cause)
-            (recorded,) = self.events.append(
-                change.stream, players[change.player_id].version, [event], conn=conn
-            )
-            projections.apply(conn, self.schema, recorded)
-        return list(changes)
 
-    def remember_username(self, data: Mapping[str, Any], conn: psycopg.Connection[Any]) -> None:
-        if data.get("player_id") and data.get("username"):
-            store.save_username(conn, self.schema, str(data["player_id"]), str(data["username"]))
+        def rate(uow: UnitOfWork) -> list[domain.RatingChanged]:
+            players = {p: self.load(p, uow) for p in sorted((result.winner, result.loser))}
+            try:
+                changes = domain.rate(result, players[result.winner], players[result.loser])
+            except domain.AlreadyRated:
+                log.info("match %s already rated", result.match_id)
+                return []
+            now = clock.now()
+            for change in sorted(changes, key=lambda c: c.player_id):
+                stream, expected = domain.rating_stream(change.player_id), players[change.player_id].version
+                uow.append(stream, expected, [change], occurred_at=now, cause=cause)
+            return list(changes)
+
+        return self.repository.execute(rate, conn=conn)
+
+    def remember_username(self, registered: PlayerRegistered, conn: psycopg.Connection[Any]) -> None:
+        if registered.player_id and registered.username:
+            store.save_username(conn, self.schema, registered.player_id, registered.username)
 
     # -- reading -------------------------------------------------------------------------------
 

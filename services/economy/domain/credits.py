@@ -8,10 +8,10 @@ Source keys (unique per player; the credit's event id is derived from them):
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+
+from libs.contracts import MatchEnded, RewardGranted
 
 from .values import DAILY_LOGIN_COINS, MATCH_LOSS_COINS, MATCH_WIN_COINS, MIN_PAYING_TURNS, PAYING_MODES
 from .wallet import Credit
@@ -33,18 +33,18 @@ def daily_login(player_id: str, logged_in_at: datetime) -> PlayerCredit:
     return PlayerCredit(player_id, Credit(f"login:{player_id}:{day}", "daily_login", coins=DAILY_LOGIN_COINS))
 
 
-def match_credits(data: Mapping[str, Any]) -> list[PlayerCredit]:
+def match_credits(ended: MatchEnded) -> list[PlayerCredit]:
     """The coins a ``MatchEnded`` pays: ranked or casual, 4 turns or more; win 60, loss 20, a draw
-    20 each; nothing otherwise (practice, operator matches, short or malformed ones)."""
-    players = data.get("players")
-    turns = data.get("turns")
-    if data.get("mode") not in PAYING_MODES or not isinstance(turns, int) or turns < MIN_PAYING_TURNS:
+    20 each; nothing otherwise (practice, operator matches, short ones)."""
+    players = ended.players
+    turns = ended.turns
+    if ended.mode not in PAYING_MODES or turns < MIN_PAYING_TURNS:
         return []
-    if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) for p in players):
+    if len(players) != 2:
         return []
-    match_id = str(data.get("match_id"))
-    draw = bool(data.get("draw"))
-    winner = data.get("winner")
+    match_id = ended.match_id
+    draw = ended.draw
+    winner = ended.winner
     if not draw and winner not in players:
         return []
     return [
@@ -61,18 +61,16 @@ def match_credits(data: Mapping[str, Any]) -> list[PlayerCredit]:
     ]
 
 
-def reward_credit(data: Mapping[str, Any]) -> PlayerCredit | None:
-    """A progression ``RewardGranted``'s coins and packs (held free packs), or None when malformed.
-    The credit's note is the reward's ``source`` (quest id or streak day, and the day) as JSON."""
-    reward_id, player, reason = data.get("reward_id"), data.get("player_id"), data.get("reason")
-    coins, packs = data.get("coins", 0) or 0, data.get("packs", 0) or 0
-    ids_ok = isinstance(reward_id, str) and bool(reward_id) and isinstance(player, str)
-    if not ids_ok or reason not in REWARD_REASONS:
+def reward_credit(granted: RewardGranted) -> PlayerCredit | None:
+    """A progression ``RewardGranted``'s coins and packs (held free packs), or None when it pays
+    nothing valid. The credit's note is the reward's ``source`` (quest id or streak day, and the
+    day) as JSON."""
+    reward_id, player, reason = granted.reward_id, granted.player_id, granted.reason
+    coins, packs = granted.coins, granted.packs
+    if not reward_id or reason not in REWARD_REASONS:
         return None
-    amounts_ok = isinstance(coins, int) and isinstance(packs, int) and coins >= 0 and packs >= 0
-    if not amounts_ok or not (coins or packs):
+    if coins < 0 or packs < 0 or not (coins or packs):
         return None
-    source = data.get("source")  # {"quest_id", "day"} or {"streak_day", "day"}
-    note = json.dumps(source, sort_keys=True) if isinstance(source, dict) else str(source or reward_id)
+    note = json.dumps(granted.source, sort_keys=True)
     credit = Credit(f"reward:{reward_id}", reason, coins=coins, free_packs=packs, note=note)
-    return PlayerCredit(str(player), credit)
+    return PlayerCredit(player, credit)

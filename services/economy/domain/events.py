@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from libs.contracts.economy import ActiveDeckChanged
 from libs.kit.events import IntegrationEvent, integration_event
 
 Event = IntegrationEvent
@@ -121,19 +122,6 @@ class DeckActivated(IntegrationEvent):
     """A legal deck became the active one."""
 
     deck_id: str = field(metadata={"doc": "the deck id"})
-
-
-@integration_event("ActiveDeckChanged", version=1)
-@dataclass(frozen=True)
-class ActiveDeckChanged(IntegrationEvent):
-    """The player's active deck and its legality now; keep the last one per player."""
-
-    player_id: str = field(metadata={"doc": "the player"})
-    deck_id: str = field(metadata={"doc": "the active deck's id"})
-    name: str = field(metadata={"doc": "its name"})
-    cards: list[str] = field(metadata={"doc": "its card ids"})
-    legal: bool = field(metadata={"doc": "whether it may be played now"})
-    problems: list[str] = field(metadata={"doc": "every reason it is not legal (empty when legal)"})
 
 
 EVENT_TYPES: dict[str, type[IntegrationEvent]] = {

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+
+from libs.contracts.match import MatchEnded
 
 from .elo import higher_tier, new_rating, tier_for
 from .model import LOSS, WIN, PlayerRating, RatingChanged
@@ -22,20 +22,19 @@ class RankedResult:
     loser: str
 
 
-def ranked_result(match_ended: Mapping[str, Any]) -> RankedResult | None:
+def ranked_result(match_ended: MatchEnded) -> RankedResult | None:
     """The result of a ``MatchEnded`` when it moves ratings, else None: only ranked matches between
-    two humans that reached turn 4 and did not end in a draw count (casual, practice, admin, draws,
-    short matches and anything malformed change nothing)."""
-    if match_ended.get("mode") != RANKED or match_ended.get("draw") or match_ended.get("bot"):
+    two humans that reached turn 4 and did not end in a draw count (casual, practice, admin, draws
+    and short matches change nothing)."""
+    if match_ended.mode != RANKED or match_ended.draw or match_ended.bot:
         return None
-    turns = match_ended.get("turns")
-    if not isinstance(turns, int) or turns < MIN_TURNS:
+    if match_ended.turns < MIN_TURNS:
         return None
-    players = match_ended.get("players") or ()
-    winner, loser = match_ended.get("winner"), match_ended.get("loser")
+    players = match_ended.players
+    winner, loser = match_ended.winner, match_ended.loser
     if len(players) != 2 or not winner or not loser or winner == loser or {winner, loser} != set(players):
         return None
-    return RankedResult(str(match_ended.get("match_id")), str(winner), str(loser))
+    return RankedResult(match_ended.match_id, winner, loser)
 
 
 class AlreadyRated(Exception):

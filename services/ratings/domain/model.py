@@ -1,55 +1,21 @@
-"""A player's rating as folded from the stream ``rating-<player>``, and the RatingChanged event."""
+"""A player's rating as folded from the stream ``rating-<player>`` of ``RatingChanged`` events (the
+integration event, declared once in ``libs.contracts.ratings``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+
+from libs.contracts.ratings import RatingChanged
 
 from .elo import START_RATING, TIERS, higher_tier, tier_for
 
-RATING_CHANGED = "RatingChanged"
+RATING_CHANGED = RatingChanged.TYPE
 WIN, LOSS = "win", "loss"
 
 
 def rating_stream(player_id: str) -> str:
     return f"rating-{player_id}"
-
-
-@dataclass(frozen=True)
-class RatingChanged:
-    """The event: a counted ranked match moved a player's rating (published as is)."""
-
-    player_id: str
-    match_id: str
-    before: int
-    after: int
-    tier: str
-    highest_tier: str
-    delta: int
-    result: str  # "win" | "loss"
-
-    TYPE = RATING_CHANGED
-
-    @property
-    def stream(self) -> str:
-        return rating_stream(self.player_id)
-
-    def data(self) -> dict[str, Any]:
-        return {
-            "player_id": self.player_id,
-            "match_id": self.match_id,
-            "before": self.before,
-            "after": self.after,
-            "tier": self.tier,
-            "highest_tier": self.highest_tier,
-            "delta": self.delta,
-            "result": self.result,
-        }
-
-    @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> RatingChanged:
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k != "TYPE"})
 
 
 @dataclass(frozen=True)

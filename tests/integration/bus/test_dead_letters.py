@@ -15,6 +15,7 @@ from libs.bus import ConsumerRunner, OutboxRelay, deadletters, topic_for
 from libs.bus.consumer import HandlerFailed, database_unreachable
 from libs.bus.deadletters import Outcome
 from libs.bus.topics import dead_letter_topic, message_value
+from libs.contracts import PlayerRegistered
 from libs.eventstore import EventStore, RecordedEvent
 from tests.integration.bus.helpers import CountingModel, RawReader, append_events, wait_until
 from tests.integration.bus.test_consumer import inbox_count
@@ -208,3 +209,40 @@ def test_database_outages_never_count_as_attempts(store: EventStore, model: Coun
 )
 def test_what_counts_as_the_database_being_unreachable(exc: Exception, unreachable: bool) -> None:
     assert database_unreachable(exc) is unreachable
+
+
+def test_an_event_that_does_not_decode_is_a_dead_letter_at_its_first_failure(
+    store: EventStore, model: CountingModel, service: str, kafka_bootstrap: str
+) -> None:
+    events = append_events(store, 6, streams=2)
+    malformed = events[2]
+    calls: list[RecordedEvent] = []
+
+    def decoding(event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+        calls.append(event)
+        data = (
+            {"player_id": None}
+            if event.event_id == malformed.event_id
+            else {"player_id": "p", "username": "u"}
+        )
+        PlayerRegistered.decode_data(data)  # the consumer's boundary: a bad player_id does not decode
+        model.handle(event, conn)
+
+    name = f"{service}-decode"
+    relay = OutboxRelay(store, service, kafka_bootstrap)
+    runner = ConsumerRunner(
+        store.pool, store.schema, name, [topic_for(service)], decoding, kafka_bootstrap,
+        service_name=service, max_attempts=5, backoff_max=0.2,
+    )  # fmt: skip
+    relay.start()
+    runner.start()
+    try:
+        wait_until(lambda: runner.dead_lettered == 1 and len(model.counts()) == 5, 60, "5 applied, 1 dead")
+    finally:
+        runner.stop()
+        relay.stop()
+    assert sum(e.event_id == malformed.event_id for e in calls) == 1  # not retried: it cannot decode
+    [letter] = deadletters.listed(store.pool, store.schema)
+    assert letter.event_id == str(malformed.event_id) and letter.attempts == 1
+    assert "MalformedEvent" in letter.error and "'player_id' is not str" in letter.error
+    assert not in_inbox(store, name, malformed)

@@ -33,7 +33,10 @@ def source(postgres_url: str, pool) -> EventStore:  # type: ignore[no-untyped-de
 def _publish_world(source: EventStore, a: str, b: str) -> int:
     """Registrations, log-ins, matches and rewards of two players; returns how many events."""
     match_id = str(uuid.uuid4())
-    ended = {"match_id": match_id, "players": [a, b], "winner": a, "loser": b, "draw": False, "turns": 7}
+    ended = {
+        **{"match_id": match_id, "players": [a, b], "winner": a, "loser": b, "draw": False, "turns": 7},
+        **{"reason": "hero_killed", "round": 4, "bot": None, "stats": {}},
+    }
     appends: list[tuple[str, list[NewEvent]]] = [
         (f"player-{a}", [NewEvent("PlayerRegistered", {"player_id": a, "username": "ada"})]),
         (f"player-{b}", [NewEvent("PlayerRegistered", {"player_id": b, "username": "bob"})]),
@@ -70,6 +73,7 @@ def _publish_world(source: EventStore, a: str, b: str) -> int:
                         "coins": 0,
                         "packs": 1,
                         "reason": "streak",
+                        "source": {"streak_day": 7, "day": "2026-11-30"},
                     },
                 ),
             ],

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from libs.contracts import MatchEnded, RewardGranted
 from libs.rules import STARTER_COLLECTION, STARTER_DECK
 from services.economy.domain import (
     ActiveDeckUndeletable,
@@ -93,15 +94,19 @@ def test_losing_a_card_of_the_active_deck_publishes_it_as_illegal_once() -> None
     assert refresh(fold("p", [*_events(decks), changed]), fewer) == []
 
 
+def _ended(**data: object) -> MatchEnded:
+    return MatchEnded.decode_data({"reason": "hero_killed", "round": 3, **data})
+
+
 def test_match_pay_win_loss_and_draw_and_nothing_for_practice_or_short_matches() -> None:
     base = {"match_id": "m", "players": ["a", "b"], "winner": "a", "loser": "b", "draw": False, "turns": 4}
-    paid = {c.player_id: c.credit.coins for c in match_credits({**base, "mode": "casual"})}
+    paid = {c.player_id: c.credit.coins for c in match_credits(_ended(**base, mode="casual"))}
     assert paid == {"a": 60, "b": 20}
     draw = {**base, "mode": "ranked", "winner": "draw", "loser": None, "draw": True}
-    assert {c.player_id: c.credit.coins for c in match_credits(draw)} == {"a": 20, "b": 20}
-    assert match_credits({**base, "mode": "practice"}) == []
-    assert match_credits({**base, "mode": "admin"}) == []
-    assert match_credits({**base, "mode": "casual", "turns": 3}) == []
+    assert {c.player_id: c.credit.coins for c in match_credits(_ended(**draw))} == {"a": 20, "b": 20}
+    assert match_credits(_ended(**{**base, "mode": "practice"})) == []
+    assert match_credits(_ended(**{**base, "mode": "admin"})) == []
+    assert match_credits(_ended(**{**base, "mode": "casual", "turns": 3})) == []
 
 
 def test_sources_key_each_credit_once() -> None:
@@ -109,16 +114,9 @@ def test_sources_key_each_credit_once() -> None:
     evening = daily_login("p", datetime(2026, 1, 2, 23, 59, tzinfo=UTC))
     assert morning.credit.source == evening.credit.source == "login:p:2026-01-02"
     reward = reward_credit(
-        {
-            "reward_id": "streak:p:2026-01-07",
-            "player_id": "p",
-            "coins": 0,
-            "packs": 1,
-            "reason": "streak",
-            "source": {"streak_day": 7, "day": "2026-01-07"},
-        }
+        RewardGranted("streak:p:2026-01-07", "p", 0, 1, "streak", {"streak_day": 7, "day": "2026-01-07"})
     )
     assert reward is not None and reward.credit.free_packs == 1
     assert reward.credit.source == "reward:streak:p:2026-01-07"
     assert reward.credit.note == '{"day": "2026-01-07", "streak_day": 7}'
-    assert reward_credit({"reward_id": "q", "player_id": "p", "coins": -5, "reason": "quest"}) is None
+    assert reward_credit(RewardGranted("q", "p", -5, 0, "quest", {})) is None

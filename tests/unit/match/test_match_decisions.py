@@ -119,7 +119,7 @@ def test_service_events_keep_their_stored_keys_order_and_values() -> None:
     assert kind == "MatchEnded"
     assert list(ended) == [
         "type", "winner", "reason", "match_id", "mode", "players", "loser", "draw", "turns", "round", "bot",
-        "stats", domain.HASH_KEY,
+        "stats", "game", domain.HASH_KEY,
     ]  # fmt: skip
     assert (ended["winner"], ended["loser"], ended["draw"], ended["players"]) == (B, A, False, [A, B])
 

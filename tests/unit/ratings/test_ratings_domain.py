@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from libs.contracts import MalformedEvent, MatchEnded
 from services.ratings import domain as d
 
 
-def ended(**over: object) -> dict:
+def ended(**over: object) -> MatchEnded:
+    """A MatchEnded as ratings decodes it at its boundary."""
+    return MatchEnded.decode_data(data(**over))
+
+
+def data(**over: object) -> dict:
     base = {
         "match_id": "m1",
         "mode": "ranked",
@@ -16,6 +22,7 @@ def ended(**over: object) -> dict:
         "loser": "b",
         "draw": False,
         "turns": 4,
+        "round": 2,
         "bot": None,
         "reason": "hero_dead",
     }
@@ -83,7 +90,12 @@ def test_the_events_carry_the_published_contract() -> None:
         "delta": 15,
         "result": "win",
     }
-    assert lo.result == "loss" and lo.delta == -15 and lo.after == 885 and lo.stream == "rating-b"
+    assert (
+        lo.result == "loss"
+        and lo.delta == -15
+        and lo.after == 885
+        and d.rating_stream(lo.player_id) == "rating-b"
+    )
     assert d.RatingChanged.from_data(w.data()) == w
 
 
@@ -125,9 +137,8 @@ def test_a_ranked_match_past_turn_4_with_a_winner_counts() -> None:
         {"mode": "casual"},
         {"mode": "practice", "bot": "b"},
         {"mode": "admin"},
-        {"draw": True, "winner": None, "loser": None},
+        {"draw": True, "winner": "draw", "loser": None},  # as match publishes a draw
         {"turns": 3},
-        {"turns": None},
         {"bot": "b"},
         {"winner": "a", "loser": "a"},
         {"winner": "z"},
@@ -136,6 +147,11 @@ def test_a_ranked_match_past_turn_4_with_a_winner_counts() -> None:
 )
 def test_everything_else_changes_nothing(over: dict) -> None:
     assert d.ranked_result(ended(**over)) is None
+
+
+def test_a_match_ended_without_its_turns_does_not_decode() -> None:
+    with pytest.raises(MalformedEvent):  # the consumer dead-letters it: nothing is rated
+        ended(turns=None)
 
 
 def test_fold_replays_the_stream() -> None:
@@ -149,8 +165,8 @@ def test_fold_replays_the_stream() -> None:
     assert (a.wins, a.losses, a.version) == (5, 0, 5)
 
 
-def test_the_domain_event_has_exactly_the_published_shape() -> None:
-    from services.ratings.events import RatingChanged
+def test_the_domain_event_is_the_published_one() -> None:
+    from services.ratings.events import CATALOG
 
     w, _ = d.rate(d.RankedResult("m1", "a", "b"), d.PlayerRating("a"), d.PlayerRating("b"))
-    assert RatingChanged(**w.data()).data() == w.data()
+    assert type(w) is CATALOG.event("RatingChanged") and type(w).decode_data(w.data()) == w

@@ -1,7 +1,4 @@
-"""Values that several services must compute alike, without importing one another.
-
-Standard library only (domain code may import it).
-"""
+"""Ids several services must compute alike, without importing one another."""
 
 from __future__ import annotations
 

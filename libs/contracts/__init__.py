@@ -1,0 +1,42 @@
+"""What services exchange, shared by producers and consumers without importing one another.
+
+Standard library only (domain code may import it): the integration events that cross a topic, one
+frozen dataclass per type in the module of the service that publishes it (``decode`` at the
+consumer's boundary, ``MalformedEvent`` for bad data: a dead letter), and values several services
+must compute alike (``match_id_for``).
+"""
+
+from libs.contracts.accounts import AllSessionsRevoked, PlayerLoggedIn, PlayerRegistered, SessionRevoked
+from libs.contracts.base import IntegrationEvent, MalformedEvent, integration_event
+from libs.contracts.economy import ActiveDeckChanged
+from libs.contracts.ids import match_id_for
+from libs.contracts.match import (
+    MatchCreated,
+    MatchEnded,
+    MatchRequestRejected,
+    PlayerDisconnected,
+    PlayerReconnected,
+)
+from libs.contracts.matchmaking import MatchRequested
+from libs.contracts.progression import RewardGranted
+from libs.contracts.ratings import RatingChanged
+
+__all__ = [
+    "ActiveDeckChanged",
+    "AllSessionsRevoked",
+    "IntegrationEvent",
+    "MalformedEvent",
+    "MatchCreated",
+    "MatchEnded",
+    "MatchRequestRejected",
+    "MatchRequested",
+    "PlayerDisconnected",
+    "PlayerLoggedIn",
+    "PlayerReconnected",
+    "PlayerRegistered",
+    "RatingChanged",
+    "RewardGranted",
+    "SessionRevoked",
+    "integration_event",
+    "match_id_for",
+]

@@ -1,0 +1,89 @@
+"""What match publishes for other services on ``arcana.match.events`` and ``arcana.match.lifecycle``
+(matchmaking settles tickets by the first two; economy, progression and ratings read ``MatchEnded``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from libs.contracts.base import IntegrationEvent, integration_event
+
+
+@integration_event("MatchCreated", version=1)
+@dataclass(frozen=True)
+class MatchCreated(IntegrationEvent):
+    """A match exists (the first event of its stream `match-<id>`)."""
+
+    match_id: str = field(metadata={"doc": "the match id (UUID)"})
+    mode: str = field(metadata={"doc": "`ranked`, `casual`, `practice` or `admin`"})
+    players: list[str] = field(metadata={"doc": "the two player ids (a bot's id starts with `bot-`)"})
+    bot: str | None = field(metadata={"doc": "the bot's player id in a practice match"})
+    request_id: str | None = field(metadata={"doc": "the MatchRequested that asked for it"})
+
+
+@integration_event("MatchRequestRejected", version=1)
+@dataclass(frozen=True)
+class MatchRequestRejected(IntegrationEvent):
+    """A MatchRequested could not start a match (the only event of its stream)."""
+
+    match_id: str = field(metadata={"doc": "the match id the request would have had"})
+    request_id: str = field(metadata={"doc": "the request's id"})
+    mode: Any = field(metadata={"doc": "the mode as requested"})
+    players: Any = field(metadata={"doc": "the players as requested"})
+    reason: str = field(
+        metadata={
+            "doc": "`invalid_deck`, `invalid_mode`, `invalid_players`, `unknown_player` (accounts never "
+            "registered them), `deck_mismatch` (not the player's active deck) or an engine code"
+        }
+    )
+    message: str = field(metadata={"doc": "what was wrong, for people"})
+    problems: Any = field(metadata={"doc": "details: per player, each deck problem"})
+
+
+@integration_event("PlayerDisconnected", version=1)
+@dataclass(frozen=True)
+class PlayerDisconnected(IntegrationEvent):
+    """A player made no request for 20 s; 120 s after `since` they forfeit."""
+
+    player: str = field(metadata={"doc": "the player id"})
+    since: str = field(metadata={"doc": "when they went silent (ISO 8601, UTC)"})
+
+
+@integration_event("PlayerReconnected", version=1)
+@dataclass(frozen=True)
+class PlayerReconnected(IntegrationEvent):
+    """A disconnected player made a request again."""
+
+    player: str = field(metadata={"doc": "the player id"})
+    since: str = field(
+        metadata={
+            "doc": "when they went silent: the `since` of the PlayerDisconnected this ends (ISO 8601, UTC)"
+        }
+    )
+
+
+@integration_event("MatchEnded", version=1)
+@dataclass(frozen=True)
+class MatchEnded(IntegrationEvent):
+    """A match is over: who won, why, and what each player did (quests, rewards, ratings read it)."""
+
+    winner: str = field(metadata={"doc": "the winner's player id, or `draw`"})
+    reason: str = field(metadata={"doc": "`hero_killed`, `concede`, `timeouts`, `disconnect` or `draw`"})
+    match_id: str = field(metadata={"doc": "the match id"})
+    mode: str = field(metadata={"doc": "`ranked`, `casual`, `practice` or `admin`"})
+    players: list[str] = field(metadata={"doc": "the two player ids"})
+    loser: str | None = field(metadata={"doc": "the loser's id; null on a draw"})
+    draw: bool = field(metadata={"doc": "whether it was a draw"})
+    turns: int = field(metadata={"doc": "turns started (rewards count only matches with turns >= 4)"})
+    round: int = field(metadata={"doc": "the round reached"})
+    bot: str | None = field(default=None, metadata={"doc": "the bot's id in a practice match"})
+    stats: dict[str, Any] = field(
+        default_factory=dict,
+        metadata={
+            "doc": "per player id: `units_played` (by tribe), `spells_cast`, `hero_damage`, "
+            "`cards_drawn`, `units_killed`, `turns`, `went_first`"
+        },
+    )
+    game: str = field(
+        default="arcana", metadata={"doc": "the game played (`arcana` when absent: matches before games)"}
+    )
