@@ -1,0 +1,94 @@
+"""JSON Schemas of every event on every topic, from the typed declarations (``make docs-schemas``).
+
+An event type is a dataclass with ``TYPE`` and ``VERSION`` (an integration event of
+``libs.contracts``, or one of the game engine's typed events, ``libs.rules.facts``); its schema
+describes the envelope's ``data``: each field with its JSON type and doc, required unless it has a
+default, further keys allowed (a newer producer may add an optional field without a new version:
+``docs/events.md``, "Versions"). One file per (topic, type, version):
+``docs/schemas/<topic>/<Type>.v<version>.json``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from libs.contracts.base import conforms, type_name
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _json_type(hint: Any) -> dict[str, Any]:
+    if hint is Any:
+        return {}
+    if hint is type(None) or hint is None:
+        return {"type": "null"}
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return {"anyOf": [_json_type(a) for a in args]}
+    if origin in (list, tuple):
+        return {"type": "array", "items": _json_type(args[0]) if args else {}}
+    if origin is dict:
+        return {"type": "object", "additionalProperties": _json_type(args[1]) if args else {}}
+    simple = {str: "string", bool: "boolean", int: "integer", float: "number"}
+    if hint in simple:
+        return {"type": simple[hint]}
+    raise TypeError(f"no JSON type for {hint!r}")
+
+
+def json_schema(event: type[Any], topic: str) -> dict[str, Any]:
+    """The JSON Schema of ``event``'s data as ``topic`` carries it."""
+    hints = typing.get_type_hints(event)
+    fields = dataclasses.fields(event)
+    properties = {
+        f.name: {**_json_type(hints[f.name]), "description": str(f.metadata.get("doc", ""))} for f in fields
+    }
+    required = [
+        f.name
+        for f in fields
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    ]
+    return {
+        "$schema": DIALECT,
+        "$id": f"{topic}/{event.TYPE}.v{event.VERSION}.json",
+        "title": f"{event.TYPE} (schema version {event.VERSION}) on {topic}",
+        "description": " ".join((event.__doc__ or "").split()),
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": True,
+    }
+
+
+def problems(event: type[Any], data: Mapping[str, Any], *, exact: bool = False) -> list[str]:
+    """What in ``data`` does not match ``event``'s declaration (empty: it conforms). ``exact``: no
+    key beyond the declared ones (the engine's own events, which have no older or newer shape)."""
+    hints = typing.get_type_hints(event)
+    found = []
+    for f in dataclasses.fields(event):
+        if f.name not in data:
+            if _required(f):
+                found.append(f"{event.TYPE}: no {f.name!r}")
+        elif not conforms(data[f.name], hints[f.name]):
+            found.append(f"{event.TYPE}: {f.name!r} is not {type_name(hints[f.name])}: {data[f.name]!r:.80}")
+    if exact:
+        extra = sorted(set(data) - {f.name for f in dataclasses.fields(event)})
+        found += [f"{event.TYPE}: {k!r} is not declared" for k in extra]
+    return found
+
+
+def _required(f: dataclasses.Field[Any]) -> bool:
+    return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+
+
+def schema_path(topic: str, event: type[Any]) -> Path:
+    return Path(topic) / f"{event.TYPE}.v{event.VERSION}.json"
+
+
+def render(text: dict[str, Any]) -> str:
+    return json.dumps(text, indent=2, sort_keys=True) + "\n"
