@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 export PYTHONPATH := $(CURDIR)
 
-.PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events kafka-acls migrate \
+.PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events docs-schemas kafka-acls migrate \
         bench bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay \
         bench-capacity bench-recovery rebuild-projection export-events dead-letters simulate clean
 
@@ -49,6 +49,9 @@ typecheck: venv ## mypy on libs/ and services/
 
 docs-events: venv ## regenerate docs/events.md from every service's declared events
 	$(PY) -m libs.kit.catalog > docs/events.md
+
+docs-schemas: venv ## regenerate docs/schemas: a JSON Schema per (topic, event type, version)
+	$(PY) -m libs.kit.schemas docs/schemas
 
 kafka-acls: venv ## regenerate the Kafka users and ACLs (deploy/k8s/components/kafka-acls) from every service's topics
 	$(PY) -m libs.kit.acls deploy/k8s/components/kafka-acls

@@ -14,11 +14,18 @@ import dataclasses
 import json
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from libs.contracts.base import conforms, type_name
+
+if TYPE_CHECKING:
+    from libs.eventstore import RecordedEvent
+    from libs.kit.events import EventCatalog
+
+# (topic, event as published) -> what does not match the topic's declaration (empty: it conforms)
+Check = Callable[[str, "RecordedEvent"], list[str]]
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -92,3 +99,61 @@ def schema_path(topic: str, event: type[Any]) -> Path:
 
 def render(text: dict[str, Any]) -> str:
     return json.dumps(text, indent=2, sort_keys=True) + "\n"
+
+
+def catalog_check(catalogs: Sequence[EventCatalog]) -> Check:
+    """A check of published events against ``catalogs``: an event on one of their topics must be of a
+    type declared there and, at the declared version, conform to it (an older stored version is
+    published as stored and read through its upcaster, so only its type is checked). Topics the
+    catalogs do not name are not checked."""
+    declared = {(c.topic, e.TYPE): e for c in catalogs for e in c.events}
+    topics = {c.topic for c in catalogs}
+
+    def check(topic: str, event: RecordedEvent) -> list[str]:
+        if topic not in topics:
+            return []
+        kind = declared.get((topic, event.type))
+        if kind is None:
+            return [f"{event.type} is not declared on {topic}"]
+        if event.schema_version > kind.VERSION:
+            return [f"{event.type}: schema version {event.schema_version} is newer than {kind.VERSION}"]
+        return problems(kind, event.data) if event.schema_version == kind.VERSION else []
+
+    return check
+
+
+def schemas_of(services: Sequence[Any]) -> dict[Path, dict[str, Any]]:
+    """Every declared event of ``services`` (service definitions): relative path -> its schema."""
+    return {
+        schema_path(c.topic, event): json_schema(event, c.topic)
+        for svc in services
+        for c in svc.events
+        for event in c.events
+    }
+
+
+def write(folder: Path, services: Sequence[Any]) -> list[Path]:
+    """Write every schema into ``folder`` and remove the ones no longer declared; returns the files."""
+    wanted = schemas_of(services)
+    for stale in folder.rglob("*.json"):
+        if stale.relative_to(folder) not in wanted:
+            stale.unlink()
+    for path, schema in wanted.items():
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(render(schema))
+    return sorted(wanted)
+
+
+def main() -> None:
+    import sys
+
+    from libs.kit.registry import discover
+
+    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/schemas")
+    written = write(folder, discover())
+    print(f"{len(written)} schemas in {folder}")
+
+
+if __name__ == "__main__":
+    main()

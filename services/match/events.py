@@ -13,6 +13,7 @@ from libs.contracts.match import (
     PlayerReconnected,
 )
 from libs.kit.events import EventCatalog
+from libs.rules import facts
 
 TOPIC = "arcana.match.events"
 LIFECYCLE_TOPIC = "arcana.match.lifecycle"
@@ -21,14 +22,19 @@ RECORDS_TOPIC = "arcana.match.records"
 
 # What match declares, the same on each of its topics.
 EVENTS = (MatchCreated, MatchRequestRejected, PlayerDisconnected, PlayerReconnected, MatchEnded)
+# The rules' own events (the stored MatchEnded is the service's, enriched): public forms live,
+# as stored in the records.
+_GAME_TYPES = [f.TYPE for f in facts.FACTS if f.TYPE != MatchEnded.TYPE]
+LIVE_GAME_EVENTS = tuple(facts.PUBLIC[t] for t in _GAME_TYPES if t in facts.PUBLIC)
+RECORDED_GAME_EVENTS = tuple(f for f in facts.FACTS if f.TYPE != MatchEnded.TYPE)
 
 CATALOG = EventCatalog(
     "match",
     TOPIC,
-    EVENTS,
-    "Matches, one stream `match-<id>` each, as they run: only what is public. Besides these, each "
-    "rules event (docs/rules.md) in the form a spectator sees (`libs.rules.visible_event`: no seed, "
-    "deck lists, deck orders or drawn cards; `DeckShuffled` not at all), and no `state_hash`; so the "
+    EVENTS + LIVE_GAME_EVENTS,
+    "Matches, one stream `match-<id>` each, as they run: only what is public. The rules events "
+    "(docs/rules.md) come in the form a spectator sees (`libs.rules.visible_event`: no seed, deck "
+    "lists, deck orders or drawn cards; `DeckShuffled` not at all), and no `state_hash`; so the "
     "versions of a stream have gaps here.",
 )
 
@@ -45,9 +51,10 @@ LIFECYCLE = EventCatalog(
 RECORDS = EventCatalog(
     "match",
     RECORDS_TOPIC,
-    EVENTS,
+    (MatchCreated, PlayerDisconnected, PlayerReconnected, MatchEnded, *RECORDED_GAME_EVENTS),
     "The complete record of each ended match, for analysts and replay: every event of its stream "
-    "exactly as stored (rules events with seed, decks, deck orders and draws, and `state_hash`), "
-    "published when its `MatchEnded` is relayed, never while it runs. The fields below are those of "
-    "the service's own events; the rules events are in docs/rules.md. No service consumes it.",
+    "exactly as stored (rules events with seed, decks, deck orders and draws; the last event of each "
+    "command's batch also carries `state_hash`, the replay check), published when its `MatchEnded` "
+    "is relayed, never while it runs. A rejected request is no match: it never comes here. No "
+    "service consumes it.",
 )
