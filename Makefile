@@ -53,7 +53,7 @@ docs-events: venv ## regenerate docs/events.md from every service's declared eve
 docs-schemas: venv ## regenerate docs/schemas: a JSON Schema per (topic, event type, version)
 	$(PY) -m libs.kit.schemas docs/schemas
 
-kafka-acls: venv ## regenerate the Kafka users and ACLs (deploy/k8s/components/kafka-acls) from every service's topics
+kafka-acls: venv ## regenerate the Kafka users, ACLs and topics (deploy/k8s/components/kafka-acls) from every service's declarations
 	$(PY) -m libs.kit.acls deploy/k8s/components/kafka-acls
 
 ARCANA := $(VENV)/bin/arcana

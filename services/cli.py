@@ -292,14 +292,19 @@ def _migrate_parser(commands: Any) -> None:
     p = commands.add_parser(
         "migrate",
         help="apply every service's database migrations",
-        description="Apply every service's migrations (safe to run twice, and concurrently).",
+        description="Apply every service's migrations (safe to run twice, and concurrently); with --check, "
+        "apply nothing and exit 1 while a file is not applied (a pod's init container waits so).",
     )
+    p.add_argument("--check", action="store_true", help="apply nothing: is every file applied?")
+    p.add_argument("--wait", type=float, default=0.0, help="with --check: poll up to this many seconds")
+    p.add_argument("schemas", nargs="*", help="with --check: these services' schemas only")
     p.set_defaults(handler=_migrate)
 
 
 def _migrate(args: argparse.Namespace) -> int:
     _database()
-    return _delegate("libs.db.migrate_all", [])
+    argv = [*(["--check", "--wait", str(args.wait)] if args.check else []), *args.schemas]
+    return _delegate("libs.db.migrate_all", argv)
 
 
 def _purge_parser(commands: Any) -> None:

@@ -61,7 +61,7 @@ from kafka.errors import KafkaError
 from kafka.structs import OffsetAndMetadata
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from libs.bus import deadletters, inbox
+from libs.bus import deadletters, heartbeat, inbox, metrics
 from libs.bus.background import BackgroundLoop
 from libs.bus.backoff import Backoff
 from libs.bus.cluster import ClusterProbe
@@ -406,10 +406,11 @@ class ConsumerRunner(BackgroundLoop):
         consumer: KafkaConsumer | None = None
         try:
             while not stop.is_set():
+                heartbeat.beat(f"consumer {self.name}")
                 try:
                     if consumer is None:
                         consumer = self._connect()
-                    self.poll_once(consumer)
+                    metrics.polled(self.name, self.poll_once(consumer), consumer)
                 except Exception as exc:
                     if isinstance(exc, KafkaError | OSError):
                         log.warning("%s: broker trouble (%r); reconnecting", self.name, exc)

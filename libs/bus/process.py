@@ -31,11 +31,17 @@ def require_database() -> str:
 
 
 def setup_logging() -> None:
-    logging.basicConfig(
-        level=os.environ.get("LOG_LEVEL", "INFO"),
-        format="%(asctime)s %(levelname)s %(name)s %(message)s",
-        stream=sys.stderr,
-    )
+    """JSON lines on stderr (``libs.jsonlog``), or plain text with ``LOG_FORMAT=text``."""
+    if os.environ.get("LOG_FORMAT", "json") == "text":
+        logging.basicConfig(
+            level=os.environ.get("LOG_LEVEL", "INFO"),
+            format="%(asctime)s %(levelname)s %(name)s %(message)s",
+            stream=sys.stderr,
+        )
+    else:
+        from libs.jsonlog import json_handler
+
+        logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"), handlers=[json_handler(sys.stderr)])
     logging.getLogger("kafka").setLevel(logging.WARNING)
 
 

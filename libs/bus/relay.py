@@ -58,7 +58,7 @@ from kafka.errors import KafkaError, TopicAlreadyExistsError
 from psycopg import sql
 from psycopg_pool import PoolTimeout
 
-from libs.bus import faults
+from libs.bus import faults, heartbeat, metrics
 from libs.bus.background import BackgroundLoop
 from libs.bus.backoff import Backoff
 from libs.bus.batch_publish import BatchPublisher, Message
@@ -260,6 +260,7 @@ class OutboxRelay(BackgroundLoop):
         stop = stop or self._stop
         try:
             while not stop.is_set():
+                heartbeat.beat(f"relay {self.topic}")
                 try:
                     published = self.step()
                 except BrokerChanged as exc:
@@ -360,6 +361,7 @@ def main(argv: list[str] | None = None) -> None:
         )
         stop = threading.Event()
         stop_on_signals(stop)
+        metrics.serve(metrics.RelayCollector(pool, args.schema, relay.topic))
         log.info("relay %s from schema %s to %s", relay.topic, args.schema, bootstrap)
         relay.run(stop)
         log.info("relay %s stopped", relay.topic)

@@ -24,6 +24,27 @@ def _files(folders: Iterable[Path]) -> list[Path]:
     return found
 
 
+def _key(path: Path) -> str:
+    return f"{path.parent.parent.name}/{path.name}"
+
+
+def pending(url: str, schema: str, folders: Iterable[Path] = ()) -> list[str]:
+    """The migration files of ``schema`` not applied yet (all of them when the schema is new).
+
+    Reads only ``<schema>.schema_migrations``: a service's own role may run it (an init container
+    waits on it before the pod starts, docs/upgrading.md)."""
+    files = [_key(p) for p in _files([EVENTSTORE_MIGRATIONS, BUS_MIGRATIONS, WEB_MIGRATIONS, *folders])]
+    with psycopg.connect(url, autocommit=True) as conn:
+        exists = conn.execute(
+            "SELECT to_regclass(%s) IS NOT NULL", (f"{schema}.schema_migrations",)
+        ).fetchone()
+        if not (exists and exists[0]):
+            return files
+        table = sql.SQL("SELECT name FROM {}.schema_migrations").format(sql.Identifier(schema))
+        done = {row[0] for row in conn.execute(table)}
+    return [f for f in files if f not in done]
+
+
 def migrate(url: str, schema: str, folders: Iterable[Path] = ()) -> list[str]:
     """Create ``schema`` with the event store and bus tables plus the files in ``folders``.
 
@@ -46,7 +67,7 @@ def migrate(url: str, schema: str, folders: Iterable[Path] = ()) -> list[str]:
                 row[0] for row in conn.execute(sql.SQL("SELECT name FROM {}.schema_migrations").format(ident))
             }
             for path in files:
-                key = f"{path.parent.parent.name}/{path.name}"
+                key = _key(path)
                 if key in done:
                     continue
                 text = path.read_text().replace("{schema}", ident.as_string(conn))

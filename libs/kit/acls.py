@@ -1,6 +1,6 @@
 """Kafka users and ACLs of every service, from its own declarations: ``python -m libs.kit.acls
-deploy/k8s/components/kafka-acls`` (``make kafka-acls``) writes ``kafka-users.yaml`` and
-``client-patches.yaml`` there.
+deploy/k8s/components/kafka-acls`` (``make kafka-acls``) writes ``kafka-users.yaml``,
+``client-patches.yaml`` and ``kafka-topics.yaml`` (``libs.kit.kafka_topics``) there.
 
 One Strimzi ``KafkaUser`` per service (``arcana-<name>``, SCRAM-SHA-512), for its relay, consumers
 and dead-letter tools:
@@ -64,7 +64,7 @@ def kafka_user(svc: ServiceDef) -> dict[str, Any]:
     acls += [_acl("topic", t, ["Describe", "Read"]) for t in reads(svc)]
     acls += [_acl("group", g, ["Read"]) for g in groups(svc)]
     return {
-        "apiVersion": "kafka.strimzi.io/v1beta2",
+        "apiVersion": "kafka.strimzi.io/v1",  # served since Strimzi 0.49 (v1beta2 is deprecated)
         "kind": "KafkaUser",
         "metadata": {
             "name": user_name(svc),
@@ -169,11 +169,14 @@ def render_patches(services: list[ServiceDef]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Write ``kafka-users.yaml`` and ``client-patches.yaml`` into the folder given (the component)."""
+    """Write the users, the client patches and the topics into the folder given (the component)."""
+    from libs.kit import kafka_topics  # it builds on this module's ``writes``
+
     folder = Path((argv if argv is not None else sys.argv[1:])[0])
     services = discover()
     (folder / "kafka-users.yaml").write_text(render(services))
     (folder / "client-patches.yaml").write_text(render_patches(services))
+    (folder / "kafka-topics.yaml").write_text(kafka_topics.render(services))
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from libs.bus import ConsumerRunner
+from libs.bus import ConsumerRunner, metrics
 from libs.bus.consumer import Handler
 from libs.bus.security import client_options
 from libs.eventstore import RecordedEvent
@@ -98,6 +98,7 @@ def main(argv: list[str] | None = None) -> None:
     stop = threading.Event()
     stop_on_signals(stop)
     loops = runners(runtime, service, bootstrap)
+    metrics.serve(metrics.DeadLetterCollector(runtime.pool, runtime.schema))
     threads = [threading.Thread(target=r.run, args=(stop,), name=r.name) for r in loops]
     for t in threads:
         t.start()

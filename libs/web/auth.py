@@ -167,6 +167,17 @@ def bearer_token() -> str | None:
     return value
 
 
+def verify_rotating(secret: str, previous: str | None, token: str) -> TokenClaims:
+    """``verify_claims`` with the current key, else (during a rotation) with the previous one, so
+    tokens issued before the rotation stay valid until they expire (docs/operations.md)."""
+    try:
+        return verify_claims(secret, token)
+    except ApiError:
+        if not previous:
+            raise
+        return verify_claims(previous, token)
+
+
 def authenticate() -> uuid.UUID:
     """Verify the request's bearer token (and, when the app checks sessions, that it was not
     revoked), remember its claims and return the player id (``ApiError`` 401)."""
@@ -174,7 +185,7 @@ def authenticate() -> uuid.UUID:
     if token is None:
         raise _unauthorized("A bearer token is required.")
     ctx = service_context()
-    claims = verify_claims(ctx.settings.token_secret, token)
+    claims = verify_rotating(ctx.settings.token_secret, ctx.settings.token_secret_previous, token)
     if ctx.sessions is not None and ctx.sessions.is_revoked(claims):
         raise _unauthorized("The token has been revoked (logged out).")
     g.token_claims = claims

@@ -1,22 +1,17 @@
-"""Kafka users and ACLs (issue 12, finding 3): in the optional component
-deploy/k8s/components/kafka-acls, one Strimzi KafkaUser per service that may write only its own
-topics and read only those it subscribes to, as each service declares them; its relay and
-consumers log in as that user."""
+"""Kafka users and ACLs (issue 12, finding 3; issue 17, finding 5): the component
+deploy/k8s/components/kafka-acls, enabled by the production overlay, has one Strimzi KafkaUser per
+service that may write only its own topics and read only those it subscribes to, as each service
+declares them; its relay and consumers log in as that user; the dev overlay keeps the open broker."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-from pathlib import Path
-
-import pytest
 import yaml
 
 from libs import kit
 from libs.bus.topics import dead_letter_topic
 from libs.config import PROJECT_ROOT
-from libs.kit import acls
+from libs.kit import acls, kafka_topics
+from tests.unit.deploy.rendering import K8S, PRODUCTION, render
 
 COMPONENT = PROJECT_ROOT / "deploy" / "k8s" / "components" / "kafka-acls"
 USERS = COMPONENT / "kafka-users.yaml"
@@ -40,6 +35,8 @@ def _granted(user: dict, kind: str, operation: str) -> set[str]:
 def test_the_checked_in_users_are_those_the_services_declare() -> None:
     assert USERS.read_text() == acls.render(kit.discover()), "stale: run `make kafka-acls`"
     assert PATCHES.read_text() == acls.render_patches(kit.discover()), "stale: run `make kafka-acls`"
+    topics = COMPONENT / "kafka-topics.yaml"
+    assert topics.read_text() == kafka_topics.render(kit.discover()), "stale: run `make kafka-acls`"
 
 
 def test_each_service_writes_only_its_own_topics_and_reads_only_its_subscriptions() -> None:
@@ -68,20 +65,21 @@ def test_every_topic_has_one_writer_and_every_read_topic_a_writer() -> None:
     assert {t for u in users for t in _granted(u, "topic", "Read")} <= set(written)
 
 
-def _render_with_component(tmp_path: Path) -> list[dict]:
-    overlay = os.path.relpath(PROJECT_ROOT / "deploy" / "k8s" / "overlays" / "production", tmp_path)
-    component = os.path.relpath(COMPONENT, tmp_path)  # kustomize takes relative paths only
-    (tmp_path / "kustomization.yaml").write_text(
-        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
-        f"resources:\n  - {overlay}\ncomponents:\n  - {component}\n"
-    )
-    out = subprocess.run(["kubectl", "kustomize", str(tmp_path)], check=True, capture_output=True, text=True)
-    return [d for d in yaml.safe_load_all(out.stdout) if d]
+def test_the_users_are_for_the_strimzi_api_current_strimzi_serves() -> None:
+    assert {u["apiVersion"] for u in _users().values()} == {"kafka.strimzi.io/v1"}
 
 
-@pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl (with kustomize) is not installed")
-def test_with_the_component_each_relay_and_consumer_logs_in_as_its_services_user(tmp_path: Path) -> None:
-    docs = _render_with_component(tmp_path)
+def test_the_dev_overlay_keeps_the_open_broker() -> None:
+    docs = render(K8S / "overlays" / "dev")
+    assert not [d for d in docs if d["kind"] in ("KafkaUser", "KafkaTopic")]
+    for d in docs:
+        if d["kind"] == "Deployment":
+            for container in d["spec"]["template"]["spec"]["containers"]:
+                assert "KAFKA_SASL_USERNAME" not in {e["name"] for e in container.get("env", [])}
+
+
+def test_production_logs_each_relay_and_consumer_in_as_its_services_user() -> None:
+    docs = render(PRODUCTION)
     users = [d for d in docs if d["kind"] == "KafkaUser"]
     assert len(users) == len(kit.discover())
     assert {u["metadata"]["labels"]["strimzi.io/cluster"] for u in users} == {acls.STRIMZI_CLUSTER}
