@@ -4,16 +4,18 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 export PYTHONPATH := $(CURDIR)
 
-.PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events kafka-acls migrate \
+.PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events docs-schemas kafka-acls migrate \
         bench bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay \
         bench-capacity bench-recovery bench-line bench-arena docs-line rebuild-projection export-events dead-letters clean
+        bench-capacity bench-recovery rebuild-projection export-events dead-letters simulate clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt
+$(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $@
 
 venv: $(VENV)/.installed ## create the virtualenv with the pinned dependencies
@@ -49,11 +51,16 @@ typecheck: venv ## mypy on libs/ and services/
 docs-events: venv ## regenerate docs/events.md from every service's declared events
 	$(PY) -m libs.kit.catalog > docs/events.md
 
+docs-schemas: venv ## regenerate docs/schemas: a JSON Schema per (topic, event type, version)
+	$(PY) -m libs.kit.schemas docs/schemas
+
 kafka-acls: venv ## regenerate the Kafka users, ACLs and topics (deploy/k8s/components/kafka-acls) from every service's declarations
 	$(PY) -m libs.kit.acls deploy/k8s/components/kafka-acls
 
-migrate: venv ## apply every service's migrations to DATABASE_URL
-	$(PY) -m libs.db.migrate_all
+ARCANA := $(VENV)/bin/arcana
+
+migrate: venv ## apply every service's migrations to DATABASE_URL (arcana migrate)
+	@$(ARCANA) migrate
 
 bench: bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay bench-capacity bench-recovery bench-line bench-arena ## every benchmark
 
@@ -95,12 +102,17 @@ docs-line: venv ## regenerate the catalog table of docs/line.md from libs/line/d
 
 rebuild-projection: venv ## drop and rebuild a projection: make rebuild-projection SCHEMA=x PROJECTION=mod:obj
 	$(PY) -m libs.bus.rebuild --schema $(SCHEMA) --projection $(PROJECTION)
+rebuild-projection: venv ## drop and rebuild a service's read models: make rebuild-projection SERVICE=match (arcana rebuild)
+	@$(ARCANA) rebuild $(SERVICE) $(if $(PROJECTION),--projection $(PROJECTION))
 
-export-events: venv ## the event log of a service as JSON Lines: make export-events SCHEMA=match [STREAM=match-…]
-	$(PY) -m libs.bus.export --schema $(SCHEMA) $(if $(STREAM),--stream $(STREAM))
+export-events: venv ## events as JSON Lines on stdout: make export-events [SERVICE=match] [STREAM=match-…] (arcana export)
+	@$(ARCANA) export $(if $(SERVICE),--service $(SERVICE)) $(if $(STREAM),--stream $(STREAM))
 
-dead-letters: venv ## a service's dead letters: make dead-letters SERVICE=match [RETRY=id|all] [ALL=1]
-	$(PY) -m libs.bus.deadletters $(if $(RETRY),retry $(if $(filter all,$(RETRY)),--all,$(RETRY)),list $(if $(ALL),--all)) --service $(SERVICE)
+dead-letters: venv ## a service's dead letters: make dead-letters SERVICE=match [RETRY=id|all] [ALL=1] (arcana dead-letters)
+	@$(ARCANA) dead-letters $(if $(RETRY),retry $(if $(filter all,$(RETRY)),--all,$(RETRY)),list $(if $(ALL),--all)) --service $(SERVICE)
+
+simulate: venv ## bot-against-bot games on the rules engine with win rates: make simulate [GAMES=100] (arcana simulate)
+	@$(ARCANA) simulate --games $(or $(GAMES),100)
 
 clean: ## remove the virtualenv and the embedded stack's data
 	rm -rf $(VENV) .arcana .pytest_cache .mypy_cache .ruff_cache .hypothesis

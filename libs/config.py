@@ -21,6 +21,7 @@ def data_dir() -> Path:
 
 
 DATABASE_URL_FILE = "database-url"
+KAFKA_BOOTSTRAP_FILE = "kafka-bootstrap"
 
 
 class DatabaseNotFound(KeyError):
@@ -30,26 +31,48 @@ class DatabaseNotFound(KeyError):
         return str(self.args[0]) if self.args else "no database"
 
 
+class KafkaNotFound(DatabaseNotFound):
+    """Neither ``KAFKA_BOOTSTRAP_SERVERS`` nor a running embedded stack's broker is known."""
+
+
 def stack_database_file() -> Path:
     """Where ``make run`` records the URL of the embedded PostgreSQL it started."""
     return data_dir() / DATABASE_URL_FILE
 
 
-def record_stack_database(url: str) -> Path:
-    """Record ``url`` as the embedded stack's database (``make run`` calls it after starting
-    PostgreSQL), so tools run without ``DATABASE_URL`` find it. Written atomically; returns the file."""
-    path = stack_database_file()
+def _record(name: str, value: str) -> Path:
+    """Write ``value`` to ``<ARCANA_DATA_DIR>/<name>`` atomically, readable by the owner only."""
+    path = data_dir() / name
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(url + "\n")
+    tmp.write_text(value + "\n")
     os.chmod(tmp, 0o600)
     os.replace(tmp, path)
     return path
 
 
+def _recorded(name: str) -> str:
+    try:
+        return (data_dir() / name).read_text().strip()
+    except FileNotFoundError:
+        return ""
+
+
+def record_stack_database(url: str) -> Path:
+    """Record ``url`` as the embedded stack's database (``make run`` calls it after starting
+    PostgreSQL), so tools run without ``DATABASE_URL`` find it. Written atomically; returns the file."""
+    return _record(DATABASE_URL_FILE, url)
+
+
+def record_stack_kafka(bootstrap: str) -> Path:
+    """Record the embedded stack's broker, so tools run without ``KAFKA_BOOTSTRAP_SERVERS`` find it."""
+    return _record(KAFKA_BOOTSTRAP_FILE, bootstrap)
+
+
 def forget_stack_database() -> None:
-    """Remove the record of the embedded stack's database (``make run`` calls it on stopping)."""
+    """Remove the records of the embedded stack's database and broker (``make run`` on stopping)."""
     stack_database_file().unlink(missing_ok=True)
+    (data_dir() / KAFKA_BOOTSTRAP_FILE).unlink(missing_ok=True)
 
 
 def env_int(name: str, default: int) -> int:
@@ -62,19 +85,23 @@ def database_url() -> str:
     database a running ``make run`` started (recorded in ``<ARCANA_DATA_DIR>/database-url``).
 
     Raises ``DatabaseNotFound`` (a ``KeyError``) when neither is there."""
-    url = secret_from_env("DATABASE_URL")
+    url = secret_from_env("DATABASE_URL") or _recorded(DATABASE_URL_FILE)
     if url:
         return url
-    path = stack_database_file()
-    try:
-        recorded = path.read_text().strip()
-    except FileNotFoundError:
-        recorded = ""
-    if recorded:
-        return recorded
     raise DatabaseNotFound(
-        f"DATABASE_URL is not set and no embedded stack is running ({path} is missing): "
+        f"DATABASE_URL is not set and no embedded stack is running ({stack_database_file()} is missing): "
         "set DATABASE_URL, or start the stack with `make run`"
+    )
+
+
+def kafka_bootstrap() -> str:
+    """``KAFKA_BOOTSTRAP_SERVERS``, or else the broker a running ``make run`` started (recorded in
+    ``<ARCANA_DATA_DIR>/kafka-bootstrap``). Raises ``KafkaNotFound`` when neither is there."""
+    bootstrap = os.environ.get("KAFKA_BOOTSTRAP_SERVERS") or _recorded(KAFKA_BOOTSTRAP_FILE)
+    if bootstrap:
+        return bootstrap
+    raise KafkaNotFound(
+        "KAFKA_BOOTSTRAP_SERVERS is not set and no embedded stack is running: set it, or start `make run`"
     )
 
 

@@ -19,6 +19,10 @@ from libs.devstack.broker import DevBroker
 from libs.devstack.ports import free_port
 from libs.devstack.postgres import EmbeddedPostgres
 
+# Every relay the tests start (in this process or in a stack's) refuses an event that does not match
+# its topic's declared schema (libs/bus/relay.py), so every published event is checked.
+os.environ.setdefault("ARCANA_SCHEMA_CHECK", "strict")
+
 
 @pytest.fixture(scope="session")
 def tmp_root() -> Iterator[Path]:

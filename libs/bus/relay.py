@@ -47,7 +47,9 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import threading
+from collections.abc import Callable
 
 import psycopg
 from kafka import KafkaAdminClient
@@ -73,6 +75,15 @@ class BrokerChanged(Exception):
     """The cluster changed while a batch was being published: the batch is not recorded."""
 
 
+class SchemaViolation(Exception):
+    """An event does not match what its topic declares (strict checking): nothing is published."""
+
+
+# (topic, event as published) -> its problems against the topic's declared schema (libs.kit.schemas)
+SchemaCheck = Callable[[str, RecordedEvent], list[str]]
+CHECK_MODES = ("off", "log", "strict")
+
+
 class OutboxRelay(BackgroundLoop):
     """Publishes the events of ``store`` (one service's schema) to ``arcana.<service>.events``."""
 
@@ -91,8 +102,12 @@ class OutboxRelay(BackgroundLoop):
         partitions: int = 4,
         replication_factor: int = -1,
         publication: Publication | None = None,
+        check: SchemaCheck | None = None,
+        strict: bool = False,
     ) -> None:
         self.store = store
+        self.check = check
+        self.strict = strict
         self.service = service
         self.topic = topic_for(service)
         self.publication = publication
@@ -185,10 +200,21 @@ class OutboxRelay(BackgroundLoop):
         for event in events:
             routed = self.publication.route(event, self.store) if self.publication else [(self.topic, event)]
             for topic, published in routed:
+                self._check(topic, published)
                 by_topic[topic].append(
                     Message(message_key(published), message_value(published), message_headers(published))
                 )
         return {t: m for t, m in by_topic.items() if m}
+
+    def _check(self, topic: str, event: RecordedEvent) -> None:
+        """Log (or, strict, refuse the page for) an event that does not match its topic's schema."""
+        found = self.check(topic, event) if self.check is not None else []
+        if not found:
+            return
+        message = f"{topic}: event {event.event_id} ({event.stream} v{event.version}): {'; '.join(found)}"
+        log.error("schema violation: %s", message)
+        if self.strict:
+            raise SchemaViolation(message)
 
     def _create_topic(self, topic: str | None = None) -> None:
         topic = topic or self.topic
@@ -277,6 +303,26 @@ def declared_publication(service: str) -> Publication | None:
         return None
 
 
+def declared_check(service: str) -> SchemaCheck | None:
+    """The check of what ``service`` publishes against its declared catalogs (None: no such service)."""
+    from libs.kit.registry import definition
+    from libs.kit.schemas import catalog_check
+
+    try:
+        return catalog_check(definition(service).events)
+    except LookupError:
+        return None
+
+
+def check_mode() -> str:
+    """``ARCANA_SCHEMA_CHECK``: ``off``, ``log`` (the default: a violation is logged, the event
+    published) or ``strict`` (the page is refused: the tests run so)."""
+    mode = os.environ.get("ARCANA_SCHEMA_CHECK", "log")
+    if mode not in CHECK_MODES:
+        raise ValueError(f"ARCANA_SCHEMA_CHECK must be one of {', '.join(CHECK_MODES)}, not {mode!r}")
+    return mode
+
+
 def main(argv: list[str] | None = None) -> None:
     from libs.bus.process import require_env, setup_logging, stop_on_signals
     from libs.db import make_pool
@@ -310,6 +356,8 @@ def main(argv: list[str] | None = None) -> None:
             partitions=args.partitions,
             replication_factor=args.replication_factor,
             publication=declared_publication(args.service),
+            check=declared_check(args.service) if check_mode() != "off" else None,
+            strict=check_mode() == "strict",
         )
         stop = threading.Event()
         stop_on_signals(stop)

@@ -24,6 +24,7 @@ import psycopg
 
 from libs.config import DatabaseNotFound, database_url
 from libs.db.migrate import migrate, pending
+from libs.db.roles import ANALYST_ROLE, grant_events_read
 from libs.kit.registry import SERVICES_DIR, service_names
 
 
@@ -37,8 +38,13 @@ def service_folders() -> dict[str, list[Path]]:
 
 
 def migrate_all(url: str) -> dict[str, list[str]]:
-    """Migrate every service's schema; returns the files applied now, per service."""
-    return {svc: migrate(url, svc, folders) for svc, folders in service_folders().items()}
+    """Migrate every service's schema; returns the files applied now, per service. When the
+    analysts' role exists (``libs.db.roles``), it may then read every event table."""
+    applied = {svc: migrate(url, svc, folders) for svc, folders in service_folders().items()}
+    with psycopg.connect(url, autocommit=True) as conn:
+        for svc in applied:
+            grant_events_read(conn, svc, ANALYST_ROLE)
+    return applied
 
 
 def pending_all(url: str, schemas: list[str] | None = None) -> dict[str, list[str]]:

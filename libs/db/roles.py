@@ -10,7 +10,11 @@ migration Job) creates or updates, for the services under ``services/``:
   ``TRUNCATE`` for a projection rebuild), its sequences; no ``CREATE`` anywhere, nothing in other
   schemas. Tables the migration role creates later get the same grants (default privileges);
 - ``arcana_worker``: the Celery worker runs every service's tasks, so it is a member of each
-  ``<service>_app`` role (and of nothing else).
+  ``<service>_app`` role (and of nothing else);
+- ``arcana_analyst``: read-only, for analysts' exports and queries: ``SELECT`` on each service's
+  ``events`` table and nothing else (no read model, no idempotency record, no inbox). The events
+  never hold a password or its hash. Tables that do not exist yet get the grant from
+  ``libs.db.migrate_all`` once it creates them (it runs as their owner).
 
 Run it before the first migration: tables created earlier by another role stay that role's (then
 ``REASSIGN OWNED BY <that role> TO arcana_migrate`` once, as an administrator, and run this again).
@@ -28,6 +32,7 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import psycopg
 from psycopg import sql
@@ -36,6 +41,7 @@ from libs.config import secret_from_env
 
 MIGRATION_ROLE = "arcana_migrate"
 WORKER_ROLE = "arcana_worker"
+ANALYST_ROLE = "arcana_analyst"
 
 
 def runtime_role(schema: str, prefix: str = "") -> str:
@@ -57,11 +63,15 @@ class RolePlan:
     def worker_role(self) -> str:
         return self.prefix + WORKER_ROLE
 
+    @property
+    def analyst_role(self) -> str:
+        return self.prefix + ANALYST_ROLE
+
     def runtime_roles(self) -> dict[str, str]:
         return {schema: runtime_role(schema, self.prefix) for schema in self.schemas}
 
     def all_roles(self) -> list[str]:
-        return [self.migration_role, *self.runtime_roles().values(), self.worker_role]
+        return [self.migration_role, *self.runtime_roles().values(), self.worker_role, self.analyst_role]
 
 
 def _ensure_login_role(conn: psycopg.Connection[object], role: str, password: str | None) -> None:
@@ -94,6 +104,21 @@ def _grant_schema(conn: psycopg.Connection[object], schema: str, owner: str, rol
         conn.execute(sql.SQL(statement).format(s=s, o=o, r=r))
 
 
+def grant_events_read(conn: psycopg.Connection[Any], schema: str, role: str) -> bool:
+    """``role`` may read ``schema``'s event table, when both exist; returns whether it was granted."""
+    found = conn.execute(
+        "SELECT to_regclass(format('%%I.events', %s::text)) IS NOT NULL "
+        "AND EXISTS (SELECT 1 FROM pg_roles WHERE rolname = %s)",
+        (schema, role),
+    ).fetchone()
+    if not (found and found[0]):
+        return False
+    s, r = sql.Identifier(schema), sql.Identifier(role)
+    conn.execute(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(s, r))
+    conn.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(sql.Identifier(schema, "events"), r))
+    return True
+
+
 def ensure_roles(admin_url: str, plan: RolePlan, passwords: dict[str, str]) -> None:
     """Create or update the roles of ``plan`` and their grants (``passwords``: role -> password)."""
     with psycopg.connect(admin_url, autocommit=True) as conn:
@@ -110,6 +135,7 @@ def ensure_roles(admin_url: str, plan: RolePlan, passwords: dict[str, str]) -> N
             )
             for schema, role in plan.runtime_roles().items():
                 _grant_schema(conn, schema, plan.migration_role, role)
+                grant_events_read(conn, schema, plan.analyst_role)
                 conn.execute(
                     sql.SQL("GRANT {} TO {}").format(sql.Identifier(role), sql.Identifier(plan.worker_role))
                 )

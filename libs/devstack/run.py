@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from libs.config import data_dir, forget_stack_database, record_stack_database
+from libs.config import data_dir, forget_stack_database, record_stack_database, record_stack_kafka
 from libs.db.migrate_all import migrate_all
 from libs.devstack import processes
 from libs.devstack.broker import DevBroker
@@ -42,6 +42,7 @@ def _supervise_kafka(supervisor: Supervisor, folder: Path) -> str:
     broker = DevBroker(int(os.environ.get("ARCANA_KAFKA_PORT", "19092")), folder / "logs" / "broker.log")
     supervisor.add(Infrastructure("kafka", broker, lambda: f"cluster {broker.cluster_id}"))
     print(f"  kafka      {broker.bootstrap} (Tansu dev broker, memory only)")
+    record_stack_kafka(broker.bootstrap)  # tools (arcana replay --topic) find it here
     return broker.bootstrap
 
 

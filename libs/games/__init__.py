@@ -184,13 +184,19 @@ class Game(ABC):
     Class attributes: ``name`` (lowercase, the ``game`` of tickets, matches and ``MatchEnded``),
     ``seats`` (the player counts a match may have), ``errors`` (every ``IllegalCommand`` subclass
     ``decide`` and ``setup`` raise), ``commands`` (the player commands by type), ``starter_deck`` (a
-    legal deck: the bot's, and a new player's before they build one)."""
+    legal deck: the bot's, and a new player's before they build one), ``events`` (the typed
+    declaration of each event type it emits: a dataclass with ``TYPE``, ``VERSION`` and documented
+    fields, for the event catalog and the JSON Schemas of the match topics) and ``public_events``
+    (the declaration of each form ``visible_event(event, None)`` gives: what the live topic carries;
+    a type that is never public is not there)."""
 
     name: ClassVar[str]
     seats: ClassVar[frozenset[int]]
     errors: ClassVar[tuple[type[IllegalCommand], ...]]
     commands: ClassVar[Mapping[str, CommandShape]]
     starter_deck: ClassVar[tuple[str, ...]] = ()
+    events: ClassVar[tuple[Any, ...]] = ()
+    public_events: ClassVar[tuple[Any, ...]] = ()
 
     # -- the decider -----------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from libs.games import (
     Setup,
     Wait,
 )
-from libs.rules import Code, RuleViolation
+from libs.rules import Code, RuleViolation, facts
 from libs.rules.bots import greedy_bot
 
 MULLIGAN_SECONDS = 30
@@ -172,6 +172,8 @@ class Arcana(Game):
     errors: ClassVar[tuple[type[IllegalCommand], ...]] = ERRORS
     commands: ClassVar[Mapping[str, CommandShape]] = COMMANDS
     starter_deck: ClassVar[tuple[str, ...]] = tuple(rules.STARTER_DECK)
+    events: ClassVar[tuple[Any, ...]] = facts.FACTS
+    public_events: ClassVar[tuple[Any, ...]] = tuple(facts.PUBLIC.values())
 
     def setup(self, setup: Setup) -> list[dict[str, Any]]:
         """``options``: ``first`` (a player id), ``shuffle``, ``arcana`` (6 ids), ``date`` (the

@@ -9,6 +9,10 @@ and dead-letter tools:
   topic of each catalog of ``ServiceDef.events`` and ``arcana.<name>.dead-letters``;
 - it reads only the topics of its ``subscriptions``, in the consumer groups named after them.
 
+And ``arcana-analyst``, for analysts: it reads every public topic and the match records (every
+catalog's topic; never a dead-letter topic), in consumer groups named ``arcana-analyst-*`` (or
+none, reading from the beginning as ``arcana export --topic`` does), and writes nothing.
+
 The patches make each service's relay and consumers log in as its user (``libs.bus.security``:
 SASL SCRAM-SHA-512 over TLS, the password from the Secret the Strimzi User Operator creates for the
 user, the CA from the cluster's CA Secret) and point them at the TLS listener. A unit test
@@ -68,6 +72,33 @@ def kafka_user(svc: ServiceDef) -> dict[str, Any]:
         "kind": "KafkaUser",
         "metadata": {
             "name": user_name(svc),
+            "labels": {"strimzi.io/cluster": STRIMZI_CLUSTER, "app.kubernetes.io/part-of": "arcana"},
+        },
+        "spec": {
+            "authentication": {"type": "scram-sha-512"},
+            "authorization": {"type": "simple", "acls": acls},
+        },
+    }
+
+
+ANALYST = "arcana-analyst"
+
+
+def analyst_user(services: list[ServiceDef]) -> dict[str, Any]:
+    """The read-only KafkaUser of analysts: every catalog's topic, groups ``arcana-analyst-*``."""
+    topics = sorted({c.topic for svc in services for c in svc.events})
+    acls = [_acl("topic", t, ["Describe", "Read"]) for t in topics]
+    acls.append(
+        {
+            **_acl("group", f"{ANALYST}-", ["Read"]),
+            "resource": {"type": "group", "name": f"{ANALYST}-", "patternType": "prefix"},
+        }
+    )
+    return {
+        "apiVersion": "kafka.strimzi.io/v1",
+        "kind": "KafkaUser",
+        "metadata": {
+            "name": ANALYST,
             "labels": {"strimzi.io/cluster": STRIMZI_CLUSTER, "app.kubernetes.io/part-of": "arcana"},
         },
         "spec": {
@@ -159,8 +190,8 @@ def _yaml(documents: list[dict[str, Any]]) -> str:
 
 
 def render(services: list[ServiceDef]) -> str:
-    """The YAML of every service's KafkaUser."""
-    return _yaml([kafka_user(svc) for svc in services])
+    """The YAML of every service's KafkaUser, and the analysts'."""
+    return _yaml([*(kafka_user(svc) for svc in services), analyst_user(services)])
 
 
 def render_patches(services: list[ServiceDef]) -> str:

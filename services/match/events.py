@@ -13,6 +13,7 @@ from libs.contracts.match import (
     PlayerDisconnected,
     PlayerReconnected,
 )
+from libs.games import END_EVENT, registry
 from libs.kit.events import EventCatalog
 
 TOPIC = "arcana.match.events"
@@ -22,13 +23,17 @@ RECORDS_TOPIC = "arcana.match.records"
 
 # What match declares, the same on each of its topics.
 EVENTS = (MatchCreated, MatchRequestRejected, PlayerDisconnected, PlayerReconnected, MatchEnded)
+# Each built-in game's own events, as each game declares them (the stored end is the service's
+# MatchEnded, enriched): their public forms live, as stored in the records.
+LIVE_GAME_EVENTS = tuple(e for g in registry.games() for e in g.public_events if e.TYPE != END_EVENT)
+RECORDED_GAME_EVENTS = tuple(e for g in registry.games() for e in g.events if e.TYPE != END_EVENT)
 
 CATALOG = EventCatalog(
     "match",
     TOPIC,
-    EVENTS,
-    "Matches, one stream `match-<id>` each, as they run: only what is public. Besides these, each "
-    "game event (Arcana's: docs/rules.md) in the form a spectator sees (`Game.visible_event`: no seed, "
+    (*EVENTS, *LIVE_GAME_EVENTS),
+    "Matches, one stream `match-<id>` each, as they run: only what is public. Each game event "
+    "(Arcana's: docs/rules.md) comes in the form a spectator sees (`Game.visible_event`: no seed, "
     "deck lists, deck orders or drawn cards; `DeckShuffled` not at all), and no `state_hash`; so the "
     "versions of a stream have gaps here.",
 )
@@ -46,9 +51,10 @@ LIFECYCLE = EventCatalog(
 RECORDS = EventCatalog(
     "match",
     RECORDS_TOPIC,
-    EVENTS,
+    (MatchCreated, PlayerDisconnected, PlayerReconnected, MatchEnded, *RECORDED_GAME_EVENTS),
     "The complete record of each ended match, for analysts and replay: every event of its stream "
-    "exactly as stored (rules events with seed, decks, deck orders and draws, and `state_hash`), "
-    "published when its `MatchEnded` is relayed, never while it runs. The fields below are those of "
-    "the service's own events; the rules events are in docs/rules.md. No service consumes it.",
+    "exactly as stored (rules events with seed, decks, deck orders and draws; the last event of each "
+    "command's batch also carries `state_hash`, the replay check), published when its `MatchEnded` "
+    "is relayed, never while it runs. A rejected request is no match: it never comes here. No "
+    "service consumes it.",
 )

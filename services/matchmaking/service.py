@@ -68,7 +68,7 @@ def _ticket_event(recorded: RecordedEvent) -> domain.TicketEvent:
     """A stored event of a ticket stream, as its declared type."""
     event = events.CATALOG.event(recorded.type).from_data(recorded.data)
     assert not isinstance(event, MatchRequested), "a ticket stream holds ticket events"
-    return event  # type: ignore[return-value]
+    return event
 
 
 def _problems(raw: Any) -> list[str]:

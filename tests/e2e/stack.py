@@ -190,6 +190,19 @@ class Stack:
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
+        if exc[0] is None:
+            self.assert_published_as_declared()
+
+    def assert_published_as_declared(self) -> None:
+        """No relay met an event its topic does not declare (they run with ARCANA_SCHEMA_CHECK=strict
+        in the tests: such an event stops the relay, and its log says why)."""
+        found = [
+            line
+            for path in sorted(self.logs.glob("relay-*.log"))
+            for line in path.read_text(errors="replace").splitlines()
+            if "schema violation" in line
+        ]
+        assert not found, "published events that do not match their schemas:\n" + "\n".join(found[:20])
 
 
 def _wait_group_gone(pgid: int, timeout: float = 3.0) -> None:

@@ -21,7 +21,7 @@ import requests
 from psycopg_pool import ConnectionPool
 
 from libs.bus import OutboxRelay
-from libs.contracts import match_id_for
+from libs.contracts import MatchRequested, match_id_for
 from libs.db import make_pool, migrate
 from libs.eventstore import EventStore, Expect, NewEvent
 from libs.rules import STARTER_DECK
@@ -142,8 +142,14 @@ def request_match(stack: Stack, a: Client, b: Client) -> str:
         store = EventStore(pool, "matchmaking")
         request_id = f"e2e-{uuid.uuid4()}"
         players = [{"id": a.id, "deck": list(STARTER_DECK)}, {"id": b.id, "deck": list(STARTER_DECK)}]
-        data = {"request_id": request_id, "mode": "casual", "players": players}
-        store.append(f"pairing-{request_id}", Expect.NO_STREAM, [NewEvent("MatchRequested", data)])
+        requested = MatchRequested(
+            request_id,
+            "casual",
+            players,
+            tickets=[f"t-{a.id}", f"t-{b.id}"],
+            match_id=match_id_for(request_id),
+        )
+        store.append(f"pairing-{request_id}", Expect.NO_STREAM, [NewEvent.of(requested)])
         relay = OutboxRelay(store, "matchmaking", stack.kafka)
         relay.start()
         try:

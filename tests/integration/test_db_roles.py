@@ -72,3 +72,22 @@ def test_ensuring_the_roles_again_changes_nothing(postgres_url: str, plan: RoleP
     ensure_roles(postgres_url, plan, {})
     with psycopg.connect(url_as(postgres_url, plan.migration_role)) as conn:
         assert conn.execute("SELECT current_user").fetchone() == (plan.migration_role,)
+
+
+def test_the_analyst_role_reads_every_event_table_and_nothing_else(postgres_url: str, plan: RolePlan) -> None:
+    accounts, match = plan.schemas
+    for schema in plan.schemas:
+        migrate(url_as(postgres_url, plan.migration_role), schema, [MIGRATIONS])
+    ensure_roles(postgres_url, plan, {})  # the tables exist now: the grants converge
+    with psycopg.connect(url_as(postgres_url, plan.analyst_role), autocommit=True) as conn:
+        for schema in plan.schemas:
+            conn.execute(sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(schema, "events")))
+        for statement in (
+            sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(accounts, "players")),
+            sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(match, "idempotency")),
+            sql.SQL("INSERT INTO {} (position) VALUES (1)").format(sql.Identifier(accounts, "events")),
+            sql.SQL("DELETE FROM {}").format(sql.Identifier(match, "events")),
+            sql.SQL("CREATE TABLE {} (x INT)").format(sql.Identifier(accounts, "mine")),
+        ):
+            with pytest.raises(pg_errors.InsufficientPrivilege):
+                conn.execute(statement)

@@ -42,7 +42,7 @@ def test_the_checked_in_users_are_those_the_services_declare() -> None:
 def test_each_service_writes_only_its_own_topics_and_reads_only_its_subscriptions() -> None:
     users = _users()
     services = kit.discover()
-    assert set(users) == {f"arcana-{s.name}" for s in services}
+    assert set(users) == {f"arcana-{s.name}" for s in services} | {acls.ANALYST}
     for svc in services:
         user = users[f"arcana-{svc.name}"]
         assert user["spec"]["authentication"]["type"] == "scram-sha-512"
@@ -81,7 +81,7 @@ def test_the_dev_overlay_keeps_the_open_broker() -> None:
 def test_production_logs_each_relay_and_consumer_in_as_its_services_user() -> None:
     docs = render(PRODUCTION)
     users = [d for d in docs if d["kind"] == "KafkaUser"]
-    assert len(users) == len(kit.discover())
+    assert len(users) == len(kit.discover()) + 1  # and the analysts'
     assert {u["metadata"]["labels"]["strimzi.io/cluster"] for u in users} == {acls.STRIMZI_CLUSTER}
     [config] = [d for d in docs if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "arcana-config"]
     assert config["data"]["KAFKA_BOOTSTRAP_SERVERS"] == acls.TLS_BOOTSTRAP
@@ -106,3 +106,16 @@ def test_production_logs_each_relay_and_consumer_in_as_its_services_user() -> No
     expected = {f"{s.name}-relay" for s in kit.discover()}
     expected |= {f"{s.name}-consumers" for s in kit.discover() if s.subscriptions}
     assert logged_in == expected  # the Kafka clients, and nothing else
+
+
+def test_the_analysts_user_reads_the_public_and_records_topics_and_writes_nothing() -> None:
+    analyst = _users()[acls.ANALYST]
+    catalogs = {c.topic for s in kit.discover() for c in s.events}
+    assert _granted(analyst, "topic", "Read") == catalogs
+    assert "arcana.match.records" in catalogs and "arcana.match.events" in catalogs
+    assert not _granted(analyst, "topic", "Write") and not _granted(analyst, "topic", "Create")
+    assert not any(t.endswith(".dead-letters") for t in _granted(analyst, "topic", "Read"))
+    (group,) = [
+        a["resource"] for a in analyst["spec"]["authorization"]["acls"] if a["resource"]["type"] == "group"
+    ]
+    assert group == {"type": "group", "name": "arcana-analyst-", "patternType": "prefix"}

@@ -1,0 +1,159 @@
+"""JSON Schemas of every event on every topic, from the typed declarations (``make docs-schemas``).
+
+An event type is a dataclass with ``TYPE`` and ``VERSION`` (an integration event of
+``libs.contracts``, or one of the game engine's typed events, ``libs.rules.facts``); its schema
+describes the envelope's ``data``: each field with its JSON type and doc, required unless it has a
+default, further keys allowed (a newer producer may add an optional field without a new version:
+``docs/events.md``, "Versions"). One file per (topic, type, version):
+``docs/schemas/<topic>/<Type>.v<version>.json``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from libs.contracts.base import conforms, type_name
+
+if TYPE_CHECKING:
+    from libs.eventstore import RecordedEvent
+    from libs.kit.events import EventCatalog
+
+# (topic, event as published) -> what does not match the topic's declaration (empty: it conforms)
+Check = Callable[[str, "RecordedEvent"], list[str]]
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _json_type(hint: Any) -> dict[str, Any]:
+    if hint is Any:
+        return {}
+    if hint is type(None) or hint is None:
+        return {"type": "null"}
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return {"anyOf": [_json_type(a) for a in args]}
+    if origin in (list, tuple):
+        return {"type": "array", "items": _json_type(args[0]) if args else {}}
+    if origin is dict:
+        return {"type": "object", "additionalProperties": _json_type(args[1]) if args else {}}
+    simple = {str: "string", bool: "boolean", int: "integer", float: "number"}
+    if hint in simple:
+        return {"type": simple[hint]}
+    raise TypeError(f"no JSON type for {hint!r}")
+
+
+def json_schema(event: type[Any], topic: str) -> dict[str, Any]:
+    """The JSON Schema of ``event``'s data as ``topic`` carries it."""
+    hints = typing.get_type_hints(event)
+    fields = dataclasses.fields(event)
+    properties = {
+        f.name: {**_json_type(hints[f.name]), "description": str(f.metadata.get("doc", ""))} for f in fields
+    }
+    required = [
+        f.name
+        for f in fields
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    ]
+    return {
+        "$schema": DIALECT,
+        "$id": f"{topic}/{event.TYPE}.v{event.VERSION}.json",
+        "title": f"{event.TYPE} (schema version {event.VERSION}) on {topic}",
+        "description": " ".join((event.__doc__ or "").split()),
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": True,
+    }
+
+
+def problems(event: type[Any], data: Mapping[str, Any], *, exact: bool = False) -> list[str]:
+    """What in ``data`` does not match ``event``'s declaration (empty: it conforms). ``exact``: no
+    key beyond the declared ones (the engine's own events, which have no older or newer shape)."""
+    hints = typing.get_type_hints(event)
+    found = []
+    for f in dataclasses.fields(event):
+        if f.name not in data:
+            if _required(f):
+                found.append(f"{event.TYPE}: no {f.name!r}")
+        elif not conforms(data[f.name], hints[f.name]):
+            found.append(f"{event.TYPE}: {f.name!r} is not {type_name(hints[f.name])}: {data[f.name]!r:.80}")
+    if exact:
+        extra = sorted(set(data) - {f.name for f in dataclasses.fields(event)})
+        found += [f"{event.TYPE}: {k!r} is not declared" for k in extra]
+    return found
+
+
+def _required(f: dataclasses.Field[Any]) -> bool:
+    return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+
+
+def schema_path(topic: str, event: type[Any]) -> Path:
+    return Path(topic) / f"{event.TYPE}.v{event.VERSION}.json"
+
+
+def render(text: dict[str, Any]) -> str:
+    return json.dumps(text, indent=2, sort_keys=True) + "\n"
+
+
+def catalog_check(catalogs: Sequence[EventCatalog]) -> Check:
+    """A check of published events against ``catalogs``: an event on one of their topics must be of a
+    type declared there and, at the declared version, conform to it (an older stored version is
+    published as stored and read through its upcaster, so only its type is checked). Topics the
+    catalogs do not name are not checked."""
+    declared = {(c.topic, e.TYPE): e for c in catalogs for e in c.events}
+    topics = {c.topic for c in catalogs}
+
+    def check(topic: str, event: RecordedEvent) -> list[str]:
+        if topic not in topics:
+            return []
+        kind = declared.get((topic, event.type))
+        if kind is None:
+            return [f"{event.type} is not declared on {topic}"]
+        if event.schema_version > kind.VERSION:
+            return [f"{event.type}: schema version {event.schema_version} is newer than {kind.VERSION}"]
+        return problems(kind, event.data) if event.schema_version == kind.VERSION else []
+
+    return check
+
+
+def schemas_of(services: Sequence[Any]) -> dict[Path, dict[str, Any]]:
+    """Every declared event of ``services`` (service definitions): relative path -> its schema."""
+    return {
+        schema_path(c.topic, event): json_schema(event, c.topic)
+        for svc in services
+        for c in svc.events
+        for event in c.events
+    }
+
+
+def write(folder: Path, services: Sequence[Any]) -> list[Path]:
+    """Write every schema into ``folder`` and remove the ones no longer declared; returns the files."""
+    wanted = schemas_of(services)
+    for stale in folder.rglob("*.json"):
+        if stale.relative_to(folder) not in wanted:
+            stale.unlink()
+    for path, schema in wanted.items():
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(render(schema))
+    return sorted(wanted)
+
+
+def main() -> None:
+    import sys
+
+    from libs.kit.registry import discover
+
+    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/schemas")
+    written = write(folder, discover())
+    print(f"{len(written)} schemas in {folder}")
+
+
+if __name__ == "__main__":
+    main()
