@@ -44,13 +44,12 @@ def build_app(
         name="arcana-gateway",
     )
     mounts: list[tuple[str, Any]] = []
-    defns = kit.discover(selected_services())
-    for defn in defns:
+    for defn in kit.discover(selected_services()):
         schema = (schemas or {}).get(defn.name)
         app = create_service_app(defn, settings, pool, schema=schema, **options)
         mounts.extend((prefix, app) for prefix in (*defn.prefixes, f"{OPENAPI_PREFIX}/{defn.name}.json"))
     gateway = base_app("gateway", schema=None, settings=settings, pool=pool)
-    webclient.install(gateway, [defn.name for defn in defns])
+    webclient.install(gateway, kit.service_names())  # every document: the Ingress routes each to its pods
     return PrefixDispatcher(gateway, mounts)
 
 

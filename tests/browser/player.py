@@ -55,9 +55,18 @@ class Player:
             time.sleep(0.1)
 
     def shot(self, name: str) -> None:
-        if self.shots is not None:
-            time.sleep(0.8)  # let reveal animations finish
-            self.driver.save_screenshot(str(self.shots / f"{name}.png"))
+        """Save the whole page as ``<shots>/<name>.png`` (when screenshots are asked for)."""
+        if self.shots is None:
+            return
+        time.sleep(0.8)  # let reveal animations finish
+        size = self.driver.get_window_size()
+        name += "-phone" if size["width"] < 600 else ""
+        height = self.driver.execute_script("return document.documentElement.scrollHeight")
+        self.driver.set_window_size(size["width"], min(max(height, 640), 2400))
+        self.driver.execute_script("window.scrollTo(0, 0)")
+        time.sleep(0.2)
+        self.driver.save_screenshot(str(self.shots / f"{name}.png"))
+        self.driver.set_window_size(size["width"], size["height"])
 
     def go(self, route: str, ready: str) -> None:
         self.driver.get(f"{self.base_url}/play/#/{route}")
@@ -119,6 +128,9 @@ class Player:
         mulligan = self.find("#mulligan")
         if mulligan:
             return self._act(mulligan[0].click)
+        cancel = self.find("#cancel-selection")
+        if cancel:  # a selection left by a click the page redrew under: start the move again
+            cancel[0].click()
         status = self.find("#turn-status")
         if not status or status[0].get_attribute("data-mine") != "true":
             return False

@@ -135,6 +135,11 @@ def test_a_new_player_practices_opens_and_verifies_a_pack_and_builds_a_deck(
     p.wait(lambda: len(p.find("#quests li")) == 3, "three quests")
     assert int(p.text("#coins")) >= 400
     assert p.text("#arcana-today")
+    swapped = p.find("#quests li")[0].get_attribute("data-quest")
+    p.find("#quests li")[0].find_element("css selector", "button").click()
+    p.wait(lambda: p.find("#quests li")[0].get_attribute("data-quest") != swapped, "the swapped quest")
+    assert not p.find("#quests button"), "one swap a day: no swap offered after it"
+    p.go("home", "#quests li")
     p.shot("home")
 
     # practice against the bot, to the end, by clicking legal moves only
@@ -218,7 +223,7 @@ def test_two_browsers_queue_casual_and_play_each_other_through_a_reload_and_a_di
     stack: Stack, browsers: list[Any], shots: Path | None
 ) -> None:
     a = _player(stack, browsers, shots)
-    b = _player(stack, browsers, None, width=412)  # a phone-sized screen
+    b = _player(stack, browsers, shots, width=412)  # a phone-sized screen
     for p in (a, b):
         p.register()
     for p in (a, b):
@@ -240,7 +245,10 @@ def test_two_browsers_queue_casual_and_play_each_other_through_a_reload_and_a_di
 
     while turn() < 3:
         both_step()
+    assert re.fullmatch(r"(Your|Opponent's) turn: \d+ s left", a.text("#timer"))
+    assert a.find("#log li.theirs"), "the opponent's moves arrive in the log"
     a.shot("table")
+    b.shot("table")  # table-phone.png
 
     # a reload mid-match resumes where it was
     hand = sorted(el.get_attribute("data-card") for el in a.find(".hand [data-card]"))
@@ -287,3 +295,10 @@ def test_two_browsers_queue_casual_and_play_each_other_through_a_reload_and_a_di
     a.shot("replay")
     a.go("leaderboard", "#leaderboard")
     a.shot("leaderboard")
+
+    # the API reference: Swagger UI over each service's document, from the project's own files
+    a.driver.get(f"{stack.url}/docs/")
+    a.wait(lambda: len(a.find(".swagger-ui .opblock")) >= 5, "the accounts operations")
+    services = [o.text for o in a.find(".swagger-ui .topbar select option")]
+    assert services == ["accounts", "economy", "match", "matchmaking", "progression", "ratings"]
+    a.shot("docs")

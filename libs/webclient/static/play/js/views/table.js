@@ -230,7 +230,7 @@ export async function render(root, matchId) {
       hero(v.you, true),
       hand(),
       h("div", { class: "actions" },
-        s.selected ? h("button", { type: "button", class: "secondary", onclick: () => { s.selected = null; draw(); } }, "Cancel selection") : null,
+        s.selected ? h("button", { type: "button", class: "secondary", id: "cancel-selection", onclick: () => { s.selected = null; draw(); } }, "Cancel selection") : null,
         h("button", { type: "button", id: "end-turn", disabled: !endTurn, onclick: () => endTurn && send(endTurn) }, "End turn"),
         v.phase !== "ended"
           ? h("button", { type: "button", id: "concede", class: "danger", onclick: concede }, s.conceding ? "Confirm: concede" : "Concede")
