@@ -184,8 +184,16 @@ def test_a_new_player_practices_opens_and_verifies_a_pack_and_builds_a_deck(
         )
         assert browser == open_pack(seed, pack["client_seed"], pack["pack_number"], pity)
 
-    # build a new deck, legality shown as it grows, then save and activate it
+    # disenchant a card: the dust arithmetic shown
     p.go("collection", "#new-deck")
+    dust = int(p.text("#dust"))
+    owned = int(re.search(r"owned (\d+)", p.text('[data-card="wolf_pup"] .owned-line')).group(1))  # type: ignore[union-attr]
+    p.click('[data-disenchant="wolf_pup"]')
+    p.wait(lambda: p.text("#dust-math"), "the dust arithmetic")
+    assert f"dust {dust} + 5 = {dust + 5}; you own {owned - 1}." in p.text("#dust-math")
+    assert int(p.text("#dust")) == dust + 5
+
+    # build a new deck, legality shown as it grows, then save and activate it
     p.click("#new-deck")
     assert "exactly 20 cards, not 0" in p.text("#deck-problems")
     usable = {}  # card id -> copies a legal deck may hold: owned, at most 2 (1 of a legendary)
@@ -268,6 +276,15 @@ def test_two_browsers_queue_casual_and_play_each_other_through_a_reload_and_a_di
     b.driver.get(f"{stack.url}/play/#/match/{match_id}")
     b.one("#table")
     a.wait(lambda: "disconnected" not in a.text("#table"), "the opponent back", 30)
+
+    # the server goes away and comes back: the page says so and goes on
+    stack.kill("web")
+    a.wait(lambda: "Connection lost" in a.text("#connection"), "the lost connection shown")
+    stack.start("web")
+    stack.wait_ready()
+    a.wait(
+        lambda: a.one("#connection").get_attribute("textContent") == "Reconnected.", "the reconnection", 40
+    )
 
     deadline_steps = 2000
     while not (a.ended() and b.ended()):

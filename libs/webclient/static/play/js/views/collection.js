@@ -25,7 +25,7 @@ function count(cards) {
 }
 
 export async function render(root) {
-  const state = { owned: new Map(), decks: [], dust: 0, editing: null, filter: "", rarity: "" };
+  const state = { owned: new Map(), decks: [], dust: 0, editing: null, filter: "", rarity: "", math: "" };
   async function reload() {
     const [collection, decks, wallet] = await Promise.all([get("/v1/collection"), get("/v1/decks"), get("/v1/wallet")]);
     state.owned = new Map(collection.cards.map((c) => [c.card_id, c.copies]));
@@ -91,6 +91,7 @@ export async function render(root) {
       section("Collection",
         h("p", { class: "dust-line" }, "Dust: ", h("strong", { id: "dust" }, state.dust),
           h("span", { class: "hint" }, " · craft costs ", RARITIES.map((r) => `${r} ${CRAFT_COST[r]}`).join(", "))),
+        h("p", { id: "dust-math", class: "ok", "aria-live": "polite" }, state.math),
         h("div", { class: "row filters" },
           h("label", { for: "search" }, "Search"),
           h("input", { id: "search", type: "search", value: state.filter, oninput: (ev) => { state.filter = ev.target.value.toLowerCase(); drawCards(); document.getElementById("search").focus(); } }),
@@ -122,10 +123,11 @@ export async function render(root) {
   async function change(kind, c) {
     const before = state.dust;
     try {
-      const r = await post(`/v1/${kind}`, { card_id: c.id });
+      const r = await post(`/v1/${kind}`, { card_id: c.id }, { idempotent: false }); // see save()
       await reload();
       const sign = r.dust_change >= 0 ? "+" : "−";
-      announce(`${kind === "crafts" ? "Crafted" : "Disenchanted"} ${c.name}: dust ${before} ${sign} ${Math.abs(r.dust_change)} = ${r.dust}; you own ${r.copies}.`);
+      state.math = `${kind === "crafts" ? "Crafted" : "Disenchanted"} ${c.name}: dust ${before} ${sign} ${Math.abs(r.dust_change)} = ${r.dust}; you own ${r.copies}.`;
+      announce(state.math);
       draw();
     } catch (err) {
       announce(errorText(err), "error");
@@ -135,8 +137,9 @@ export async function render(root) {
   async function save() {
     const e = state.editing;
     try {
-      // Deck writes go without an Idempotency-Key: with one, economy answers from outside the
-      // request's transaction (POST /v1/decks: 404 deck_not_found; PUT and activate: the old deck).
+      // Economy's writes go without an Idempotency-Key: with one, economy reads its answer outside
+      // the request's transaction (POST /v1/decks: 404 deck_not_found; PUT and activate: the old
+      // deck; crafts and disenchants: the old copies).
       const saved = e.deck_id
         ? await put(`/v1/decks/${e.deck_id}`, { name: e.name, cards: e.cards })
         : await post("/v1/decks", { name: e.name, cards: e.cards }, { idempotent: false });

@@ -286,11 +286,11 @@ export async function render(root, matchId) {
     const pay = h("div", { id: "payout", "aria-live": "polite" }, h("p", {}, "Checking what the match paid…"));
     mount(endPanel,
       h("section", { class: `panel end ${result.toLowerCase()}`, "aria-labelledby": "end-title" },
-        h("h2", { id: "end-title" }, result),
+        h("h2", { id: "end-title", tabindex: -1 }, result),
         h("p", { id: "end-reason" }, `${reasonText(ended.reason)} · ${ended.turns ?? v.turn} turns · ${ended.mode || v.mode}`),
         pay,
         h("p", { class: "row" }, h("a", { href: "#/play", class: "button" }, "Play again"), " ", h("a", { href: `#/replay/${matchId}`, class: "button secondary" }, "Replay"), " ", h("a", { href: "#/home", class: "button secondary" }, "Home"))));
-    endPanel.querySelector("h2").focus?.();
+    endPanel.querySelector("h2").focus();
     await showPayout(pay, ended, draw_);
   }
 
