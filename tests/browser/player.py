@@ -3,6 +3,7 @@ made by clicking what the page highlights as legal (the server's list); nothing 
 
 from __future__ import annotations
 
+import base64
 import random
 import time
 from collections.abc import Callable
@@ -55,18 +56,20 @@ class Player:
             time.sleep(0.1)
 
     def shot(self, name: str) -> None:
-        """Save the whole page as ``<shots>/<name>.png`` (when screenshots are asked for)."""
+        """Save the whole page (up to 2,400 px high) as ``<shots>/<name>.png`` when screenshots are
+        asked for; phone-sized windows add ``-phone`` to the name."""
         if self.shots is None:
             return
         time.sleep(0.8)  # let reveal animations finish
-        size = self.driver.get_window_size()
-        name += "-phone" if size["width"] < 600 else ""
-        height = self.driver.execute_script("return document.documentElement.scrollHeight")
-        self.driver.set_window_size(size["width"], min(max(height, 640), 2400))
-        self.driver.execute_script("window.scrollTo(0, 0)")
-        time.sleep(0.2)
-        self.driver.save_screenshot(str(self.shots / f"{name}.png"))
-        self.driver.set_window_size(size["width"], size["height"])
+        self.driver.execute_script("document.getElementById('status')?.classList.remove('shown')")
+        time.sleep(0.3)
+        size = self.driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+        clip = {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 2400), "scale": 1}
+        shot = self.driver.execute_cdp_cmd(
+            "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip}
+        )
+        suffix = "-phone" if size["width"] < 600 else ""
+        (self.shots / f"{name}{suffix}.png").write_bytes(base64.b64decode(shot["data"]))
 
     def go(self, route: str, ready: str) -> None:
         self.driver.get(f"{self.base_url}/play/#/{route}")

@@ -84,7 +84,7 @@ export async function render(root) {
         h("div", { class: "stats" },
           stat("Day", streak.streak_day ?? 0, { id: "streak-day" }),
           stat("Today", streak.kept_today ? "kept" : "not yet"),
-          stat("Paid today", `${streakPaid} coins`, { id: "streak-paid" })),
+          stat("Paid today", streakPaid || !streak.kept_today ? `${streakPaid} coins` : "on its way", { id: "streak-paid" })),
         h("p", { class: "hint" }, streak.forgiveness?.available
           ? "One missed day can be forgiven."
           : `Forgiveness again on ${streak.forgiveness?.next_available_on ?? "—"}.`),
