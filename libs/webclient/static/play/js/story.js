@@ -51,7 +51,7 @@ export function tell(e, me, names) {
     case "DamageDealt": return `${d.target === "hero" ? (d.player === me ? "Your hero" : "The opponent's hero") : names.of(d.target)} takes ${d.amount} damage.`;
     case "WardBroken": return `${names.of(d.unit)}'s ward breaks.`;
     case "HeroHealed": return `${d.player === me ? "Your" : "The opponent's"} hero heals ${d.amount}.`;
-    case "UnitDied": return `${names.of(d.unit)} (${whose}) dies.`;
+    case "UnitDied": return `${d.player === me ? "Your" : "The opponent's"} ${names.of(d.unit)} dies.`;
     case "TurnTimedOut": return `${who} ran out of time (${d.timeouts} in a row).`;
     case "TurnEnded": return `${who} ended the turn.`;
     case "PlayerDisconnected": return `${d.player === me ? "You were" : "The opponent was"} disconnected.`;

@@ -21,7 +21,7 @@ export async function render(root, matchId) {
   const banner = h("div", { class: "banner", id: "connection", role: "status", "aria-live": "assertive" });
   const timer = h("p", { class: "timer", id: "timer" });
   const endPanel = h("div", { id: "end" });
-  mount(root, h("h1", { class: "sr-only" }, "Match"), banner, timer, board, endPanel,
+  mount(root, h("h1", { class: "sr-only" }, "Match"), banner, timer, endPanel, board,
     h("details", { class: "log-box", open: true }, h("summary", {}, "Match log"), logList));
 
   function addEvents(events, animate) {
