@@ -229,12 +229,10 @@ export async function render(root, matchId) {
       row(v.you, true),
       hero(v.you, true),
       hand(),
-      h("div", { class: "actions" },
+      v.phase === "ended" ? null : h("div", { class: "actions" },
         s.selected ? h("button", { type: "button", class: "secondary", id: "cancel-selection", onclick: () => { s.selected = null; draw(); } }, "Cancel selection") : null,
         h("button", { type: "button", id: "end-turn", disabled: !endTurn, onclick: () => endTurn && send(endTurn) }, "End turn"),
-        v.phase !== "ended"
-          ? h("button", { type: "button", id: "concede", class: "danger", onclick: concede }, s.conceding ? "Confirm: concede" : "Concede")
-          : null));
+        h("button", { type: "button", id: "concede", class: "danger", onclick: concede }, s.conceding ? "Confirm: concede" : "Concede")));
     tick();
   }
 
