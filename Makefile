@@ -6,8 +6,8 @@ export PYTHONPATH := $(CURDIR)
 
 .PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events docs-schemas kafka-acls migrate \
         bench bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay \
-        bench-capacity bench-recovery bench-line bench-arena docs-line rebuild-projection export-events dead-letters clean
-        bench-capacity bench-recovery rebuild-projection export-events dead-letters simulate clean
+        bench-capacity bench-recovery bench-line bench-arena docs-line rebuild-projection export-events dead-letters \
+        simulate clean browser-deps screenshots
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -34,6 +34,13 @@ test-integration: venv ## integration tests (real PostgreSQL and broker)
 
 test-e2e: venv ## end-to-end tests (real processes over HTTP)
 	$(PY) -m pytest tests/e2e
+
+browser-deps: ## Debian's chromium and chromium-driver for the browser tests (as root; CI runs it from .ci/run)
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver; }
+
+screenshots: venv ## regenerate docs/screenshots/*.png: the browser tests, saving each main screen
+	ARCANA_SCREENSHOTS=$(CURDIR)/docs/screenshots $(PY) -m pytest tests/e2e/test_web_client.py -q
 
 lint: venv ## ruff lint + format check, import contracts, mypy on libs/ and services/
 	$(VENV)/bin/ruff check .

@@ -2,8 +2,9 @@
 
 Every service found by ``libs.kit.discover()`` is mounted at its prefixes and at
 ``/v1/openapi/<name>.json``; ``ARCANA_SERVICES=accounts,match`` limits a process to those (one
-Deployment per service in Kubernetes). The top-level ``/healthz``, ``/readyz``, ``/metrics`` and
-unknown paths are answered by a plain gateway app. All apps of a process share one lazily opened
+Deployment per service in Kubernetes). The top-level ``/healthz``, ``/readyz``, ``/metrics``, the
+browser client ``/play``, the API reference ``/docs`` (``libs.webclient``) and unknown paths are
+answered by a plain gateway app. All apps of a process share one lazily opened
 database pool.
 """
 
@@ -14,7 +15,7 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
-from libs import config, kit
+from libs import config, kit, webclient
 from libs.config import Settings
 from libs.kit.web import create_service_app
 from libs.web import PrefixDispatcher, base_app, lazy_app
@@ -48,6 +49,7 @@ def build_app(
         app = create_service_app(defn, settings, pool, schema=schema, **options)
         mounts.extend((prefix, app) for prefix in (*defn.prefixes, f"{OPENAPI_PREFIX}/{defn.name}.json"))
     gateway = base_app("gateway", schema=None, settings=settings, pool=pool)
+    webclient.install(gateway, kit.service_names())  # every document: the Ingress routes each to its pods
     return PrefixDispatcher(gateway, mounts)
 
 

@@ -17,6 +17,7 @@ import pytest
 import requests
 
 from libs.contracts import MatchEnded
+from libs.client import ApiError, ArcanaClient
 from libs.db import make_pool
 from libs.eventstore import EventStore
 from services.progression.domain.catalog import load_quests
@@ -45,33 +46,36 @@ def stack(
 
 
 class Player(Client):
-    """A real account: registered and logged in through accounts, its token from there."""
+    """A real account: registered and logged in through accounts with the typed client
+    (``libs.client``), its token from there."""
 
     def __init__(self, stack: Stack, username: str) -> None:
-        body = {"username": username, "password": PASSWORD}
-        created = requests.post(f"{stack.url}/v1/accounts", json=body, timeout=30)
-        assert created.status_code == 201, created.text
-        session = requests.post(f"{stack.url}/v1/sessions", json=body, timeout=30)
-        assert session.status_code == 201, session.text
-        super().__init__(stack, created.json()["player_id"])
-        self.http = requests.Session()
-        self.http.headers["Authorization"] = f"Bearer {session.json()['token']}"
+        self.api = ArcanaClient(stack.url)
+        created = self.api.register(username, PASSWORD)
+        super().__init__(stack, created["player_id"])
+        self.log_in(username)
+
+    def log_in(self, username: str) -> None:
+        self.api.log_in(username, PASSWORD)
+        self.http = requests.Session()  # for the match helpers this shares with test_match_e2e
+        self.http.headers["Authorization"] = f"Bearer {self.api.token}"
 
 
 def _coins(p: Player) -> int | None:
     """The wallet's coins; None while economy has not opened the wallet yet (404)."""
-    r = p.http.get(f"{p.url}/v1/wallet", timeout=10)
-    if r.status_code == 404 and r.json()["error"]["code"] == "wallet_not_found":
-        return None
-    assert r.status_code == 200, r.text
-    return int(r.json()["coins"])
+    try:
+        return p.api.wallet()["coins"]
+    except ApiError as err:
+        if err.status == 404 and err.code == "wallet_not_found":
+            return None
+        raise
 
 
 def _welcomed(p: Player) -> None:
     """Until economy paid the new account, the day's log-in and progression's streak day 1."""
     expected = NEW_ACCOUNT + DAILY_LOGIN + STREAK_DAY_1
     wait_for(lambda: _coins(p) == expected, 60)
-    assert p.get("/v1/streak")["kept_today"] is True
+    assert p.api.streak()["kept_today"] is True
 
 
 def _match_ended(stack: Stack, match_id: str) -> tuple[dict[str, Any], dt.date]:
@@ -107,7 +111,7 @@ def test_a_new_player_queues_plays_and_sees_coins_xp_quests_and_rating_move(stac
     a, b = Player(stack, f"loop_{mode}_a"), Player(stack, f"loop_{mode}_b")
     for p in (a, b):
         _welcomed(p)
-    offered = {p.id: p.get("/v1/quests")["quests"] for p in (a, b)}
+    offered = {p.id: p.api.quests()["quests"] for p in (a, b)}
     assert all(q["progress"] == 0 for qs in offered.values() for q in qs)
 
     match_id, result = _play(stack, a, b, mode)
@@ -117,26 +121,26 @@ def test_a_new_player_queues_plays_and_sees_coins_xp_quests_and_rating_move(stac
         expected_progress = _expected_quests(p, result, offered[p.id])
 
         def progressed(p: Player = p, expected: list[tuple[str, int]] = expected_progress) -> bool:
-            return [(q["id"], q["progress"]) for q in p.get("/v1/quests")["quests"]] == expected
+            return [(q["id"], q["progress"]) for q in p.api.quests()["quests"]] == expected
 
         wait_for(progressed, 60)
-        quests = p.get("/v1/quests")["quests"]
+        quests = p.api.quests()["quests"]
         done = [q for q in quests if q["completed"]]
         assert all(q["progress"] >= q["target"] for q in done)
         total = NEW_ACCOUNT + DAILY_LOGIN + STREAK_DAY_1 + coins + sum(q["coins"] for q in done)
         wait_for(lambda p=p, total=total: _coins(p) == total, 60)
-        ledger = p.get("/v1/wallet/history")["entries"]
+        ledger = p.api.wallet_history()["entries"]
         assert any(e["amount"] == coins and match_id in e["source"] for e in ledger), ledger
-        season_pass = p.get("/v1/pass")
+        season_pass = p.api.season_pass()
         assert season_pass["xp"] == xp + sum(q["xp"] for q in done)
         assert season_pass["level"] == season_pass["xp"] // season_pass["xp_per_level"]
 
     if mode == "ranked":
-        wait_for(lambda: won.get("/v1/ratings/me")["games"] == 1, 60)
-        assert (won.get("/v1/ratings/me")["rating"], lost.get("/v1/ratings/me")["rating"]) == (920, 880)
+        wait_for(lambda: won.api.my_rating()["games"] == 1, 60)
+        assert (won.api.my_rating()["rating"], lost.api.my_rating()["rating"]) == (920, 880)
     else:
         for p in (a, b):
-            mine = p.get("/v1/ratings/me")
+            mine = p.api.my_rating()
             assert (mine["rating"], mine["games"]) == (900, 0), mine
 
 
@@ -150,18 +154,13 @@ def test_a_week_of_log_ins_pays_the_streak_through_economy(stack: Stack) -> None
     expected_coins, streak_day = NEW_ACCOUNT + DAILY_LOGIN + STREAK_DAY_1, 1
     for calendar_day in (2, 3, 5, 6, 7, 8):
         stack.advance_clock(86_400 * (2 if calendar_day == 5 else 1))
-        session = requests.post(
-            f"{stack.url}/v1/sessions", json={"username": "loop_week", "password": PASSWORD}, timeout=30
-        )
-        assert session.status_code == 201, session.text
-        p.http.headers["Authorization"] = f"Bearer {session.json()['token']}"
+        p.log_in("loop_week")
         streak_day += 1
         expected_coins += DAILY_LOGIN + streak_coins.get(streak_day, 0)
-        wait_for(lambda: p.get("/v1/streak")["kept_today"], 60)
-        assert p.get("/v1/streak")["streak_day"] == streak_day
+        wait_for(lambda: p.api.streak()["kept_today"], 60)
+        assert p.api.streak()["streak_day"] == streak_day
         wait_for(lambda expected=expected_coins: _coins(p) == expected, 60)
-    assert p.get("/v1/streak")["forgiveness"]["available"] is False  # spent on day 4
-    wait_for(lambda: p.get("/v1/wallet")["free_packs"] == 1, 60)  # streak day 7 (calendar day 8)
-    opened = p.http.post(f"{p.url}/v1/packs", json={}, timeout=30)
-    assert opened.status_code == 201 and opened.json()["paid_with"] == "free_pack", opened.text
+    assert p.api.streak()["forgiveness"]["available"] is False  # spent on day 4
+    wait_for(lambda: p.api.wallet()["free_packs"] == 1, 60)  # streak day 7 (calendar day 8)
+    assert p.api.open_pack()["paid_with"] == "free_pack"
     assert _coins(p) == expected_coins  # the held pack opened without coins

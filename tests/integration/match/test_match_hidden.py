@@ -4,26 +4,12 @@ player's own instance ids before it is drawn (which would give away deck order),
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
 from services.match.service import MatchService
 from tests.integration.match.play import decks_without_common_cards, next_move
-
-SECRET_KEYS = {"seed", "deck", "instances", "state_hash", "spread"}  # ("order" is also a tribe)
-
-
-def _strings_and_keys(value: Any, strings: set[str], keys: set[str]) -> None:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            keys.add(k)
-            _strings_and_keys(v, strings, keys)
-    elif isinstance(value, list):
-        for v in value:
-            _strings_and_keys(v, strings, keys)
-    elif isinstance(value, str):
-        strings.add(value)
+from tests.leaks import assert_no_leak
 
 
 def _play_and_record(
@@ -64,25 +50,5 @@ def test_no_response_reveals_hidden_cards_order_or_seed(
         alice, bob = make_player(), make_player()
         match_id = admin([alice, bob], [deck_a, deck_b])
         seen = _play_and_record({alice.id: alice, bob.id: bob}, svc, match_id, n)
-        events = svc.matches.read_events(match_id)
-        started = next(e.data for e in events if e.type == "MatchStarted")
-        instances = {p["id"]: dict(zip(p["instances"], p["deck"], strict=True)) for p in started["players"]}
-        seed = str(started["seed"])
-        for pid, version, body in seen:
-            foe = bob.id if pid == alice.id else alice.id
-            past = [e for e in events if e.version <= version]
-            played = {e.data["card"] for e in past if e.type == "CardPlayed" and e.data["player"] == foe}
-            played_cards = {instances[foe][i] for i in played}
-            drawn = {e.data["card"] for e in past if e.type == "CardDrawn" and e.data["player"] == pid}
-            hidden = {i for i in instances[foe] if i not in played}
-            hidden |= {c for c in instances[foe].values() if c not in played_cards}
-            hidden |= {i for i in instances[pid] if i not in drawn}
-            strings: set[str] = set()
-            keys: set[str] = set()
-            _strings_and_keys(body, strings, keys)
-            leaked = strings & hidden
-            assert not leaked, f"{pid} saw {sorted(leaked)} at version {version}: {json.dumps(body)[:500]}"
-            assert not keys & SECRET_KEYS, f"secret keys {keys & SECRET_KEYS} in {json.dumps(body)[:300]}"
-            assert seed not in json.dumps(body)
-            checked += 1
+        checked += assert_no_leak(seen, svc.matches.read_events(match_id))
     assert checked > 500

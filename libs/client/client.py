@@ -1,0 +1,266 @@
+"""``ArcanaClient``: one method per REST operation, on a ``requests.Session``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+import requests
+
+from libs.client import operations as ops
+from libs.client.operations import Operation
+from libs.client.types import (
+    CommandResult,
+    Created,
+    Deck,
+    Events,
+    LegalCommands,
+    MatchView,
+    Pack,
+    Registered,
+    Session,
+    Ticket,
+    Wallet,
+)
+
+Json = dict[str, Any]
+
+
+class ApiError(Exception):
+    """An answer outside 2xx, in the API's one error shape ``{"error": {"code", "message"}}``."""
+
+    def __init__(self, status: int, code: str, message: str, body: Any, headers: Mapping[str, str]) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status, self.code, self.message, self.body, self.headers = status, code, message, body, headers
+
+    @property
+    def details(self) -> Any:
+        error = self.body.get("error") if isinstance(self.body, dict) else None
+        return error.get("details") if isinstance(error, dict) else None
+
+
+class ArcanaClient:
+    """The REST API for one player (or the operator, with ``operator_token``)."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        operator_token: str | None = None,
+        timeout: float = 30.0,
+        session: requests.Session | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.operator_token = operator_token
+        self.player_id: str | None = None
+        self.timeout = timeout
+        self.http = session or requests.Session()
+
+    # -- the one way a request is made ------------------------------------------------------------
+
+    def call(
+        self,
+        op: Operation,
+        *,
+        json: Any = None,
+        query: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+        timeout: float | None = None,
+        **path: str,
+    ) -> Any:
+        """Send ``op``; the decoded JSON body (None for 204), or ``ApiError``."""
+        params = {k: _query_value(v) for k, v in (query or {}).items() if v is not None}
+        unknown = set(params) - set(op.query)
+        if unknown:
+            raise TypeError(f"{op.method} {op.path} takes no query parameter {sorted(unknown)}")
+        if json is not None and not op.body:
+            raise TypeError(f"{op.method} {op.path} takes no body")
+        headers = {}
+        bearer = self.operator_token if op.path.startswith("/v1/admin/") else self.token
+        if bearer:
+            headers["Authorization"] = f"Bearer {bearer}"
+        if idempotency_key:
+            headers["Idempotency-Key"] = idempotency_key
+        response = self.http.request(
+            op.method,
+            self.base_url + op.url_path(**path),
+            params=params or None,
+            json=json,
+            headers=headers,
+            timeout=timeout or self.timeout,
+        )
+        return _decode(response)
+
+    # -- accounts ---------------------------------------------------------------------------------
+
+    def register(self, username: str, password: str) -> Registered:
+        return cast(Registered, self.call(ops.REGISTER, json={"username": username, "password": password}))
+
+    def log_in(self, username: str, password: str) -> Session:
+        """Log in and keep the token for the calls that follow."""
+        session = cast(Session, self.call(ops.LOG_IN, json={"username": username, "password": password}))
+        self.token, self.player_id = session["token"], session["player_id"]
+        return session
+
+    def log_out(self) -> None:
+        self.call(ops.LOG_OUT)
+
+    def log_out_everywhere(self) -> None:
+        self.call(ops.LOG_OUT_EVERYWHERE)
+
+    def me(self) -> Json:
+        return cast(Json, self.call(ops.ME))
+
+    # -- match ------------------------------------------------------------------------------------
+
+    def matches(self, active: bool | None = None) -> list[Json]:
+        return cast(list[Json], self.call(ops.MATCHES, query={"active": active})["matches"])
+
+    def match(self, match_id: str) -> MatchView:
+        return cast(MatchView, self.call(ops.MATCH, match_id=match_id))
+
+    def events(self, match_id: str, after: int = 0, wait: float | None = None) -> Events:
+        timeout = self.timeout + (wait or 0)
+        result = self.call(
+            ops.MATCH_EVENTS, query={"after": after, "wait": wait}, timeout=timeout, match_id=match_id
+        )
+        return cast(Events, result)
+
+    def legal_commands(self, match_id: str) -> LegalCommands:
+        return cast(LegalCommands, self.call(ops.LEGAL_COMMANDS, match_id=match_id))
+
+    def command(
+        self,
+        match_id: str,
+        command: Mapping[str, Any],
+        *,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> CommandResult:
+        body = dict(command)
+        if expected_version is not None:
+            body["expected_version"] = expected_version
+        result = self.call(ops.COMMAND, json=body, idempotency_key=idempotency_key, match_id=match_id)
+        return cast(CommandResult, result)
+
+    def practice(self, deck: list[str] | None = None) -> Created:
+        return cast(Created, self.call(ops.PRACTICE, json={"deck": deck} if deck is not None else {}))
+
+    def admin_match(self, setup: Mapping[str, Any], mode: str | None = None) -> Created:
+        body: Json = {"setup": dict(setup)}
+        if mode is not None:
+            body["mode"] = mode
+        return cast(Created, self.call(ops.ADMIN_MATCH, json=body))
+
+    def catalog(self) -> Json:
+        return cast(Json, self.call(ops.CATALOG))
+
+    # -- matchmaking ------------------------------------------------------------------------------
+
+    def queue(self, mode: str, idempotency_key: str | None = None) -> Ticket:
+        return cast(Ticket, self.call(ops.QUEUE, json={"mode": mode}, idempotency_key=idempotency_key))
+
+    def ticket(self, ticket_id: str) -> Ticket:
+        return cast(Ticket, self.call(ops.TICKET, ticket_id=ticket_id))
+
+    def cancel_ticket(self, ticket_id: str) -> Ticket:
+        return cast(Ticket, self.call(ops.CANCEL_TICKET, ticket_id=ticket_id))
+
+    # -- economy ----------------------------------------------------------------------------------
+
+    def wallet(self) -> Wallet:
+        return cast(Wallet, self.call(ops.WALLET))
+
+    def wallet_history(self, limit: int | None = None, before: int | None = None) -> Json:
+        return cast(Json, self.call(ops.WALLET_HISTORY, query={"limit": limit, "before": before}))
+
+    def collection(self) -> list[Json]:
+        return cast(list[Json], self.call(ops.COLLECTION)["cards"])
+
+    def open_pack(self, client_seed: str | None = None, idempotency_key: str | None = None) -> Pack:
+        body = {"client_seed": client_seed} if client_seed is not None else {}
+        return cast(Pack, self.call(ops.OPEN_PACK, json=body, idempotency_key=idempotency_key))
+
+    def craft(self, card_id: str) -> Json:
+        return cast(Json, self.call(ops.CRAFT, json={"card_id": card_id}))
+
+    def disenchant(self, card_id: str) -> Json:
+        return cast(Json, self.call(ops.DISENCHANT, json={"card_id": card_id}))
+
+    def decks(self) -> list[Deck]:
+        return cast(list[Deck], self.call(ops.DECKS)["decks"])
+
+    def create_deck(self, name: str, cards: list[str]) -> Deck:
+        return cast(Deck, self.call(ops.CREATE_DECK, json={"name": name, "cards": cards}))
+
+    def deck(self, deck_id: str) -> Deck:
+        return cast(Deck, self.call(ops.DECK, deck_id=deck_id))
+
+    def update_deck(self, deck_id: str, name: str, cards: list[str]) -> Deck:
+        return cast(Deck, self.call(ops.UPDATE_DECK, json={"name": name, "cards": cards}, deck_id=deck_id))
+
+    def delete_deck(self, deck_id: str) -> None:
+        self.call(ops.DELETE_DECK, deck_id=deck_id)
+
+    def activate_deck(self, deck_id: str) -> Deck:
+        return cast(Deck, self.call(ops.ACTIVATE_DECK, deck_id=deck_id))
+
+    def grant(self, player_id: str, reason: str, **amounts: Any) -> Json:
+        return cast(
+            Json, self.call(ops.ADMIN_GRANT, json={"player_id": player_id, "reason": reason, **amounts})
+        )
+
+    # -- progression ------------------------------------------------------------------------------
+
+    def quests(self) -> Json:
+        return cast(Json, self.call(ops.QUESTS))
+
+    def swap_quest(self, quest_id: str) -> Json:
+        return cast(Json, self.call(ops.SWAP_QUEST, quest_id=quest_id))
+
+    def streak(self) -> Json:
+        return cast(Json, self.call(ops.STREAK))
+
+    def season_pass(self) -> Json:
+        return cast(Json, self.call(ops.SEASON_PASS))
+
+    def pass_track(self) -> Json:
+        return cast(Json, self.call(ops.PASS_TRACK))
+
+    def arcana_today(self, date: str | None = None) -> Json:
+        return cast(Json, self.call(ops.ARCANA_TODAY, query={"date": date}))
+
+    # -- ratings ----------------------------------------------------------------------------------
+
+    def my_rating(self) -> Json:
+        return cast(Json, self.call(ops.MY_RATING))
+
+    def my_rating_history(self, limit: int | None = None, after: str | None = None) -> Json:
+        return cast(Json, self.call(ops.MY_RATING_HISTORY, query={"limit": limit, "after": after}))
+
+    def rating(self, player_id: str) -> Json:
+        return cast(Json, self.call(ops.RATING, player_id=player_id))
+
+    def leaderboard(self, limit: int | None = None, after: str | None = None) -> Json:
+        return cast(Json, self.call(ops.LEADERBOARD, query={"limit": limit, "after": after}))
+
+
+def _query_value(value: Any) -> Any:
+    return ("true" if value else "false") if isinstance(value, bool) else value
+
+
+def _decode(response: requests.Response) -> Any:
+    body: Any = None
+    if response.content:
+        try:
+            body = response.json()
+        except ValueError:
+            body = response.text
+    if response.ok:
+        return body
+    error = body.get("error") if isinstance(body, dict) else None
+    code = str(error.get("code")) if isinstance(error, dict) else "http_error"
+    message = str(error.get("message")) if isinstance(error, dict) else str(body)[:200]
+    raise ApiError(response.status_code, code, message, body, response.headers)

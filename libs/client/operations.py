@@ -1,0 +1,80 @@
+"""The REST operations the client calls, declared once: method, path template, query parameters and
+whether a JSON body is sent. ``tests/unit/test_client_contract.py`` checks each against the services'
+OpenAPI documents (same method and path, the same path parameters, query parameters the document
+lists, a body only where it takes one)."""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Operation:
+    method: str
+    path: str
+    query: tuple[str, ...] = ()
+    body: bool = False
+
+    @property
+    def path_params(self) -> tuple[str, ...]:
+        return tuple(name for _, name, _, _ in string.Formatter().parse(self.path) if name)
+
+    def url_path(self, **params: str) -> str:
+        missing = set(self.path_params) - params.keys()
+        if missing:
+            raise TypeError(f"{self.method} {self.path} needs {sorted(missing)}")
+        return self.path.format(**params)
+
+
+def _op(method: str, path: str, *query: str, body: bool = False) -> Operation:
+    return Operation(method, path, tuple(query), body)
+
+
+# accounts
+REGISTER = _op("POST", "/v1/accounts", body=True)
+LOG_IN = _op("POST", "/v1/sessions", body=True)
+LOG_OUT = _op("DELETE", "/v1/sessions/current")
+LOG_OUT_EVERYWHERE = _op("DELETE", "/v1/sessions")
+ME = _op("GET", "/v1/me")
+# match
+MATCHES = _op("GET", "/v1/matches", "active")
+MATCH = _op("GET", "/v1/matches/{match_id}")
+MATCH_EVENTS = _op("GET", "/v1/matches/{match_id}/events", "after", "wait")
+LEGAL_COMMANDS = _op("GET", "/v1/matches/{match_id}/legal-commands")
+COMMAND = _op("POST", "/v1/matches/{match_id}/commands", body=True)
+PRACTICE = _op("POST", "/v1/practice", body=True)
+ADMIN_MATCH = _op("POST", "/v1/admin/matches", body=True)
+CATALOG = _op("GET", "/v1/catalog")
+# matchmaking
+QUEUE = _op("POST", "/v1/queue", body=True)
+TICKET = _op("GET", "/v1/queue/{ticket_id}")
+CANCEL_TICKET = _op("DELETE", "/v1/queue/{ticket_id}")
+# economy
+WALLET = _op("GET", "/v1/wallet")
+WALLET_HISTORY = _op("GET", "/v1/wallet/history", "limit", "before")
+COLLECTION = _op("GET", "/v1/collection")
+OPEN_PACK = _op("POST", "/v1/packs", body=True)
+CRAFT = _op("POST", "/v1/crafts", body=True)
+DISENCHANT = _op("POST", "/v1/disenchants", body=True)
+DECKS = _op("GET", "/v1/decks")
+CREATE_DECK = _op("POST", "/v1/decks", body=True)
+DECK = _op("GET", "/v1/decks/{deck_id}")
+UPDATE_DECK = _op("PUT", "/v1/decks/{deck_id}", body=True)
+DELETE_DECK = _op("DELETE", "/v1/decks/{deck_id}")
+ACTIVATE_DECK = _op("POST", "/v1/decks/{deck_id}/activate")
+ADMIN_GRANT = _op("POST", "/v1/admin/grants", body=True)
+# progression
+QUESTS = _op("GET", "/v1/quests")
+SWAP_QUEST = _op("POST", "/v1/quests/{quest_id}/swap")
+STREAK = _op("GET", "/v1/streak")
+SEASON_PASS = _op("GET", "/v1/pass")
+PASS_TRACK = _op("GET", "/v1/pass/track")
+ARCANA_TODAY = _op("GET", "/v1/arcana/today", "date")
+# ratings
+MY_RATING = _op("GET", "/v1/ratings/me")
+MY_RATING_HISTORY = _op("GET", "/v1/ratings/me/history", "limit", "after")
+RATING = _op("GET", "/v1/ratings/{player_id}")
+LEADERBOARD = _op("GET", "/v1/leaderboard", "limit", "after")
+
+ALL: tuple[Operation, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, Operation))

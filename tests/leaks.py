@@ -1,0 +1,71 @@
+"""The hidden-information check, shared by the API tests and the browser tests: given a match's
+stored events (``version``, ``type``, ``data`` as stored, seed and decks included), what a player
+must not have seen in a response reflecting version V: an opponent's card id or instance id not
+played by V, one of the player's own instance ids not drawn by V (it would give deck order away),
+the seed, or a secret key. (A card id both decks hold is the player's to see: decks without
+common cards make that part strict.)"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+SECRET_KEYS = {"seed", "deck", "instances", "state_hash", "spread"}  # ("order" is also a tribe)
+
+
+class StoredEvent(Protocol):
+    version: int
+    type: str
+    data: Any
+
+
+def strings_and_keys(value: Any, strings: set[str], keys: set[str]) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            keys.add(k)
+            strings_and_keys(v, strings, keys)
+    elif isinstance(value, list):
+        for v in value:
+            strings_and_keys(v, strings, keys)
+    elif isinstance(value, str):
+        strings.add(value)
+
+
+def hidden_from(events: Sequence[StoredEvent], player: str, version: int) -> set[str]:
+    """Ids ``player`` may not know at ``version``."""
+    started = next(e.data for e in events if e.type == "MatchStarted")
+    instances = {p["id"]: dict(zip(p["instances"], p["deck"], strict=True)) for p in started["players"]}
+    foe = next(pid for pid in instances if pid != player)
+    past = [e for e in events if e.version <= version]
+    played = {e.data["card"] for e in past if e.type == "CardPlayed" and e.data["player"] == foe}
+    played_cards = {instances[foe][i] for i in played}
+    drawn = {e.data["card"] for e in past if e.type == "CardDrawn" and e.data["player"] == player}
+    hidden = {i for i in instances[foe] if i not in played}
+    own_cards = set(instances[player].values())  # a card id of both decks may be the player's own
+    hidden |= {c for c in instances[foe].values() if c not in played_cards and c not in own_cards}
+    hidden |= {i for i in instances[player] if i not in drawn}
+    return hidden
+
+
+def leaks(body: Any, player: str, version: int, events: Sequence[StoredEvent]) -> list[str]:
+    """What in ``body`` (a response to ``player`` reflecting ``version``) was hidden (empty: nothing)."""
+    strings: set[str] = set()
+    keys: set[str] = set()
+    strings_and_keys(body, strings, keys)
+    found = [f"hidden id {s}" for s in sorted(strings & hidden_from(events, player, version))]
+    found += [f"secret key {k}" for k in sorted(keys & SECRET_KEYS)]
+    seed = str(next(e.data for e in events if e.type == "MatchStarted")["seed"])
+    if seed in json.dumps(body):
+        found.append("the seed")
+    return found
+
+
+def assert_no_leak(seen: Iterable[tuple[str, int, Any]], events: Sequence[StoredEvent]) -> int:
+    """Check every (player, version, body) seen; the number checked."""
+    checked = 0
+    for player, version, body in seen:
+        found = leaks(body, player, version, events)
+        assert not found, f"{player} saw {found} at version {version}: {json.dumps(body)[:500]}"
+        checked += 1
+    return checked
