@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import requests
 
-from libs.contracts import MatchEnded
 from libs.client import ApiError, ArcanaClient
+from libs.contracts import MatchEnded
 from libs.db import make_pool
 from libs.eventstore import EventStore
 from services.progression.domain.catalog import load_quests
