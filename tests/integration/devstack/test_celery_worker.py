@@ -1,12 +1,14 @@
-"""The connection budget of a Celery worker (docs/operations.md "Connection budget"), on a real
-worker started with the command line `make run` uses, real PostgreSQL: each pool child holds ONE
-pool, shared by every service its tasks touch and opened on its first task, of at most
-``CELERY_CHILD_POOL_MAX`` connections (``ARCANA_DB_POOL_MAX`` when set), where it used to open a
-pool per service (the hourly purge touches all six: six pools per child).
+"""A real Celery worker, started with the command line `make run` uses, on real PostgreSQL, runs the
+hourly purge (which touches all six services) several times over its two children. Then:
 
-The worker runs the purge, which builds all six services, several times over its two children; its
-connections are counted in ``pg_stat_activity`` by the application name its processes carry
-(``PGAPPNAME``). Then the pool sizes follow ``ARCANA_DB_POOL_MAX`` and the defaults per process.
+- its connection budget (docs/operations.md "Connection budget"): each pool child holds ONE pool,
+  shared by every service its tasks touch and opened on its first task, of at most
+  ``CELERY_CHILD_POOL_MAX`` connections, where it used to open a pool per service (six per child);
+  counted in ``pg_stat_activity`` by the application name its processes carry (``PGAPPNAME``);
+- its metrics (``libs/celery_metrics.py``): the main process serves every child's tasks by state
+  and their durations on ``ARCANA_METRICS_PORT``.
+
+And pool sizes follow ``ARCANA_DB_POOL_MAX`` and the defaults of each kind of process.
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ import subprocess
 import time
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
+from dataclasses import dataclass
 
 import psycopg
 import pytest
+import requests
 from celery.signals import worker_process_init
+from prometheus_client.parser import text_string_to_metric_families
 
 from libs.celeryapp import make_celery
 from libs.config import PROJECT_ROOT
@@ -30,6 +34,7 @@ from libs.db import CELERY_CHILD_POOL_MAX, CONSUMERS_POOL_MAX, WEB_WORKER_POOL_M
 from libs.db.migrate_all import migrate_all
 from libs.db.pool import POOL_MAX_ENV
 from libs.devstack import processes
+from libs.devstack.ports import free_port
 from libs.kit import runtime
 from libs.maintenance.tasks import PURGE_TASK
 from services.wsgi import build_app
@@ -40,28 +45,49 @@ CHILDREN = 2  # `make run`'s worker (processes.celery_worker)
 PURGES = 6
 
 
-@pytest.fixture
-def worker(postgres_url: str, tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
-    """A Celery worker on a migrated database of its own: (database URL, application name, log)."""
+@dataclass(frozen=True)
+class Worker:
+    database: str
+    application: str  # PGAPPNAME of its processes
+    metrics: str  # its metrics URL
+    log: str  # what it logged while running the purges
+
+
+@pytest.fixture(scope="module")
+def worker(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
+    """A Celery worker on a migrated database of its own, after it ran ``PURGES`` purges."""
+    root = tmp_path_factory.mktemp("celery-worker")
     database = create_database(postgres_url, prefix="budget")
     migrate_all(database)
-    name = f"budget-{uuid.uuid4().hex[:8]}"
-    data, log = tmp_path / "data", tmp_path / "worker.log"
+    name, port = f"budget-{uuid.uuid4().hex[:8]}", free_port()
+    data, log = root / "data", root / "worker.log"
     env = processes.base_env(database, "127.0.0.1:9", None, data)  # the purge needs no Kafka
     env.pop("CELERY_BROKER_URL", None)
     env.pop(POOL_MAX_ENV, None)
-    component = processes.celery_worker(CHILDREN)
+    env.update(PGAPPNAME=name, PROMETHEUS_MULTIPROC_DIR=str(root / "metrics"), ARCANA_METRICS_PORT=str(port))
     with log.open("ab") as out:
         proc = subprocess.Popen(
-            component.argv,
-            env={**env, "PGAPPNAME": name},
+            processes.celery_worker(CHILDREN).argv,
+            env=env,
             cwd=PROJECT_ROOT,
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
     try:
-        yield database, name, data
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("ARCANA_DATA_DIR", str(data))
+            patch.delenv("CELERY_BROKER_URL", raising=False)
+            sender = make_celery()  # the worker's filesystem queue
+        for _ in range(PURGES):
+            sender.send_task(PURGE_TASK)
+        deadline = time.monotonic() + 120
+        while log.read_text(errors="replace").count("succeeded") < PURGES:
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text(errors="replace")[
+                -3000:
+            ]
+            time.sleep(0.2)
+        yield Worker(database, name, f"http://127.0.0.1:{port}/metrics", log.read_text(errors="replace"))
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
@@ -77,23 +103,23 @@ def connections(database: str, application: str) -> int:
 
 
 def test_a_celery_worker_holds_one_small_pool_per_child_whatever_services_its_tasks_touch(
-    worker: tuple[str, str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    worker: Worker,
 ) -> None:
-    database, application, data = worker
-    log = tmp_path / "worker.log"
-    monkeypatch.setenv("ARCANA_DATA_DIR", str(data))
-    monkeypatch.delenv("CELERY_BROKER_URL", raising=False)
-    sender = make_celery()  # the worker's filesystem queue
-    for _ in range(PURGES):
-        sender.send_task(PURGE_TASK)
-    deadline = time.monotonic() + 120
-    while log.read_text(errors="replace").count("succeeded") < PURGES:
-        assert time.monotonic() < deadline, log.read_text(errors="replace")[-3000:]
-        time.sleep(0.2)
-    purged = log.read_text(errors="replace")
-    assert "purge of service" not in purged, purged[-3000:]  # every service's schema was purged
-    held = connections(database, application)
+    assert "purge of service" not in worker.log, worker.log[-3000:]  # every schema was purged
+    held = connections(worker.database, worker.application)
     assert 1 <= held <= CHILDREN * CELERY_CHILD_POOL_MAX, held
+
+
+def test_a_celery_worker_serves_its_tasks_by_state_and_their_durations(worker: Worker) -> None:
+    samples = {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(requests.get(worker.metrics, timeout=10).text)
+        for s in family.samples
+    }
+    task = ("task", PURGE_TASK)
+    assert samples[("arcana_celery_tasks_total", (("state", "SUCCESS"), task))] == PURGES
+    assert samples[("arcana_celery_task_duration_seconds_count", (task,))] == PURGES
+    assert samples[("arcana_celery_task_duration_seconds_sum", (task,))] > 0
 
 
 def test_pool_sizes_follow_arcana_db_pool_max(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
