@@ -50,9 +50,11 @@ def make_celery() -> Celery:
         # kombu's own filesystem channel can hand a worker a half-written message, which stops the
         # worker; this one writes each message atomically (see libs/celery_fs.py).
         celery.conf.broker_transport = "libs.celery_fs:Transport"
+    from libs import celery_metrics
     from libs.celery_liveness import install
 
     install(celery)  # heartbeat file for the liveness probe, JSON logs
+    celery_metrics.install()  # tasks by state and duration, on ARCANA_METRICS_PORT
     return celery
 
 

@@ -4,8 +4,8 @@ Every service found by ``libs.kit.discover()`` is mounted at its prefixes and at
 ``/v1/openapi/<name>.json``; ``ARCANA_SERVICES=accounts,match`` limits a process to those (one
 Deployment per service in Kubernetes). The top-level ``/healthz``, ``/readyz``, ``/metrics``, the
 browser client ``/play``, the API reference ``/docs`` (``libs.webclient``) and unknown paths are
-answered by a plain gateway app. All apps of a process share one lazily opened
-database pool.
+answered by a plain gateway app. All apps of a process share one lazily opened database pool of
+``ARCANA_DB_POOL_MAX`` connections (default ``WEB_WORKER_POOL_MAX``).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from psycopg_pool import ConnectionPool
 
 from libs import config, kit, webclient
 from libs.config import Settings
+from libs.db import WEB_WORKER_POOL_MAX, pool_max
 from libs.kit.web import create_service_app
 from libs.web import PrefixDispatcher, base_app, lazy_app
 from libs.web.app import OPENAPI_PREFIX
@@ -40,7 +41,7 @@ def build_app(
     settings = settings or config.load()
     pool = pool or lazy_pool(
         settings.database_url,
-        max_size=int(os.environ.get("ARCANA_DB_POOL_SIZE", "10")),
+        max_size=pool_max(WEB_WORKER_POOL_MAX),
         name="arcana-gateway",
     )
     mounts: list[tuple[str, Any]] = []

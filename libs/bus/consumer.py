@@ -448,7 +448,7 @@ def run_consumer_process(runner: ConsumerRunner) -> None:
 def main(argv: list[str] | None = None) -> None:
     from libs.bus.loading import load_object
     from libs.bus.process import require_database, require_env
-    from libs.db import make_pool
+    from libs.db import RELAY_POOL_MAX, make_pool, pool_max
 
     parser = argparse.ArgumentParser(prog="python -m libs.bus.consumer", description=__doc__.split("\n")[0])
     parser.add_argument("--schema", required=True, help="PostgreSQL schema holding the inbox")
@@ -462,7 +462,10 @@ def main(argv: list[str] | None = None) -> None:
         "--max-attempts", type=int, default=5, help="failures on one event before a dead letter"
     )
     args = parser.parse_args(argv)
-    pool = make_pool(require_database(), min_size=1, max_size=2, name=f"consumer-{args.name}")
+    # one subscription: a pool as small as a relay's
+    pool = make_pool(
+        require_database(), min_size=1, max_size=pool_max(RELAY_POOL_MAX), name=f"consumer-{args.name}"
+    )
     try:
         runner = ConsumerRunner(
             pool,

@@ -325,7 +325,7 @@ def check_mode() -> str:
 
 def main(argv: list[str] | None = None) -> None:
     from libs.bus.process import require_env, setup_logging, stop_on_signals
-    from libs.db import make_pool
+    from libs.db import RELAY_POOL_MAX, make_pool, pool_max
 
     parser = argparse.ArgumentParser(prog="python -m libs.bus.relay", description=__doc__.split("\n")[0])
     parser.add_argument("--service", required=True, help="publishes to arcana.<service>.events")
@@ -343,7 +343,9 @@ def main(argv: list[str] | None = None) -> None:
     database_url = require_env("DATABASE_URL")
     bootstrap = require_env("KAFKA_BOOTSTRAP_SERVERS")
     client_options()  # a wrong Kafka security setting stops the process here
-    pool = make_pool(database_url, min_size=1, max_size=2, name=f"relay-{args.service}")
+    pool = make_pool(
+        database_url, min_size=1, max_size=pool_max(RELAY_POOL_MAX), name=f"relay-{args.service}"
+    )
     try:
         relay = OutboxRelay(
             EventStore(pool, args.schema),

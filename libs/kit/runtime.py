@@ -18,6 +18,7 @@ from psycopg_pool import ConnectionPool
 
 from libs import config
 from libs.config import Settings
+from libs.db.pool import CONSUMERS_POOL_MAX, make_pool, pool_max
 from libs.kit.definition import ServiceDef
 from libs.kit.registry import definition
 
@@ -45,20 +46,39 @@ def schema_of(defn: ServiceDef) -> str:
 
 _built: dict[str, tuple[Runtime, Any]] = {}
 _lock = threading.Lock()
+_pool: ConnectionPool | None = None
+_pool_default = CONSUMERS_POOL_MAX  # limit_pool() sets another for a kind of process
 
 
-def built(name: str, *, pool_size: int = 4) -> tuple[Runtime, Any]:
+def limit_pool(default_max: int) -> None:
+    """The size of this process's pool, when ``ARCANA_DB_POOL_MAX`` is unset, for a kind of process
+    that needs fewer connections (a Celery child: services/worker.py). Call it before first use."""
+    global _pool_default
+    _pool_default = default_max
+
+
+def process_pool(url: str, default_max: int | None = None) -> ConnectionPool:
+    """This process's one pool, shared by every service built in it (connection budget:
+    docs/operations.md). Created on first use (after any fork) with ``ARCANA_DB_POOL_MAX``
+    connections at most (else ``default_max``, else the process kind's default); it connects
+    lazily and closes connections idle for a while, so a process that rarely runs a task holds
+    none."""
+    global _pool
+    if _pool is None or _pool.closed:
+        size = pool_max(default_max or _pool_default)
+        _pool = make_pool(url, min_size=0, max_size=size, name=f"arcana-{os.getpid()}")
+    return _pool
+
+
+def built(name: str, *, pool_size: int | None = None) -> tuple[Runtime, Any]:
     """This process's runtime and service object of ``name``, built on first use (after any fork)
-    with a pool of their own on ``DATABASE_URL`` (or the embedded stack's database)."""
+    on the process's pool (``process_pool``; ``pool_size``: its size if this call creates it) on
+    ``DATABASE_URL`` (or the embedded stack's database)."""
     with _lock:
         if name not in _built:
-            from libs.db import make_pool
-
             defn = definition(name)
             settings = config.load()
-            pool = make_pool(
-                settings.database_url, min_size=1, max_size=pool_size, name=f"{name}-{os.getpid()}"
-            )
+            pool = process_pool(settings.database_url, pool_size)
             runtime = Runtime(defn, schema_of(defn), settings, pool)
             _built[name] = (runtime, defn.build(runtime))
         return _built[name]

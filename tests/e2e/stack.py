@@ -145,6 +145,13 @@ class Stack:
             proc.wait()
         self.procs.clear()
 
+    def use(self, database_url: str, kafka_bootstrap: str) -> None:
+        """Run on another database and broker from the next ``start`` (a restore: every component
+        is stopped first)."""
+        assert not self.procs, f"stop {sorted(self.procs)} first"
+        self.database_url, self.kafka = database_url, kafka_bootstrap
+        self.env.update(DATABASE_URL=database_url, KAFKA_BOOTSTRAP_SERVERS=kafka_bootstrap)
+
     def wait_ready(self, timeout: float = 60.0) -> None:
         """Until gunicorn answers ``/healthz`` (fails early when a component exited)."""
         deadline = time.monotonic() + timeout

@@ -196,7 +196,7 @@ def test_the_monitoring_component_scrapes_and_alerts(tmp_path: Any) -> None:
     assert {"ArcanaRelayLagging", "ArcanaConsumerLagging", "ArcanaDeadLetters", "ArcanaErrorRate"} <= alerts
     assert {"ArcanaLatencyP99"} <= alerts
     monitored = of_kind(docs, "PodMonitor")
-    for name, deployment in _deployments(docs, "web", "relay", "consumers").items():
+    for name, deployment in _deployments(docs, "web", "relay", "consumers", "worker").items():
         labels = deployment["spec"]["template"]["metadata"]["labels"]
         ports = {
             p["name"]
@@ -233,6 +233,7 @@ def test_the_dashboard_charts_every_metric_the_alerts_use(tmp_path: Any) -> None
     used = {m.removesuffix("_bucket") for m in re.findall(r"\barcana_[a-z_]+", exprs)}
     assert used and all(metric in charted for metric in used), used
     sources = " ".join(
-        (K8S.parents[1] / f).read_text() for f in ("libs/bus/metrics.py", "libs/web/observability.py")
+        (K8S.parents[1] / f).read_text()
+        for f in ("libs/bus/metrics.py", "libs/web/observability.py", "libs/celery_metrics.py")
     )
     assert all(f'"{metric.removesuffix("_total")}' in sources for metric in used), used  # defined in code
