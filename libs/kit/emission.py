@@ -7,7 +7,8 @@ its code emits events by building those classes, never a ``NewEvent`` from a typ
 This reads every module of every service and reports, with file and line:
 
 - a class of event built there that the service does not declare;
-- an event class defined outside its ``events.py``;
+- an event class defined outside its ``events.py`` (or a twin of one: a class with a ``TYPE`` and
+  a ``data()`` that is not an integration event);
 - a ``NewEvent(...)`` built directly (only a service hosting a game's events, declared by the
   game itself, may: ``GAME_HOSTS``).
 
@@ -75,8 +76,9 @@ def _check_module(
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef) and name != events_module:
             cls = namespace.get(node.name)
-            if _is_event(cls) and cls.__module__ == name:
-                yield Violation(where, node.lineno, f"event {cls.TYPE} declared outside {events_module}")
+            if (_is_event(cls) or _is_twin(cls)) and cls.__module__ == name:
+                kind = getattr(cls, "TYPE", node.name)
+                yield Violation(where, node.lineno, f"event {kind} declared outside {events_module}")
         if not isinstance(node, ast.Call):
             continue
         target = _resolve(node.func, namespace)
@@ -90,6 +92,16 @@ def _check_module(
 
 def _is_event(obj: Any) -> TypeGuard[type[IntegrationEvent]]:
     return isinstance(obj, type) and issubclass(obj, IntegrationEvent) and obj is not IntegrationEvent
+
+
+def _is_twin(obj: Any) -> bool:
+    """A class that stands for an event without being one (a ``TYPE`` and a ``data()``): a second
+    declaration of it, e.g. the domain's copy of a published event."""
+    return (
+        isinstance(obj, type)
+        and isinstance(getattr(obj, "TYPE", None), str)
+        and callable(getattr(obj, "data", None))
+    )
 
 
 def _resolve(expr: ast.expr, namespace: Mapping[str, Any]) -> Any:

@@ -1,5 +1,6 @@
 """Each service emits only the event types it declares (libs/kit/emission.py): the project keeps
-the rule, and a copy of it with planted violations breaks it, naming each one."""
+the rule, and a copy of it with planted violations (an undeclared event built, one declared outside
+events.py, a domain twin of a declared one, a raw NewEvent) breaks it, naming each one."""
 
 from __future__ import annotations
 
@@ -47,6 +48,21 @@ def leak(ended: MatchEnded) -> list[IntegrationEvent]:
     return [declared, RatingLeaked("p"), MatchEnded(**ended.data())]
 """
 
+PLANTED_TWIN = """
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RatingChanged:
+    player_id: str
+
+    TYPE = "RatingChanged"
+
+    def data(self) -> dict[str, Any]:
+        return asdict(self)
+"""
+
 PLANTED_RAW = """
 from libs.eventstore import NewEvent
 
@@ -62,6 +78,7 @@ def test_planted_violations_are_each_reported(tmp_path: Path) -> None:
         shutil.copytree(PROJECT_ROOT / folder, tmp_path / folder, ignore=ignore)
     (tmp_path / "services/ratings/domain/leak.py").write_text(PLANTED_DOMAIN)
     (tmp_path / "services/ratings/raw.py").write_text(PLANTED_RAW)
+    (tmp_path / "services/ratings/domain/twin.py").write_text(PLANTED_TWIN)
     result = _check(tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
     found = result.stdout.splitlines()
@@ -69,6 +86,7 @@ def test_planted_violations_are_each_reported(tmp_path: Path) -> None:
         "services/ratings/domain/leak.py:11: event RatingLeaked declared outside services.ratings.events",
         "services/ratings/domain/leak.py:17: builds RatingLeaked, which ratings does not declare",
         "services/ratings/domain/leak.py:17: builds MatchEnded, which ratings does not declare",
+        "services/ratings/domain/twin.py:7: event RatingChanged declared outside services.ratings.events",
         "services/ratings/raw.py:6: builds a NewEvent from a type name and data, not a declared event",
-        "4 violation(s)",
+        "5 violation(s)",
     ], result.stdout

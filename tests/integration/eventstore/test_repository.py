@@ -255,3 +255,14 @@ def test_planned_commands_are_written_together_and_those_that_lost_left_out(stor
     with store.pool.connection() as conn, conn.transaction():
         assert repo.execute_planned(conn, [planned("a", 1), planned("b", 1)]) == [0, 1]
     assert [len(store.read(s)) for s in ("a", "b")] == [2, 2]
+
+
+def test_a_snapshot_another_transaction_is_writing_is_skipped_without_waiting(store: EventStore) -> None:
+    with store.pool.connection() as first, first.transaction():
+        store.save_snapshot("busy", 5, {"n": 5}, conn=first)
+        with store.pool.connection() as second, second.transaction():
+            second.execute("SET LOCAL lock_timeout = '2s'")  # waiting for first's row would fail
+            store.save_snapshot("busy", 7, {"n": 7}, conn=second)  # skipped: first is writing it
+    assert store.load_snapshot("busy") == (5, {"n": 5})
+    store.save_snapshot("busy", 9, {"n": 9})
+    assert store.load_snapshot("busy") == (9, {"n": 9})
