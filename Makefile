@@ -100,7 +100,7 @@ export-events: venv ## the event log of a service as JSON Lines: make export-eve
 	$(PY) -m libs.bus.export --schema $(SCHEMA) $(if $(STREAM),--stream $(STREAM))
 
 dead-letters: venv ## a service's dead letters: make dead-letters SERVICE=match [RETRY=id|all] [ALL=1]
-	$(PY) -m libs.bus.deadletters $(if $(RETRY),retry $(if $(filter all,$(RETRY)),--all,$(RETRY)),list $(if $(ALL),--all)) --service $(SERVICE)
+	$(PY) -m libs.kit.deadletters $(if $(RETRY),retry $(if $(filter all,$(RETRY)),--all,$(RETRY)),list $(if $(ALL),--all)) --service $(SERVICE)
 
 clean: ## remove the virtualenv and the embedded stack's data
 	rm -rf $(VENV) .arcana .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -60,7 +60,7 @@ def test_run_serves_the_api_and_ctrl_c_leaves_nothing_running(tmp_path: Path) ->
         # pg_ctl detaches, found by its data folder.
         started = psutil.Process(proc.pid).children(recursive=True) + _stack_processes(tmp_path, port)
         names = " ".join(" ".join(p.cmdline()) for p in started)
-        for part in ("gunicorn", "celery", "libs.bus.relay", "tansu", "postgres"):
+        for part in ("gunicorn", "celery", "libs.kit.relay", "tansu", "postgres"):
             assert part in names, f"{part} is not running"
 
         body = {"username": "runner", "password": "long enough secret"}

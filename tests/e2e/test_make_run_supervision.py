@@ -23,7 +23,7 @@ import psutil
 import pytest
 import requests
 
-from tests.e2e.makerun import RECOVERY_SECONDS, MakeRun, wait_for
+from harness.makerun import RECOVERY_SECONDS, MakeRun, wait_for
 from tests.integration.bus.helpers import RawReader
 
 pytestmark = pytest.mark.e2e

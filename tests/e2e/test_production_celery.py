@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from tests.e2e.stack import Stack
+from harness.stack import Stack
 
 pytestmark = pytest.mark.e2e
 
