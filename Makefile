@@ -46,8 +46,8 @@ format: venv ## apply ruff's fixes and formatting
 typecheck: venv ## mypy on libs/ and services/
 	$(VENV)/bin/mypy libs services
 
-docs-events: venv ## regenerate docs/events.md from every service's declared events
-	$(PY) -m libs.kit.catalog > docs/events.md
+docs-events: venv ## regenerate docs/events.md and the generated tables of docs/architecture.md (topics, layers)
+	$(PY) -m libs.kit.docs
 
 kafka-acls: venv ## regenerate the Kafka users, ACLs and topics (deploy/k8s/components/kafka-acls) from every service's declarations
 	$(PY) -m libs.kit.acls deploy/k8s/components/kafka-acls
