@@ -2,6 +2,9 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
+# `make test` workers (pytest-xdist): the tests mostly wait on PostgreSQL, Kafka and processes, so more
+# workers than cores; the e2e tests run one after the other on one of them (tests/conftest.py).
+TEST_WORKERS ?= 4
 export PYTHONPATH := $(CURDIR)
 
 .PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events kafka-acls migrate \
@@ -21,14 +24,14 @@ venv: $(VENV)/.installed ## create the virtualenv with the pinned dependencies
 run: venv ## start PostgreSQL, the Kafka broker, Celery, relays, consumers and every service
 	$(PY) -m libs.devstack.run
 
-test: venv ## the whole suite (unit, integration, e2e) against real PostgreSQL and Kafka
-	$(PY) -m pytest
+test: venv ## the whole suite (unit, integration, e2e) against real PostgreSQL and Kafka, on TEST_WORKERS workers
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 test-unit: venv ## pure domain and rules tests only
 	$(PY) -m pytest tests/unit
 
-test-integration: venv ## integration tests (real PostgreSQL and broker)
-	$(PY) -m pytest tests/integration
+test-integration: venv ## integration tests (real PostgreSQL and broker), on TEST_WORKERS workers
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup tests/integration
 
 test-e2e: venv ## end-to-end tests (real processes over HTTP)
 	$(PY) -m pytest tests/e2e
