@@ -10,7 +10,7 @@ from pathlib import Path
 
 from libs.config import PROJECT_ROOT
 
-SAMPLE = '''
+SAMPLE = """
 import pytest
 
 def test_runs():
@@ -28,7 +28,7 @@ def test_needs_another_platform():
 def test_known_to_fail():
     assert False
 
-'''
+"""
 
 
 def _run(tmp_path: Path, ci: bool, *args: str) -> subprocess.CompletedProcess[str]:
