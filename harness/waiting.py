@@ -7,6 +7,8 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+import psutil
+
 T = TypeVar("T")
 
 
@@ -24,3 +26,23 @@ def wait_until(
         time.sleep(interval)
         last = probe()
     return last
+
+
+def still_running(processes: list[psutil.Process], timeout: float = 10.0) -> list[psutil.Process]:
+    """The ``processes`` still running (zombies are gone) once all are gone or ``timeout`` seconds
+    passed: a process told to stop is awaited, not given a fixed time."""
+
+    def left() -> list[psutil.Process]:
+        return [p for p in processes if p.is_running() and _alive(p)]
+
+    deadline = time.monotonic() + timeout
+    while (running := left()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return running
+
+
+def _alive(process: psutil.Process) -> bool:
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False

@@ -88,9 +88,21 @@ def make_broker(tmp_root: Path) -> Iterator[type]:
 
 # -- running the suite: in parallel (`make test`), and in CI -----------------------------------------
 
-# Run one after the other on one worker (`make test`: ``-n N --dist loadgroup``): they start whole
-# stacks or `make run` itself and wait for them on a busy machine. Everything else spreads out.
-SERIAL_PATHS = ("tests/e2e/",)
+# Tests that run one after the other on one worker each (`make test`: ``-n N --dist loadgroup``):
+# they start `make run` itself or whole stacks, and wait for them with time limits that two of them
+# at once on 2 cores would not meet. The first prefix that matches a test's path names its group;
+# the two groups run side by side, and everything else spreads over every worker.
+SERIAL_GROUPS = (
+    ("tests/e2e/test_make_run", "make-run"),
+    ("tests/e2e/test_recovery", "make-run"),
+    ("tests/e2e/", "stacks"),
+)
+
+
+def serial_group(nodeid: str) -> str | None:
+    """The serial group of the test ``nodeid``, or None for a test that may run anywhere."""
+    return next((group for prefix, group in SERIAL_GROUPS if nodeid.startswith(prefix)), None)
+
 
 # Skips that are right in CI too: they depend on the platform or on a server the person running the
 # suite chose, never on a tool the project failed to install (.ci/run installs those).
@@ -103,15 +115,15 @@ SKIPS_ALLOWED_IN_CI = (
 def _serial_scheduler(config: pytest.Config, log: Any) -> Any:
     from xdist.scheduler import LoadGroupScheduling
 
-    class SerialPathsScheduling(LoadGroupScheduling):
-        """xdist's ``loadgroup``, with every test under ``SERIAL_PATHS`` in one group. (pytest 9 keeps
-        a node's id where xdist's ``xdist_group`` mark no longer changes it, so the group is told by
-        path, on the controller.)"""
+    class SerialGroupsScheduling(LoadGroupScheduling):
+        """xdist's ``loadgroup`` with the groups of ``SERIAL_GROUPS``. (pytest 9 keeps a node's id
+        where xdist's ``xdist_group`` mark no longer changes it, so the group is told by path, on the
+        controller.)"""
 
         def _split_scope(self, nodeid: str) -> str:
-            return "serial" if nodeid.startswith(SERIAL_PATHS) else super()._split_scope(nodeid)
+            return serial_group(nodeid) or super()._split_scope(nodeid)
 
-    return SerialPathsScheduling(config, log)
+    return SerialGroupsScheduling(config, log)
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -1,5 +1,6 @@
 """How the suite runs (tests/conftest.py): in CI a skip fails unless its reason is allowed, and under
-``make test`` (pytest-xdist, ``--dist loadgroup``) the e2e tests run one at a time on one worker."""
+``make test`` (pytest-xdist, ``--dist loadgroup``) each group of e2e tests runs one at a time on one
+worker."""
 
 from __future__ import annotations
 
@@ -36,8 +37,10 @@ def _run(tmp_path: Path, ci: bool, *args: str) -> subprocess.CompletedProcess[st
         (tmp_path / "test_sample.py").write_text(SAMPLE)
     env = {k: v for k, v in os.environ.items() if k != "CI"} | ({"CI": "true"} if ci else {})
     env["PYTHONPATH"] = str(PROJECT_ROOT)
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # a quick start: only the project's conftest (and xdist)
+    plugins = ["-p", "tests.conftest", "-p", "xdist.plugin", "-p", "no:cacheprovider"]
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "tests.conftest", "-p", "no:cacheprovider", "-rA", *args],
+        [sys.executable, "-m", "pytest", *plugins, "-rA", *args],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -81,16 +84,18 @@ from pathlib import Path
 
 @pytest.mark.parametrize("n", range(4))
 def test_serial(n):
-    Path(f"serial-{n}").write_text(os.environ["PYTEST_XDIST_WORKER"])
+    Path(f"{__name__.split('.')[-1]}-{n}").write_text(os.environ["PYTEST_XDIST_WORKER"])
 """
 
 
-def test_the_e2e_tests_run_on_one_xdist_worker_and_the_rest_spread(tmp_path: Path) -> None:
+def test_each_serial_group_runs_on_one_worker_and_the_rest_spread(tmp_path: Path) -> None:
     (tmp_path / "test_sample.py").write_text(GROUPED)
     (tmp_path / "tests" / "e2e").mkdir(parents=True)
-    (tmp_path / "tests" / "e2e" / "test_stack.py").write_text(SERIAL)
+    for module in ("test_stack", "test_make_run"):
+        (tmp_path / "tests" / "e2e" / f"{module}.py").write_text(SERIAL)
     result = _run(tmp_path, False, "-n", "2", "--dist", "loadgroup", "-q")
     assert result.returncode == 0, result.stdout
-    serial = {(tmp_path / f"serial-{n}").read_text() for n in range(4)}
-    every = serial | {(tmp_path / f"plain-{n}").read_text() for n in range(8)}
-    assert len(serial) == 1 and len(every) == 2, (serial, every)
+    stacks = {(tmp_path / f"test_stack-{n}").read_text() for n in range(4)}
+    make_run = {(tmp_path / f"test_make_run-{n}").read_text() for n in range(4)}
+    every = stacks | make_run | {(tmp_path / f"plain-{n}").read_text() for n in range(8)}
+    assert len(stacks) == 1 and len(make_run) == 1 and len(every) == 2, (stacks, make_run, every)
