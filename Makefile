@@ -53,7 +53,7 @@ docs-events: venv ## regenerate docs/events.md and the generated tables of docs/
 	$(PY) -m libs.kit.docs
 
 kafka-acls: venv ## regenerate the Kafka users, ACLs and topics (deploy/k8s/components/kafka-acls) from every service's declarations
-	$(PY) -m libs.kit.acls deploy/k8s/components/kafka-acls
+	$(PY) -m libs.kit.kafka_resources deploy/k8s/components/kafka-acls
 
 migrate: venv ## apply every service's migrations to DATABASE_URL
 	$(PY) -m libs.db.migrate_all
