@@ -2,6 +2,9 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
+# `make test` workers (pytest-xdist): the tests mostly wait on PostgreSQL, Kafka and processes, so more
+# workers than cores; the e2e tests run one after the other on one of them (tests/conftest.py).
+TEST_WORKERS ?= 4
 export PYTHONPATH := $(CURDIR)
 
 .PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events docs-schemas kafka-acls migrate \
@@ -23,14 +26,14 @@ venv: $(VENV)/.installed ## create the virtualenv with the pinned dependencies
 run: venv ## start PostgreSQL, the Kafka broker, Celery, relays, consumers and every service
 	$(PY) -m libs.devstack.run
 
-test: venv ## the whole suite (unit, integration, e2e) against real PostgreSQL and Kafka
-	$(PY) -m pytest
+test: venv ## the whole suite (unit, integration, e2e) against real PostgreSQL and Kafka, on TEST_WORKERS workers
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 test-unit: venv ## pure domain and rules tests only
 	$(PY) -m pytest tests/unit
 
-test-integration: venv ## integration tests (real PostgreSQL and broker)
-	$(PY) -m pytest tests/integration
+test-integration: venv ## integration tests (real PostgreSQL and broker), on TEST_WORKERS workers
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup tests/integration
 
 test-e2e: venv ## end-to-end tests (real processes over HTTP)
 	$(PY) -m pytest tests/e2e
@@ -55,14 +58,14 @@ format: venv ## apply ruff's fixes and formatting
 typecheck: venv ## mypy on libs/ and services/
 	$(VENV)/bin/mypy libs services
 
-docs-events: venv ## regenerate docs/events.md from every service's declared events
-	$(PY) -m libs.kit.catalog > docs/events.md
+docs-events: venv ## regenerate docs/events.md and the generated tables of docs/architecture.md (topics, layers)
+	$(PY) -m libs.kit.docs
 
 docs-schemas: venv ## regenerate docs/schemas: a JSON Schema per (topic, event type, version)
 	$(PY) -m libs.kit.schemas docs/schemas
 
 kafka-acls: venv ## regenerate the Kafka users, ACLs and topics (deploy/k8s/components/kafka-acls) from every service's declarations
-	$(PY) -m libs.kit.acls deploy/k8s/components/kafka-acls
+	$(PY) -m libs.kit.kafka_resources deploy/k8s/components/kafka-acls
 
 ARCANA := $(VENV)/bin/arcana
 

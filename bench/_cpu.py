@@ -30,7 +30,7 @@ def _part(proc: psutil.Process, me: int) -> str | None:
     for marker, part in (
         ("gunicorn", "web"),
         ("celery", "celery"),
-        ("libs.bus.relay", "relay"),
+        ("libs.kit.relay", "relay"),
         ("libs.kit.consume", "consumers"),
         ("tansu", "broker"),
     ):
@@ -92,7 +92,7 @@ def postmasters(url: str) -> list[int]:
 
 
 class StackProcesses:
-    """One benchmark's processes: its stack's (``stack.procs``, as ``tests/e2e/stack.Stack`` keeps
+    """One benchmark's processes: its stack's (``stack.procs``, as ``harness/stack.Stack`` keeps
     them), its PostgreSQL's and its broker's (``roots``), and this process. Other stacks may run on
     the same machine: their processes must not count."""
 

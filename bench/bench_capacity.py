@@ -20,7 +20,7 @@ a new dev broker for each M (``BENCH_CAPACITY_M``, default 100,250,500,1000):
    should get), and the stack's CPU
    per connected player.
 
-Every client is one thread with one keep-alive connection (``bench/_http.py``), all in this process,
+Every client is one thread with one keep-alive connection (``harness/client.py``), all in this process,
 on the loopback address. Printed: one row per M and the largest M meeting command p99 < 100 ms and
 delivery p99 < 200 ms.
 """
@@ -43,13 +43,13 @@ from pathlib import Path
 from typing import Any
 
 from bench import _cpu as cpu
-from bench._http import Client
 from bench._stack import database
 from bench.bench_match import _pick
+from harness.client import Client
+from harness.stack import OPERATOR_TOKEN, Stack
 from libs.devstack.broker import DevBroker
 from libs.devstack.ports import free_port
 from libs.rules import STARTER_DECK
-from tests.e2e.stack import OPERATOR_TOKEN, Stack
 
 SIZES = [int(n) for n in os.environ.get("BENCH_CAPACITY_M", "100,250,500,1000").split(",")]
 SECONDS = float(os.environ.get("BENCH_SECONDS", "60"))

@@ -26,13 +26,13 @@ from typing import Any
 
 import psycopg
 
-from bench._http import Client
 from bench._stack import database
+from harness.client import Client
+from harness.stack import OPERATOR_TOKEN, Stack
 from libs.db import make_pool
 from libs.devstack.broker import DevBroker
 from libs.devstack.ports import free_port
 from libs.eventstore import EventStore, Expect, NewEvent
-from tests.e2e.stack import OPERATOR_TOKEN, Stack
 
 SECONDS = float(os.environ.get("BENCH_SECONDS", "10"))
 CLIENTS = [int(n) for n in os.environ.get("BENCH_ECONOMY_N", "1,16").split(",")]

@@ -4,7 +4,7 @@ Starts the product as ``make run`` does (gunicorn with every service, Celery, re
 on a throwaway embedded PostgreSQL and dev broker, then for N = 10, 50, 100 (``BENCH_MATCH_N``):
 N client threads each play bot-vs-bot matches over HTTP (both players, random legal commands,
 new matches as old ones end, no think time) for ``BENCH_SECONDS``, over the lean keep-alive
-client of ``bench/_http.py``; a client uses the legal commands and ``awaiting`` a POST answers
+client of ``harness/client.py``; a client uses the legal commands and ``awaiting`` a POST answers
 with and asks for legal commands only when the move passes to the other player. Printed:
 commands/s, p50/p99 latency of command POSTs and of all match requests, and the same client's
 /healthz requests/s at the same concurrency on the same server (the framework's ceiling), with
@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from bench import _cpu as cpu
-from bench._http import Client, Reply
 from bench._stack import database
+from harness.client import Client, Reply
+from harness.stack import OPERATOR_TOKEN, Stack
 from libs.devstack.broker import DevBroker
 from libs.devstack.ports import free_port
 from libs.rules import STARTER_DECK
-from tests.e2e.stack import OPERATOR_TOKEN, Stack
 
 SECONDS = float(os.environ.get("BENCH_SECONDS", "20"))
 SIZES = [int(n) for n in os.environ.get("BENCH_MATCH_N", "10,50,100").split(",")]

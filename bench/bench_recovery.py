@@ -1,7 +1,7 @@
 """make bench-recovery: M live matches through a SIGKILL of the whole stack; how long until every
 match answers its players again and every deadline that passed while it was down is enforced.
 
-The steps are those of ``tests/e2e/recovery.py`` (the e2e test runs them with M = 3):
+The steps are those of ``harness/recovery.py`` (the e2e test runs them with M = 3):
 
 1. set-up (not measured): `make run` (``python -m libs.devstack.run``, on a temporary data folder and
    free ports, ``ARCANA_CLOCK_FILE`` set); M operator matches (``BENCH_RECOVERY_M``, default 1,000),
@@ -20,7 +20,7 @@ The steps are those of ``tests/e2e/recovery.py`` (the e2e test runs them with M 
    whole log to the new, empty broker. Printed with it: what the supervisor, gunicorn, Celery and
    PostgreSQL logged after t0 (with the time each line appeared), PostgreSQL's ``redo`` lines and
    the beat sweeps that ran;
-4. checks (nothing lost): ``tests/e2e/recovery.verify``; the number of matches with a problem is
+4. checks (nothing lost): ``harness/recovery.verify``; the number of matches with a problem is
    printed with the first problems. Exit status 1 when any match has a problem, never answered, or
    had no deadline enforced.
 
@@ -44,9 +44,9 @@ from pathlib import Path
 from types import FrameType
 
 from bench import _cpu as cpu
+from harness import recovery
+from harness.makerun import MakeRun
 from libs.config import env_int
-from tests.e2e import recovery
-from tests.e2e.makerun import MakeRun
 
 M = env_int("BENCH_RECOVERY_M", 1000)
 THREADS = env_int("BENCH_RECOVERY_THREADS", 8)

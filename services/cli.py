@@ -285,7 +285,7 @@ def _dead_letters(args: argparse.Namespace) -> int:
     if args.all:
         argv.append("--all")
     _database()
-    return _delegate("libs.bus.deadletters", argv)
+    return _delegate("libs.kit.deadletters", argv)
 
 
 def _migrate_parser(commands: Any) -> None:

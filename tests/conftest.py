@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,7 +43,16 @@ def postgres_url(tmp_root: Path) -> Iterator[str]:
     server = EmbeddedPostgres(tmp_root / "pg", free_port())
     url = server.start()
     yield url
+    _stop_database_listeners()
     server.stop(mode="immediate")
+
+
+def _stop_database_listeners() -> None:
+    """Threads of this process that keep a connection to the session's database open and reconnect
+    when it drops: stopped before it goes away, so none prints its failures after the session."""
+    notify = sys.modules.get("services.match.notify")
+    if notify is not None:
+        notify.close_all()
 
 
 @pytest.fixture(scope="session")
@@ -77,3 +88,64 @@ def make_broker(tmp_root: Path) -> Iterator[type]:
     yield _Factory
     for broker in started:
         broker.stop()
+
+
+# -- running the suite: in parallel (`make test`), and in CI -----------------------------------------
+
+# Tests that run one after the other on one worker each (`make test`: ``-n N --dist loadgroup``):
+# they start `make run` itself or whole stacks, and wait for them with time limits that two of them
+# at once on 2 cores would not meet. The first prefix that matches a test's path names its group;
+# the two groups run side by side, and everything else spreads over every worker.
+SERIAL_GROUPS = (
+    ("tests/e2e/test_make_run", "make-run"),
+    ("tests/e2e/test_recovery", "make-run"),
+    ("tests/e2e/", "stacks"),
+)
+
+
+def serial_group(nodeid: str) -> str | None:
+    """The serial group of the test ``nodeid``, or None for a test that may run anywhere."""
+    return next((group for prefix, group in SERIAL_GROUPS if nodeid.startswith(prefix)), None)
+
+
+# Skips that are right in CI too: they depend on the platform or on a server the person running the
+# suite chose, never on a tool the project failed to install (.ci/run installs those).
+SKIPS_ALLOWED_IN_CI = (
+    "syncfs is Linux's",
+    "an external server: its own settings",
+)
+
+
+def _serial_scheduler(config: pytest.Config, log: Any) -> Any:
+    from xdist.scheduler import LoadGroupScheduling
+
+    class SerialGroupsScheduling(LoadGroupScheduling):
+        """xdist's ``loadgroup`` with the groups of ``SERIAL_GROUPS``. (pytest 9 keeps a node's id
+        where xdist's ``xdist_group`` mark no longer changes it, so the group is told by path, on the
+        controller.)"""
+
+        def _split_scope(self, nodeid: str) -> str:
+            return serial_group(nodeid) or super()._split_scope(nodeid)
+
+    return SerialGroupsScheduling(config, log)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    return _serial_scheduler(config, log) if config.getvalue("dist") == "loadgroup" else None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """In CI (``CI=true``) a skip fails the test unless its reason is on ``SKIPS_ALLOWED_IN_CI``: a
+    test that needs a tool must find it installed (``.ci/run``), not pass by skipping silently."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if os.environ.get("CI") != "true" or not report.skipped or hasattr(report, "wasxfail"):
+        return
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    reason = reason.removeprefix("Skipped: ")
+    if any(allowed in reason for allowed in SKIPS_ALLOWED_IN_CI):
+        return
+    report.outcome = "failed"
+    report.longrepr = f"skipped in CI, where nothing may be: {reason} (install it in .ci/run)"

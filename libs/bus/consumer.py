@@ -13,7 +13,7 @@ in a row on one event (default 5), or at once when it does not decode to its dec
 (``libs.contracts.MalformedEvent``: trying again cannot help), the event becomes a dead letter
 (``libs/bus/deadletters.py``): recorded in ``<schema>.dead_letters``, published to
 ``arcana.<service>.dead-letters``, its offset committed, NOT in the inbox, and the partition goes
-on; ``python -m libs.bus.deadletters retry`` applies it later. The database being unreachable
+on; ``python -m libs.kit.deadletters retry`` applies it later. The database being unreachable
 (``PoolTimeout``, a connection error) is not the handler's failure: it is retried without
 counting, however long it lasts. A value that is not an event envelope is logged and skipped.
 
@@ -61,7 +61,7 @@ from kafka.errors import KafkaError
 from kafka.structs import OffsetAndMetadata
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from libs.bus import deadletters, heartbeat, inbox, metrics
+from libs.bus import deadletters, heartbeat, inbox, metrics  # modules (libs/bus/__init__ loads none)
 from libs.bus.background import BackgroundLoop
 from libs.bus.backoff import Backoff
 from libs.bus.cluster import ClusterProbe

@@ -1,9 +1,5 @@
 """Dead letters: events a consumer's handler kept failing on, kept aside so the partition goes on.
-
-    python -m libs.bus.deadletters list [--all] --service S      the waiting ones (--all: every one)
-    python -m libs.bus.deadletters retry ID --service S          apply one again
-    python -m libs.bus.deadletters retry --all --service S       apply every waiting one again
-    make dead-letters SERVICE=match [RETRY=id|all]
+Operators list and retry them with ``python -m libs.kit.deadletters`` (``make dead-letters``).
 
 When a handler has failed ``max_attempts`` times in a row on one event (``ConsumerRunner``; the
 database being unreachable is not the handler's failure and is never counted), the runner records
@@ -17,21 +13,18 @@ with its inbox row (``libs.bus.inbox.claim``) and the change of its status to ``
 once, however often it is retried. An event a later delivery applied meanwhile is only marked
 ``retried``; an event older than the consumer's inbox horizon is marked ``expired`` and not
 applied (the inbox can no longer tell whether it was applied: see ``libs/bus/purge.py``); a retry
-that fails again leaves it waiting, with one more attempt and the new error. The command finds the
-handler with ``libs.kit.definition(service).subscriptions`` (the dead letter's consumer is the
-subscription's name) and the service object of ``libs.kit.runtime``; it reads ``DATABASE_URL`` or
-the database of a running ``make run``. Exit status: 0, or 1 when a retry failed.
+that fails again leaves it waiting, with one more attempt and the new error. ``retry`` gets the
+handler from a ``HandlerLookup`` (consumer name -> handler): the command looks it up in the
+service's definition (``libs/kit/deadletters.py``).
 """
 
 from __future__ import annotations
 
-import argparse
 import enum
 import json
 import logging
-import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -52,7 +45,7 @@ from libs.eventstore import RecordedEvent, Upcasters
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[RecordedEvent, psycopg.Connection[Any]], None]
+Handler = Callable[[RecordedEvent, psycopg.Connection[Any]], None]  # as libs.bus.consumer.Handler
 HandlerLookup = Callable[[str], Handler]  # consumer name -> its handler; raises LookupError
 
 TABLE = "dead_letters"
@@ -361,90 +354,3 @@ def retry_all(
 ) -> list[RetryResult]:
     """``retry`` every waiting dead letter, oldest first."""
     return [retry(pool, schema, letter.id, handler_for, upcasters) for letter in listed(pool, schema)]
-
-
-# -- the command ---------------------------------------------------------------------------------
-
-
-def subscription_handlers(service_name: str, service: Any, schema: str | None = None) -> HandlerLookup:
-    """The handler of each of the service's subscriptions, by consumer (subscription) name, as its
-    consumer runs it (``libs.kit.consume.handler_for``); raises ``LookupError`` for another name."""
-    from libs.kit.consume import handler_for
-    from libs.kit.registry import definition
-
-    subscriptions = {sub.name: sub for sub in definition(service_name).subscriptions}
-
-    def lookup(consumer: str) -> Handler:
-        if consumer not in subscriptions:
-            raise LookupError(f"service {service_name!r} has no subscription {consumer!r}")
-        return handler_for(subscriptions[consumer], service, schema)
-
-    return lookup
-
-
-def _print_letters(letters: Sequence[DeadLetter]) -> None:
-    if not letters:
-        print("no dead letters")
-        return
-    for d in letters:
-        summary = d.error.strip().splitlines()[-1] if d.error.strip() else ""  # the exception line
-        print(
-            f"{d.id:>6}  {d.status:<8} {d.consumer}  {d.type}  event {d.event_id}  stream {d.stream}  "
-            f"attempts {d.attempts}  last failed {d.last_failed_at.isoformat()}  "
-            f"({d.topic}[{d.kafka_partition}]@{d.kafka_offset})\n        {summary}"
-        )
-
-
-def _print_results(results: Sequence[RetryResult]) -> None:
-    if not results:
-        print("no dead letters waiting")
-    for r in results:
-        print(f"{r.id:>6}  {r.outcome.value}")
-        if r.error:
-            print("        " + r.error.replace("\n", "\n        "))
-
-
-def _parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--service", required=True, help="the service whose consumers' dead letters")
-    parser = argparse.ArgumentParser(
-        prog="python -m libs.bus.deadletters", description=__doc__.split("\n")[0]
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-    show = commands.add_parser("list", parents=[common], help="list the dead letters")
-    show.add_argument("--all", action="store_true", help="retried and expired ones too")
-    again = commands.add_parser("retry", parents=[common], help="apply dead letters again")
-    again.add_argument("id", nargs="?", type=int, help="the dead letter's id (from list)")
-    again.add_argument("--all", action="store_true", help="every waiting dead letter")
-    return parser
-
-
-def main(argv: list[str] | None = None) -> int:
-    from libs.bus.process import require_database
-    from libs.kit.registry import definition
-    from libs.kit.runtime import built
-
-    parser = _parser()
-    args = parser.parse_args(argv)
-    if args.command == "retry" and (args.id is None) == (not args.all):
-        parser.error("retry takes a dead letter's ID or --all")
-    try:
-        definition(args.service)
-    except LookupError as exc:
-        parser.error(str(exc))
-    require_database()  # the reason, when there is no database to go to
-    runtime, service = built(args.service, pool_size=2)
-    if args.command == "list":
-        _print_letters(listed(runtime.pool, runtime.schema, every=args.all))
-        return 0
-    handlers = subscription_handlers(args.service, service, runtime.schema)
-    if args.all:
-        results = retry_all(runtime.pool, runtime.schema, handlers)
-    else:
-        results = [retry(runtime.pool, runtime.schema, args.id, handlers)]
-    _print_results(results)
-    return 1 if any(r.outcome is Outcome.FAILED for r in results) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -29,7 +29,7 @@ The relay creates its topic when it is missing (``partitions``, ``replication_fa
 the broker's default) and its publisher never auto-creates topics (nor do the consumers), so "the
 topic is missing" really means the broker lost it. Production may pre-create the topic instead.
 
-A service may declare a ``Publication`` (``libs.kit.definition``: ``ServiceDef.publication``) that
+A service may declare a ``Publication`` (``libs/bus/publication.py``: ``ServiceDef.publication``) that
 says what each stored event becomes on which topics (e.g. match: a public form on its events topic,
 complete records of ended matches on a second topic); the relay then publishes each page's messages
 topic by topic, every topic's confirmed before the page's progress is recorded, and creates every
@@ -37,7 +37,7 @@ topic of the publication when missing (a missing one with progress above 0 means
 from the start, which also fills a newly declared topic). The progress stays that of
 ``arcana.<service>.events``. Without one, every event goes as stored to ``arcana.<service>.events``.
 
-Run one relay per service (``python -m libs.bus.relay --service NAME --schema SCHEMA`` with
+Run one relay per service (``python -m libs.kit.relay --service NAME --schema SCHEMA`` with
 ``DATABASE_URL`` and ``KAFKA_BOOTSTRAP_SERVERS`` set; SIGTERM/SIGINT stop it cleanly). Two at
 once are safe but publish duplicates. For tests, ``ARCANA_FAULT=kill_after_publish`` makes the
 process SIGKILL itself between publishing and recording progress (``libs/bus/faults.py``).
@@ -45,9 +45,7 @@ process SIGKILL itself between publishing and recording progress (``libs/bus/fau
 
 from __future__ import annotations
 
-import argparse
 import logging
-import os
 import threading
 from collections.abc import Callable
 
@@ -58,15 +56,15 @@ from kafka.errors import KafkaError, TopicAlreadyExistsError
 from psycopg import sql
 from psycopg_pool import PoolTimeout
 
-from libs.bus import faults, heartbeat, metrics
+from libs.bus import faults, heartbeat
 from libs.bus.background import BackgroundLoop
 from libs.bus.backoff import Backoff
 from libs.bus.batch_publish import BatchPublisher, Message
 from libs.bus.cluster import ClusterProbe
+from libs.bus.publication import Publication
 from libs.bus.security import client_options
 from libs.bus.topics import message_headers, message_key, message_value, topic_for
 from libs.eventstore import EventStore, RecordedEvent
-from libs.kit.definition import Publication
 
 log = logging.getLogger(__name__)
 
@@ -291,85 +289,3 @@ class OutboxRelay(BackgroundLoop):
         finally:
             self._drop_publisher()
             self.probe.close()
-
-
-def declared_publication(service: str) -> Publication | None:
-    """The ``Publication`` service ``service`` declares (None: none, or no such service here)."""
-    from libs.kit.registry import definition
-
-    try:
-        return definition(service).publication
-    except LookupError:
-        return None
-
-
-def declared_check(service: str) -> SchemaCheck | None:
-    """The check of what ``service`` publishes against its declared catalogs (None: no such service)."""
-    from libs.kit.registry import definition
-    from libs.kit.schemas import catalog_check
-
-    try:
-        return catalog_check(definition(service).events)
-    except LookupError:
-        return None
-
-
-def check_mode() -> str:
-    """``ARCANA_SCHEMA_CHECK``: ``off``, ``log`` (the default: a violation is logged, the event
-    published) or ``strict`` (the page is refused: the tests run so)."""
-    mode = os.environ.get("ARCANA_SCHEMA_CHECK", "log")
-    if mode not in CHECK_MODES:
-        raise ValueError(f"ARCANA_SCHEMA_CHECK must be one of {', '.join(CHECK_MODES)}, not {mode!r}")
-    return mode
-
-
-def main(argv: list[str] | None = None) -> None:
-    from libs.bus.process import require_env, setup_logging, stop_on_signals
-    from libs.db import RELAY_POOL_MAX, make_pool, pool_max
-
-    parser = argparse.ArgumentParser(prog="python -m libs.bus.relay", description=__doc__.split("\n")[0])
-    parser.add_argument("--service", required=True, help="publishes to arcana.<service>.events")
-    parser.add_argument("--schema", required=True, help="the service's PostgreSQL schema")
-    parser.add_argument("--batch-size", type=int, default=2000, help="events per page (one confirm each)")
-    parser.add_argument("--poll-interval", type=float, default=0.2, help="seconds between polls while busy")
-    parser.add_argument("--idle-max", type=float, default=1.0, help="longest wait between polls while idle")
-    parser.add_argument("--backoff-max", type=float, default=5.0, help="longest retry delay, seconds")
-    parser.add_argument("--partitions", type=int, default=4, help="when the relay creates its topic")
-    parser.add_argument(
-        "--replication-factor", type=int, default=-1, help="when it creates its topic; -1: broker default"
-    )
-    args = parser.parse_args(argv)
-    setup_logging()
-    database_url = require_env("DATABASE_URL")
-    bootstrap = require_env("KAFKA_BOOTSTRAP_SERVERS")
-    client_options()  # a wrong Kafka security setting stops the process here
-    pool = make_pool(
-        database_url, min_size=1, max_size=pool_max(RELAY_POOL_MAX), name=f"relay-{args.service}"
-    )
-    try:
-        relay = OutboxRelay(
-            EventStore(pool, args.schema),
-            args.service,
-            bootstrap,
-            batch_size=args.batch_size,
-            poll_interval=args.poll_interval,
-            idle_max=args.idle_max,
-            backoff_max=args.backoff_max,
-            partitions=args.partitions,
-            replication_factor=args.replication_factor,
-            publication=declared_publication(args.service),
-            check=declared_check(args.service) if check_mode() != "off" else None,
-            strict=check_mode() == "strict",
-        )
-        stop = threading.Event()
-        stop_on_signals(stop)
-        metrics.serve(metrics.RelayCollector(pool, args.schema, relay.topic))
-        log.info("relay %s from schema %s to %s", relay.topic, args.schema, bootstrap)
-        relay.run(stop)
-        log.info("relay %s stopped", relay.topic)
-    finally:
-        pool.close()
-
-
-if __name__ == "__main__":
-    main()

@@ -1,7 +1,7 @@
 """Apply every service's migrations: ``python -m libs.db.migrate_all`` (uses ``DATABASE_URL``, or
 the database of a running ``make run``).
 
-For each service (``libs.kit.service_names()``: a package ``services/<svc>/`` with a
+For each service (``libs.layout.service_names()``: a package ``services/<svc>/`` with a
 ``root.py``) the schema ``<svc>`` gets the shared tables (event store,
 bus, web idempotency) plus the files of ``services/<svc>/migrations/`` when present. Safe to run
 twice (and concurrently: ``migrate`` takes an advisory lock).
@@ -25,7 +25,7 @@ import psycopg
 from libs.config import DatabaseNotFound, database_url
 from libs.db.migrate import migrate, pending
 from libs.db.roles import ANALYST_ROLE, grant_events_read
-from libs.kit.registry import SERVICES_DIR, service_names
+from libs.layout import SERVICES_DIR, service_names
 
 
 def service_folders() -> dict[str, list[Path]]:

@@ -156,13 +156,13 @@ def read_passwords(folder: Path | None, roles: Iterable[str]) -> dict[str, str]:
 
 
 def main() -> int:
-    from libs.db.migrate_all import service_folders
+    from libs.layout import service_names
 
     url = secret_from_env("DATABASE_URL")
     if not url:
         print("DATABASE_URL (an administrator's) is not set", file=sys.stderr)
         return 2
-    plan = RolePlan(tuple(service_folders()))
+    plan = RolePlan(tuple(service_names()))
     folder = os.environ.get("ARCANA_ROLE_PASSWORDS_DIR")
     ensure_roles(url, plan, read_passwords(Path(folder) if folder else None, plan.all_roles()))
     print("roles: " + ", ".join(plan.all_roles()))

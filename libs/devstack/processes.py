@@ -108,7 +108,7 @@ def celery_beat(data_dir: Path) -> Component:
 
 def relays() -> list[Component]:
     return [
-        Component(f"relay-{svc}", [PY, "-m", "libs.bus.relay", "--service", svc, "--schema", svc])
+        Component(f"relay-{svc}", [PY, "-m", "libs.kit.relay", "--service", svc, "--schema", svc])
         for svc in services_present()
     ]
 

@@ -1,6 +1,6 @@
-"""Kafka users and ACLs of every service, from its own declarations: ``python -m libs.kit.acls
-deploy/k8s/components/kafka-acls`` (``make kafka-acls``) writes ``kafka-users.yaml``,
-``client-patches.yaml`` and ``kafka-topics.yaml`` (``libs.kit.kafka_topics``) there.
+"""Kafka users and ACLs of every service, from its own declarations: ``make kafka-acls``
+(``libs.kit.kafka_resources``) writes them as ``kafka-users.yaml`` and ``client-patches.yaml``
+into deploy/k8s/components/kafka-acls, beside ``kafka-topics.yaml`` (``libs.kit.kafka_topics``).
 
 One Strimzi ``KafkaUser`` per service (``arcana-<name>``, SCRAM-SHA-512), for its relay, consumers
 and dead-letter tools:
@@ -21,13 +21,10 @@ regenerates both files and compares them with the checked-in ones (docs/security
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 from libs.bus.topics import dead_letter_topic
 from libs.kit.definition import ServiceDef
-from libs.kit.registry import discover
 
 STRIMZI_CLUSTER = "arcana"  # the Kafka resource's name (label strimzi.io/cluster)
 TLS_BOOTSTRAP = f"{STRIMZI_CLUSTER}-kafka-bootstrap:9093"  # Strimzi's TLS listener
@@ -197,18 +194,3 @@ def render(services: list[ServiceDef]) -> str:
 def render_patches(services: list[ServiceDef]) -> str:
     """The YAML of the patches that make the relays and consumers log in as their service's user."""
     return _yaml(client_patches(services))
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Write the users, the client patches and the topics into the folder given (the component)."""
-    from libs.kit import kafka_topics  # it builds on this module's ``writes``
-
-    folder = Path((argv if argv is not None else sys.argv[1:])[0])
-    services = discover()
-    (folder / "kafka-users.yaml").write_text(render(services))
-    (folder / "client-patches.yaml").write_text(render_patches(services))
-    (folder / "kafka-topics.yaml").write_text(kafka_topics.render(services))
-
-
-if __name__ == "__main__":
-    main()

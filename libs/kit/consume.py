@@ -15,8 +15,8 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from libs.bus import ConsumerRunner, metrics
-from libs.bus.consumer import Handler
+from libs.bus import metrics
+from libs.bus.consumer import ConsumerRunner, Handler
 from libs.bus.security import client_options
 from libs.eventstore import RecordedEvent
 from libs.kit.definition import Subscription

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from libs.bus.publication import Publication
 from libs.kit.errors import ErrorTable
 from libs.kit.events import EventCatalog
 
 if TYPE_CHECKING:
     import psycopg
+    from psycopg_pool import ConnectionPool
 
-    from libs.eventstore import EventStore, RecordedEvent
-    from libs.kit.runtime import Runtime
+    from libs.config import Settings
+    from libs.eventstore import RecordedEvent
+
+__all__ = ["EventHandler", "Publication", "Runtime", "ServiceDef", "Subscription"]
 
 # (service object, event, connection of the consumer's transaction) -> anything (ignored)
 EventHandler = Callable[[Any, "RecordedEvent", "psycopg.Connection[Any]"], object]
@@ -37,24 +41,6 @@ class Subscription:
     @property
     def types(self) -> tuple[str, ...]:
         return tuple(sorted(self.handlers))
-
-
-# (stored event, the service's event store) -> each (topic, event) to publish for it, in order
-Route = Callable[["RecordedEvent", "EventStore"], Sequence[tuple[str, "RecordedEvent"]]]
-
-
-@dataclass(frozen=True)
-class Publication:
-    """What a service's stored events become on the bus; its outbox relay follows it.
-
-    ``topics``: every topic it publishes to (the relay creates a missing one); the first is the
-    service's ``arcana.<name>.events``. ``route(event, store)``: what to publish for one stored
-    event, as (topic, event) pairs in order; nothing for an event that stays in the store. It may
-    read the store (e.g. a whole stream once it has ended). Without one, a service publishes
-    every event as stored on ``arcana.<name>.events``."""
-
-    topics: tuple[str, ...]
-    route: Route
 
 
 @dataclass(frozen=True)
@@ -92,3 +78,20 @@ class ServiceDef:
     def schema(self) -> str:
         """The PostgreSQL schema of its event store and read models."""
         return self.name
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """What ``ServiceDef.build`` gets: where the service's data lives and how to reach it
+    (made by ``libs.kit.runtime`` and ``libs.kit.web``).
+
+    ``options`` carries overrides a test or an app factory passes by name (e.g. a scheduler)."""
+
+    service: ServiceDef
+    schema: str
+    settings: Settings
+    pool: ConnectionPool
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def option(self, name: str, default: Any = None) -> Any:
+        return self.options.get(name, default)

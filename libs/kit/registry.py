@@ -5,18 +5,11 @@ from __future__ import annotations
 import functools
 import importlib
 
-from libs.config import PROJECT_ROOT
 from libs.kit.definition import ServiceDef
 from libs.kit.sessions import with_kit_subscriptions
+from libs.layout import SERVICES_DIR, service_names
 
-SERVICES_DIR = PROJECT_ROOT / "services"
-
-
-def service_names() -> list[str]:
-    """The services present, by folder (nothing imported): sorted names."""
-    return sorted(
-        p.name for p in SERVICES_DIR.iterdir() if (p / "__init__.py").is_file() and (p / "root.py").is_file()
-    )
+__all__ = ["SERVICES_DIR", "definition", "discover", "service_names"]
 
 
 @functools.cache

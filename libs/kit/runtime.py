@@ -9,34 +9,16 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any
 
 from psycopg_pool import ConnectionPool
 
 from libs import config
-from libs.config import Settings
 from libs.db.pool import CONSUMERS_POOL_MAX, make_pool, pool_max
-from libs.kit.definition import ServiceDef
+from libs.kit.definition import Runtime, ServiceDef
 from libs.kit.registry import definition
-
-
-@dataclass(frozen=True)
-class Runtime:
-    """What ``ServiceDef.build`` gets: where the service's data lives and how to reach it.
-
-    ``options`` carries overrides a test or an app factory passes by name (e.g. a scheduler)."""
-
-    service: ServiceDef
-    schema: str
-    settings: Settings
-    pool: ConnectionPool
-    options: Mapping[str, Any] = field(default_factory=dict)
-
-    def option(self, name: str, default: Any = None) -> Any:
-        return self.options.get(name, default)
 
 
 def schema_of(defn: ServiceDef) -> str:

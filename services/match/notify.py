@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import weakref
 
 import psycopg
 from psycopg import sql
@@ -27,6 +28,16 @@ log = logging.getLogger(__name__)
 
 FALLBACK_SECONDS = 1.0
 REMEMBERED = 10_000  # matches whose last announced version is kept for waiters that arrive late
+STOP_CHECK_SECONDS = 1.0  # how soon a closed listener notices
+
+_notifiers: weakref.WeakSet[MatchNotifier] = weakref.WeakSet()
+
+
+def close_all() -> None:
+    """Stop every listener of this process and wait for them: before its database goes away (the
+    end of a test session), so no listener tries to reconnect to a server that is gone."""
+    for notifier in list(_notifiers):
+        notifier.close()
 
 
 class _Slot:
@@ -51,26 +62,40 @@ class MatchNotifier:
         self._generation = 0  # bumped whenever the listener connects or drops: waiters look again
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
+        self._stop = threading.Event()
+        _notifiers.add(self)
 
     def _ensure_started(self) -> None:
         with self._start_lock:
             if self._thread is None or not self._thread.is_alive():
+                self._stop.clear()  # a wait after close() listens again
                 self._thread = threading.Thread(target=self._run, name="match-notify", daemon=True)
                 self._thread.start()
 
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop listening (waiters fall back to reading the database) and wait for the thread."""
+        with self._start_lock:
+            self._stop.set()
+            thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+
     def _run(self) -> None:
-        while True:
+        while not self._stop.is_set():
             try:
                 with psycopg.connect(self.url, autocommit=True) as conn:
                     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
                     self._set_listening(True)
-                    while True:
-                        for note in conn.notifies(timeout=5.0):
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=STOP_CHECK_SECONDS):
                             self.announce(note.payload)
             except Exception:
+                if self._stop.is_set():
+                    break
                 log.warning("match notifications: listener failed; reconnecting", exc_info=True)
                 self._set_listening(False)
-                time.sleep(1.0)
+                self._stop.wait(1.0)
+        self._set_listening(False)
 
     def _set_listening(self, up: bool) -> None:
         """The listener connected (``up``) or dropped: every waiter looks at the database once."""

@@ -35,8 +35,8 @@ from typing import Any
 import pytest
 import requests
 
+from harness.stack import Stack, create_database
 from tests.e2e.backup import BusWatch, Settled, pg_dump, pg_restore, read_models, relay_positions
-from tests.e2e.stack import Stack, create_database
 from tests.e2e.test_match_e2e import play_both
 from tests.e2e.test_ranked_e2e import matched, queue
 from tests.e2e.test_whole_loop import PASSWORD, Player, _welcomed

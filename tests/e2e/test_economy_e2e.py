@@ -15,8 +15,8 @@ import psycopg
 import pytest
 import requests
 
+from harness.stack import Stack
 from libs.rules import STARTER_DECK
-from tests.e2e.stack import Stack
 from tests.e2e.test_match_e2e import Client, play_both
 
 pytestmark = pytest.mark.e2e

@@ -13,6 +13,7 @@ from pathlib import Path
 import psutil
 import requests
 
+from harness.waiting import still_running
 from libs.config import DATABASE_URL_FILE, PROJECT_ROOT
 from libs.devstack.ports import free_port
 
@@ -60,7 +61,7 @@ def test_run_serves_the_api_and_ctrl_c_leaves_nothing_running(tmp_path: Path) ->
         # pg_ctl detaches, found by its data folder.
         started = psutil.Process(proc.pid).children(recursive=True) + _stack_processes(tmp_path, port)
         names = " ".join(" ".join(p.cmdline()) for p in started)
-        for part in ("gunicorn", "celery", "libs.bus.relay", "tansu", "postgres"):
+        for part in ("gunicorn", "celery", "libs.kit.relay", "tansu", "postgres"):
             assert part in names, f"{part} is not running"
 
         body = {"username": "runner", "password": "long enough secret"}
@@ -87,8 +88,7 @@ def test_run_serves_the_api_and_ctrl_c_leaves_nothing_running(tmp_path: Path) ->
         output = proc.communicate(timeout=60)[0].decode()
     assert "Arcana is up" in output and "Arcana: stopping" in output
     assert not (tmp_path / "data" / DATABASE_URL_FILE).exists()  # nothing points to a stopped database
-    time.sleep(0.5)
-    left = [p for p in started if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    left = still_running(started)
     assert left == [], [p.cmdline() for p in left]
 
 

@@ -14,16 +14,15 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 import uuid
 from pathlib import Path
 from typing import Any
 
-import psutil
 import pytest
 import requests
 
-from tests.e2e.makerun import RECOVERY_SECONDS, MakeRun, wait_for
+from harness.makerun import RECOVERY_SECONDS, MakeRun, wait_for
+from harness.waiting import still_running
 from tests.integration.bus.helpers import RawReader
 
 pytestmark = pytest.mark.e2e
@@ -163,8 +162,7 @@ def test_each_kind_of_process_killed_in_turn_comes_back_and_nothing_acknowledged
     for kind in KILLED_IN_TURN:
         assert f"\n{kind} restarted" in output, f"{kind}:\n{output[-3000:]}"
     assert "Traceback" not in output and "Arcana: stopping" in output, output[-3000:]
-    time.sleep(0.5)
-    left = [p for p in started if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    left = still_running(started)
     assert left == [], [p.cmdline() for p in left]
 
 
@@ -181,6 +179,5 @@ def test_ctrl_c_right_after_postgres_died_stops_cleanly(tmp_path: Path) -> None:
         output = stack.stop()  # before (or while) the supervisor starts PostgreSQL again
     assert "Traceback" not in output and "Arcana: stopping" in output, output[-3000:]
     assert stack.proc.returncode == 0
-    time.sleep(0.5)
-    left = [p for p in started if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    left = still_running(started)
     assert left == [], [p.cmdline() for p in left]

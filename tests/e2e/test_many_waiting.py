@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
+from harness.stack import OPERATOR_TOKEN, Stack
 from libs.rules import STARTER_DECK
-from tests.e2e.stack import OPERATOR_TOKEN, Stack
 
 pytestmark = pytest.mark.e2e
 

@@ -20,12 +20,12 @@ import pytest
 import requests
 from psycopg_pool import ConnectionPool
 
+from harness.stack import Stack
 from libs.bus import OutboxRelay
 from libs.contracts import MatchRequested, match_id_for
 from libs.db import make_pool, migrate
 from libs.eventstore import EventStore, Expect, NewEvent
 from libs.rules import STARTER_DECK
-from tests.e2e.stack import Stack
 from tests.integration.bus.helpers import RawReader
 
 pytestmark = pytest.mark.e2e

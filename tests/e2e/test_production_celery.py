@@ -2,8 +2,9 @@
 Redis (as in Kubernetes) instead of the embedded filesystem transport. The practice bot only moves
 through Celery tasks, so a bot that keeps moving shows the worker receives them over Redis.
 
-Redis is not needed by the project; this extra test runs where a Redis server answers on
-127.0.0.1:6379 (this machine kind runs one) and is skipped, saying why, elsewhere.
+Redis is not needed by `make run`; this test needs a Redis server on 127.0.0.1:6379 (this machine
+kind runs one; `.ci/run` starts one where none answers). Elsewhere it is skipped, saying why, and
+in CI that skip fails (tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from tests.e2e.stack import Stack
+from harness.stack import Stack
 
 pytestmark = pytest.mark.e2e
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.stack import Stack
+from harness.stack import Stack
 from tests.e2e.test_match_e2e import Client, announce_players, play_both, wait_for
 
 pytestmark = pytest.mark.e2e

@@ -1,5 +1,5 @@
 """Live matches survive a SIGKILL of the whole stack, and the deadlines that passed while it was down
-are enforced after it comes back: the steps of `make bench-recovery` (``tests/e2e/recovery.py``) with
+are enforced after it comes back: the steps of `make bench-recovery` (``harness/recovery.py``) with
 three matches, and no times asserted.
 
 `make run` runs on a data folder of its own; three operator matches are played past the mulligan and
@@ -30,8 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e import recovery
-from tests.e2e.makerun import MakeRun
+from harness import recovery
+from harness.makerun import MakeRun
 
 pytestmark = pytest.mark.e2e
 

@@ -26,11 +26,11 @@ from typing import Any
 import psycopg
 import pytest
 
+from harness.stack import Stack
 from libs.client import ArcanaClient
 from services.economy.domain.packs import open_pack
 from tests.browser.chrome import browser_paths, chrome, page_errors
 from tests.browser.player import Player
-from tests.e2e.stack import Stack
 from tests.leaks import assert_no_leak
 
 pytestmark = pytest.mark.e2e

@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 import requests
 
+from harness.stack import Stack
 from libs.client import ApiError, ArcanaClient
 from libs.contracts import MatchEnded
 from libs.db import make_pool
 from libs.eventstore import EventStore
 from services.progression.domain.catalog import load_quests
 from services.progression.domain.facts import MatchResult
-from tests.e2e.stack import Stack
 from tests.e2e.test_match_e2e import Client, play_both, wait_for
 from tests.e2e.test_ranked_e2e import matched, queue
 

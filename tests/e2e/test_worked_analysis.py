@@ -26,8 +26,8 @@ from typing import Any
 import pytest
 import requests
 
+from harness.stack import Stack
 from libs.config import PROJECT_ROOT
-from tests.e2e.stack import Stack
 
 pytestmark = pytest.mark.e2e
 

@@ -31,6 +31,7 @@ from schemathesis.engine import Status, events, from_schema
 from schemathesis.openapi.checks import RejectedPositiveData, UseAfterFree
 from werkzeug.serving import WSGIRequestHandler, make_server
 
+from harness.stack import create_database
 from libs import kit
 from libs.db import make_pool
 from libs.db.migrate_all import migrate_all
@@ -41,7 +42,6 @@ from libs.web.contract import KEEPS_RESOURCE, RULE_CODES
 from libs.web.idempotency import KEY_PATTERN
 from services import wsgi
 from services.match.scheduling import RecordingScheduler
-from tests.e2e.stack import create_database
 from tests.integration.conftest import settings_for_tests
 
 SECRET = "contract-secret-" + "c" * 48

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import tomllib
 
 from libs import kit
 from libs.bus.topics import lifecycle_topic_for, topic_for
 from libs.config import PROJECT_ROOT
 from libs.kit.catalog import render
+from libs.kit.docs import generated, render_flows, render_layers
 
 
 def test_the_checked_in_event_catalog_is_current() -> None:
@@ -52,3 +54,50 @@ def test_services_consume_only_events_and_lifecycle_topics() -> None:
         for sub in svc.subscriptions:
             assert set(sub.topics) <= consumable, (svc.name, sub.name, sub.topics)
             assert "arcana.match.records" not in sub.topics
+
+
+def test_the_generated_parts_of_the_docs_are_current() -> None:
+    """docs/events.md and the tables of docs/architecture.md between its generated markers."""
+    for path, text in generated(kit.discover()).items():
+        assert path.read_text() == text, f"run `make docs-events` and commit {path.name}"
+
+
+def test_the_flows_table_names_every_consumer_and_what_it_reads() -> None:
+    services = kit.discover()
+    rows = {row.split(" | ")[0].strip("| "): row for row in render_flows(services).splitlines()[2:]}
+    assert sorted(rows) == sorted(s.name for s in services)
+    for svc in services:
+        for catalog in svc.events:
+            assert f"`{catalog.topic}`" in rows[svc.name].split(" | ")[1]
+        consumed = rows[svc.name].split(" | ")[2]
+        for sub in svc.subscriptions:
+            assert f"`{sub.name}`: " in consumed
+            assert all(f"`{t}`" in consumed for t in sub.types), (svc.name, sub.name)
+
+
+def test_a_new_subscription_makes_the_checked_in_architecture_stale() -> None:
+    services = kit.discover()
+    ratings = next(s for s in services if s.name == "ratings")
+    planted = kit.Subscription("ratings-levels", ("arcana.progression.events",), {"PassLevelReached": print})
+    changed = [
+        dataclasses.replace(ratings, subscriptions=(*ratings.subscriptions, planted)) if s is ratings else s
+        for s in services
+    ]
+    architecture = PROJECT_ROOT / "docs" / "architecture.md"
+    assert generated(changed)[architecture] != architecture.read_text()
+    assert "`ratings-levels`: `PassLevelReached` from `arcana.progression.events`" in render_flows(changed)
+
+
+def test_the_layers_table_is_the_import_contracts() -> None:
+    table = render_layers().splitlines()[2:]
+    contract = next(
+        c
+        for c in tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text())["tool"]["importlinter"][
+            "contracts"
+        ]
+        if c["name"].startswith("Layers of libs")
+    )
+    assert len(table) == len(contract["layers"])
+    for row, layer in zip(table, contract["layers"], strict=True):
+        for name in layer.replace(":", "|").split("|"):
+            assert f"`libs/{name.strip().strip('()')}`" in row

@@ -3,6 +3,7 @@ catch a violation planted in a copy of it."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -30,7 +31,7 @@ def _lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
 def tree(tmp_path: Path) -> Path:
     """A copy of the project's code and its contracts."""
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for folder in ("libs", "services"):
+    for folder in ("libs", "services", "harness", "tests", "bench"):
         shutil.copytree(PROJECT_ROOT / folder, tmp_path / folder, ignore=ignore)
     shutil.copy(PROJECT_ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     return tmp_path
@@ -55,10 +56,27 @@ def test_the_project_keeps_every_contract() -> None:
         ("libs/line/leak.py", "import libs.config\n", "The line and the arena are pure rules"),
         ("libs/line/leak.py", "import flask\n", "The line and the arena are pure rules"),
         ("libs/arena/leak.py", "import psycopg\n", "The line and the arena are pure rules"),
+        # a lower layer of libs reaching up, and a pure package reaching for a setting
+        ("libs/db/leak.py", "import libs.kit.registry\n", "Layers of libs"),
+        ("libs/eventstore/leak.py", "import libs.bus.relay\n", "Layers of libs"),
+        ("libs/web/leak.py", "import libs.kit.web\n", "Layers of libs"),
+        ("libs/rules/leak.py", "import libs.clock\n", "Layers of libs"),
+        # the kit's declarations (imported by domain code) reaching for its run-time parts
+        ("libs/kit/events.py", "import libs.kit.runtime\n", "Layers of the kit"),
+        # circles: within a package of libs, and within a service
+        ("libs/bus/topics.py", "import libs.bus.relay\n", "No import circle anywhere"),
+        ("services/ratings/events.py", "import services.ratings.root\n", "No import circle anywhere"),
+        # tests and benchmarks share the harness, never each other; the code never imports them
+        ("bench/leak.py", "import tests.conftest\n", "Tests and benchmarks stay apart"),
+        ("tests/leak.py", "import bench.bench_match\n", "Tests and benchmarks stay apart"),
+        ("harness/leak.py", "import tests.integration.conftest\n", "Tests and benchmarks stay apart"),
+        ("services/match/leak.py", "import harness.stack\n", "Tests and benchmarks stay apart"),
     ],
 )
 def test_a_planted_violation_breaks_its_contract(tree: Path, path: str, line: str, contract: str) -> None:
-    (tree / path).write_text(line)
+    """``line`` is added to ``path`` (a new module, or the end of an existing one)."""
+    planted = tree / path
+    planted.write_text((planted.read_text() if planted.exists() else "") + line)
     result = _lint_imports(tree)
     assert result.returncode != 0
     broken = [row for row in result.stdout.splitlines() if row.endswith("BROKEN")]
@@ -80,5 +98,23 @@ def test_domain_modules_load_no_io_library() -> None:
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_web_app_loads_no_kafka_client() -> None:
+    """Every service's app (its blueprints, root and definition) is built without loading Kafka's
+    client: a web process needs none (``libs/bus/__init__`` loads its modules on first use)."""
+    code = (
+        "import sys\n"
+        "import services.wsgi\n"
+        "services.wsgi.build_app()\n"
+        "assert 'services.match.api' in sys.modules, sorted(sys.modules)\n"
+        "kafka = ('kafka', 'libs.bus.consumer', 'libs.bus.relay')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'kafka' or m in kafka))\n"
+    )
+    env = {**os.environ, "DATABASE_URL": "postgresql://nobody@127.0.0.1:1/none"}  # never connected to
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "[]"

@@ -1,7 +1,7 @@
 -- Dead letters (libs/bus/consumer.py, libs/bus/deadletters.py): an event a consumer's handler
 -- failed on `attempts` times in a row. The consumer recorded it here, published it to
 -- arcana.<service>.dead-letters and went on with its partition; the inbox does NOT hold it (it was
--- never applied). `python -m libs.bus.deadletters retry` applies it later through the same
+-- never applied). `python -m libs.kit.deadletters retry` applies it later through the same
 -- handler, with its inbox row, in one transaction, and sets status to 'retried'.
 --   status 'dead':    waiting for an operator's retry
 --   status 'retried': applied by a retry (or found already applied by a later delivery)

@@ -3,35 +3,16 @@
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import psycopg
 from kafka import KafkaConsumer, TopicPartition
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
+from harness.waiting import wait_until as wait_until  # where the tests have always found it
 from libs.eventstore import EventStore, Expect, NewEvent, RecordedEvent
-
-T = TypeVar("T")
-
-
-def wait_until(
-    probe: Callable[[], T], timeout: float, what: str | Callable[[], str], interval: float = 0.05
-) -> T:
-    """Poll ``probe`` until it returns something truthy; fail after ``timeout`` seconds. ``what``
-    names what is awaited, or computes it when the wait fails (e.g. from a log)."""
-    deadline = time.monotonic() + timeout
-    last: T = probe()
-    while not last:
-        if time.monotonic() > deadline:
-            said = what() if callable(what) else what
-            raise AssertionError(f"timed out after {timeout}s waiting for {said} (last: {last!r})")
-        time.sleep(interval)
-        last = probe()
-    return last
 
 
 def append_events(store: EventStore, count: int, streams: int = 5, prefix: str = "s") -> list[RecordedEvent]:

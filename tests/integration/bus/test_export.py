@@ -59,7 +59,7 @@ def test_tools_say_what_is_missing_when_there_is_no_database(store: EventStore, 
             ],
         ),
         ("services.match.replay", ["some-match"]),
-        ("libs.bus.deadletters", ["list", "--service", "match"]),
+        ("libs.kit.deadletters", ["list", "--service", "match"]),
     ):
         done = subprocess.run(
             [sys.executable, "-m", module, *args],

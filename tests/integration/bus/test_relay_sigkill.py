@@ -19,7 +19,7 @@ def relay_command(service: str, schema: str) -> list[str]:
     return [
         sys.executable,
         "-m",
-        "libs.bus.relay",
+        "libs.kit.relay",
         "--service",
         service,
         "--schema",

@@ -28,6 +28,7 @@ import requests
 from celery.signals import worker_process_init
 from prometheus_client.parser import text_string_to_metric_families
 
+from harness.stack import create_database
 from libs.celeryapp import make_celery
 from libs.config import PROJECT_ROOT
 from libs.db import CELERY_CHILD_POOL_MAX, CONSUMERS_POOL_MAX, WEB_WORKER_POOL_MAX, pool_max
@@ -38,7 +39,6 @@ from libs.devstack.ports import free_port
 from libs.kit import runtime
 from libs.maintenance.tasks import PURGE_TASK
 from services.wsgi import build_app
-from tests.e2e.stack import create_database
 from tests.integration.conftest import settings_for_tests
 
 CHILDREN = 2  # `make run`'s worker (processes.celery_worker)

@@ -27,6 +27,9 @@ def me(client) -> Any:  # type: ignore[no-untyped-def]
     return client()
 
 
+# A deck id nobody has (fixed: every xdist worker must collect the same test ids).
+NO_SUCH_DECK = "5f7e6c8d-335f-47e1-8fc3-aa1275f7c4a5"
+
 CASES = [
     ("post", "/v1/crafts", {"card_id": "no_such_card"}, 422, "unknown_card"),
     ("post", "/v1/crafts", {"card_id": EPIC}, 409, "insufficient_dust"),
@@ -45,8 +48,8 @@ CASES = [
     ("get", "/v1/wallet/history?limit=abc", None, 422, "validation_error"),
     ("get", "/v1/wallet/history?limit=-1", None, 422, "validation_error"),
     ("get", "/v1/decks/not-a-uuid", None, 404, "deck_not_found"),
-    ("get", f"/v1/decks/{uuid.uuid4()}", None, 404, "deck_not_found"),
-    ("post", f"/v1/decks/{uuid.uuid4()}/activate", None, 404, "deck_not_found"),
+    ("get", f"/v1/decks/{NO_SUCH_DECK}", None, 404, "deck_not_found"),
+    ("post", f"/v1/decks/{NO_SUCH_DECK}/activate", None, 404, "deck_not_found"),
 ]
 
 

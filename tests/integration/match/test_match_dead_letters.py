@@ -1,4 +1,4 @@
-"""The dead-letter command on a real service: `python -m libs.bus.deadletters --service match`
+"""The dead-letter command on a real service: `python -m libs.kit.deadletters --service match`
 finds the subscription's handler through the service kit and applies a dead letter exactly once."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from libs.contracts import match_id_for
 from libs.db import migrate
 from libs.eventstore import EventStore, Expect, NewEvent
 from libs.kit import definition
+from libs.kit.deadletters import main as dead_letters_command
 from libs.kit.runtime import Runtime, provided
 from libs.rules import STARTER_DECK
 from services.match import consumers
@@ -48,17 +49,17 @@ def test_the_command_lists_and_retries_a_match_request_once(
     )
 
     # Listed by the command as an operator runs it right after `make run` (no DATABASE_URL).
-    listed = run_tool(postgres_url, "libs.bus.deadletters", "list", "--service", "match", stack_dir=tmp_path)
+    listed = run_tool(postgres_url, "libs.kit.deadletters", "list", "--service", "match", stack_dir=tmp_path)
     assert listed.returncode == 0, listed.stderr
     assert str(event.event_id) in listed.stdout and "MatchRequested" in listed.stdout
     assert "the match store was broken" in listed.stdout
 
     runtime = Runtime(definition("match"), svc.schema, settings, pool)
     with provided("match", svc, runtime):
-        assert deadletters.main(["retry", str(letter.id), "--service", "match"]) == 0
+        assert dead_letters_command(["retry", str(letter.id), "--service", "match"]) == 0
         assert "applied" in capsys.readouterr().out
-        assert deadletters.main(["retry", "--all", "--service", "match"]) == 0
-        assert deadletters.main(["retry", str(letter.id), "--service", "match"]) == 0
+        assert dead_letters_command(["retry", "--all", "--service", "match"]) == 0
+        assert dead_letters_command(["retry", str(letter.id), "--service", "match"]) == 0
         assert "not waiting" in capsys.readouterr().out
 
     created = svc.matches.read_events(match_id_for(request_id))
@@ -70,5 +71,5 @@ def test_the_command_lists_and_retries_a_match_request_once(
 
 def test_retry_needs_an_id_or_all(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
-        deadletters.main(["retry", "--service", "match"])
+        dead_letters_command(["retry", "--service", "match"])
     assert exited.value.code == 2 and "ID or --all" in capsys.readouterr().err

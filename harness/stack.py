@@ -128,9 +128,11 @@ class Stack:
             if sig == signal.SIGKILL:  # children of a killed gunicorn/celery may linger a moment
                 _wait_group_gone(proc.pid)
 
-    def stop(self, grace: float = 6.0) -> None:
+    def stop(self, grace: float = 2.0) -> None:
         """SIGTERM each component's leader (a Celery worker whose pool children get SIGTERM too hangs
-        in its warm shutdown), then SIGKILL whatever of its group is left after ``grace`` seconds."""
+        in its warm shutdown), then SIGKILL whatever of its group is left after ``grace`` seconds.
+        (gunicorn waits up to its graceful timeout, 5 s, for open keep-alive connections and long
+        polls: nothing a stack at the end of its tests needs, so it does not get that long.)"""
         procs = list(self.procs.values())
         for proc in procs:
             if proc.poll() is None:

@@ -1,11 +1,11 @@
 """Live matches through a crash of the whole stack, step by step: what `make bench-recovery`
 (``bench/bench_recovery.py``) times with M = 1,000 matches and ``tests/e2e/test_recovery.py`` checks
-with M = 3. The stack is `make run` itself (``tests/e2e/makerun.py``).
+with M = 3. The stack is `make run` itself (``harness/makerun.py``).
 
 1. ``open_and_drive``: M operator matches (``POST /v1/admin/matches``) between fresh player ids,
    whose bearer tokens are signed with the stack's secret; both players keep their hands, then the
    player whose turn it is makes a few commands. Over a few threads, each with one keep-alive
-   connection (``bench/_http.py``).
+   connection (``harness/client.py``).
 2. ``take_snapshots``: both players' views and event lists (``/events?after=0``), all four at one
    version. ``make_last_moves``, right before the crash: the player whose turn it is ends it (a
    command acknowledged last; the new turn's deadline is 60 s after this short pass, so none passes
@@ -48,7 +48,8 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg import sql
 
-from bench._http import Client, Reply
+from harness.client import Client, Reply
+from harness.makerun import MakeRun
 from libs.db import make_pool
 from libs.eventstore import EventStore
 from libs.games import IllegalCommand
@@ -58,7 +59,6 @@ from libs.rules import STARTER_DECK
 from services.match import domain
 from services.match.domain import Match, Row
 from services.match.repository import as_rows, stream_of
-from tests.e2e.makerun import MakeRun
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -26,20 +26,20 @@ from typing import Any
 import psutil
 import requests
 
+from harness.waiting import wait_until
 from libs import clock
 from libs.config import PROJECT_ROOT
 from libs.devstack.ports import free_port
 from libs.devstack.postgres import DATABASE
 from libs.web import issue_token
-from tests.integration.bus.helpers import wait_until
 
 # How to recognise the leader of each kind of process among `make run`'s children (its command line).
 LEADER_MARKS = {
     "web": "gunicorn",
     "celery-worker": "services.worker worker",
     "celery-beat": "services.worker beat",
-    "relay-accounts": "libs.bus.relay --service accounts",
-    "relay-match": "libs.bus.relay --service match",
+    "relay-accounts": "libs.kit.relay --service accounts",
+    "relay-match": "libs.kit.relay --service match",
     "consumers-match": "libs.kit.consume match",
     "kafka": "--cluster-id",
 }

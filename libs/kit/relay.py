@@ -1,0 +1,102 @@
+"""A service's outbox relay as a process: ``python -m libs.kit.relay --service NAME --schema SCHEMA``.
+
+The relay itself is ``libs/bus/relay.py``; this command gives it what the service declares
+(``ServiceDef.publication``, and the check of what it publishes against its declared catalogs:
+``ARCANA_SCHEMA_CHECK``). It needs ``DATABASE_URL`` and ``KAFKA_BOOTSTRAP_SERVERS``;
+SIGTERM/SIGINT stop it cleanly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import threading
+
+from libs.bus import metrics
+from libs.bus.publication import Publication
+from libs.bus.relay import CHECK_MODES, OutboxRelay, SchemaCheck
+from libs.bus.security import client_options
+from libs.eventstore import EventStore
+from libs.kit.registry import definition
+from libs.kit.schemas import catalog_check
+
+log = logging.getLogger(__name__)
+
+
+def declared_publication(service: str) -> Publication | None:
+    """The ``Publication`` service ``service`` declares (None: none, or no such service here)."""
+    try:
+        return definition(service).publication
+    except LookupError:
+        return None
+
+
+def declared_check(service: str) -> SchemaCheck | None:
+    """The check of what ``service`` publishes against its declared catalogs (None: no such service)."""
+    try:
+        return catalog_check(definition(service).events)
+    except LookupError:
+        return None
+
+
+def check_mode() -> str:
+    """``ARCANA_SCHEMA_CHECK``: ``off``, ``log`` (the default: a violation is logged, the event
+    published) or ``strict`` (the page is refused: the tests run so)."""
+    mode = os.environ.get("ARCANA_SCHEMA_CHECK", "log")
+    if mode not in CHECK_MODES:
+        raise ValueError(f"ARCANA_SCHEMA_CHECK must be one of {', '.join(CHECK_MODES)}, not {mode!r}")
+    return mode
+
+
+def main(argv: list[str] | None = None) -> None:
+    from libs.bus.process import require_env, setup_logging, stop_on_signals
+    from libs.db import RELAY_POOL_MAX, make_pool, pool_max
+
+    parser = argparse.ArgumentParser(prog="python -m libs.kit.relay", description=__doc__.split("\n")[0])
+    parser.add_argument("--service", required=True, help="publishes to arcana.<service>.events")
+    parser.add_argument("--schema", required=True, help="the service's PostgreSQL schema")
+    parser.add_argument("--batch-size", type=int, default=2000, help="events per page (one confirm each)")
+    parser.add_argument("--poll-interval", type=float, default=0.2, help="seconds between polls while busy")
+    parser.add_argument("--idle-max", type=float, default=1.0, help="longest wait between polls while idle")
+    parser.add_argument("--backoff-max", type=float, default=5.0, help="longest retry delay, seconds")
+    parser.add_argument("--partitions", type=int, default=4, help="when the relay creates its topic")
+    parser.add_argument(
+        "--replication-factor", type=int, default=-1, help="when it creates its topic; -1: broker default"
+    )
+    args = parser.parse_args(argv)
+    setup_logging()
+    database_url = require_env("DATABASE_URL")
+    bootstrap = require_env("KAFKA_BOOTSTRAP_SERVERS")
+    client_options()  # a wrong Kafka security setting stops the process here
+    mode = check_mode()
+    pool = make_pool(
+        database_url, min_size=1, max_size=pool_max(RELAY_POOL_MAX), name=f"relay-{args.service}"
+    )
+    try:
+        relay = OutboxRelay(
+            EventStore(pool, args.schema),
+            args.service,
+            bootstrap,
+            batch_size=args.batch_size,
+            poll_interval=args.poll_interval,
+            idle_max=args.idle_max,
+            backoff_max=args.backoff_max,
+            partitions=args.partitions,
+            replication_factor=args.replication_factor,
+            publication=declared_publication(args.service),
+            check=declared_check(args.service) if mode != "off" else None,
+            strict=mode == "strict",
+        )
+        stop = threading.Event()
+        stop_on_signals(stop)
+        metrics.serve(metrics.RelayCollector(pool, args.schema, relay.topic))
+        log.info("relay %s from schema %s to %s", relay.topic, args.schema, bootstrap)
+        relay.run(stop)
+        log.info("relay %s stopped", relay.topic)
+    finally:
+        pool.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,101 @@
+"""How the suite runs (tests/conftest.py): in CI a skip fails unless its reason is allowed, and under
+``make test`` (pytest-xdist, ``--dist loadgroup``) each group of e2e tests runs one at a time on one
+worker."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from libs.config import PROJECT_ROOT
+
+SAMPLE = """
+import pytest
+
+def test_runs():
+    pass
+
+@pytest.mark.skipif(True, reason="kubectl is not installed")
+def test_needs_a_tool():
+    pass
+
+@pytest.mark.skipif(True, reason="syncfs is Linux's")
+def test_needs_another_platform():
+    pass
+
+@pytest.mark.xfail(reason="known", strict=True)
+def test_known_to_fail():
+    assert False
+
+"""
+
+
+def _run(tmp_path: Path, ci: bool, *args: str) -> subprocess.CompletedProcess[str]:
+    if not (tmp_path / "test_sample.py").exists():
+        (tmp_path / "test_sample.py").write_text(SAMPLE)
+    env = {k: v for k, v in os.environ.items() if k != "CI"} | ({"CI": "true"} if ci else {})
+    env["PYTHONPATH"] = str(PROJECT_ROOT)
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # a quick start: only the project's conftest (and xdist)
+    plugins = ["-p", "tests.conftest", "-p", "xdist.plugin", "-p", "no:cacheprovider"]
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", *plugins, "-rA", *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_outside_ci_a_skip_is_a_skip(tmp_path: Path) -> None:
+    result = _run(tmp_path, ci=False)
+    assert result.returncode == 0, result.stdout
+    assert "1 passed, 2 skipped, 1 xfailed" in result.stdout
+
+
+def test_in_ci_a_skip_for_a_missing_tool_fails_and_an_allowed_one_does_not(tmp_path: Path) -> None:
+    result = _run(tmp_path, ci=True)
+    assert result.returncode == 1, result.stdout
+    assert "ERROR test_sample.py::test_needs_a_tool - skipped in CI" in result.stdout
+    assert "kubectl is not installed (install it in .ci/run)" in result.stdout
+    assert "SKIPPED [1] test_sample.py:11: syncfs is Linux's" in result.stdout
+    assert "1 passed, 1 skipped, 1 xfailed, 1 error" in result.stdout
+
+
+GROUPED = """
+import os
+import pytest
+from pathlib import Path
+
+def _note(name):
+    Path(name).write_text(os.environ["PYTEST_XDIST_WORKER"])
+
+@pytest.mark.parametrize("n", range(8))
+def test_plain(n):
+    _note(f"plain-{n}")
+
+"""
+SERIAL = """
+import os
+import pytest
+from pathlib import Path
+
+@pytest.mark.parametrize("n", range(4))
+def test_serial(n):
+    Path(f"{__name__.split('.')[-1]}-{n}").write_text(os.environ["PYTEST_XDIST_WORKER"])
+"""
+
+
+def test_each_serial_group_runs_on_one_worker_and_the_rest_spread(tmp_path: Path) -> None:
+    (tmp_path / "test_sample.py").write_text(GROUPED)
+    (tmp_path / "tests" / "e2e").mkdir(parents=True)
+    for module in ("test_stack", "test_make_run"):
+        (tmp_path / "tests" / "e2e" / f"{module}.py").write_text(SERIAL)
+    result = _run(tmp_path, False, "-n", "2", "--dist", "loadgroup", "-q")
+    assert result.returncode == 0, result.stdout
+    stacks = {(tmp_path / f"test_stack-{n}").read_text() for n in range(4)}
+    make_run = {(tmp_path / f"test_make_run-{n}").read_text() for n in range(4)}
+    every = stacks | make_run | {(tmp_path / f"plain-{n}").read_text() for n in range(8)}
+    assert len(stacks) == 1 and len(make_run) == 1 and len(every) == 2, (stacks, make_run, every)
