@@ -185,7 +185,9 @@ def season(
 ) -> Iterator[dict[str, Any]]:
     """The stack after the matches and the packs, with its export."""
     folder = tmp_path_factory.mktemp("analysis")
-    with Stack(postgres_url, kafka_bootstrap, folder) as stack:
+    # Every player registers from this one address: allow them all (the throttle is per address).
+    env = {"ARCANA_REGISTER_MAX_PER_ADDRESS": str(PLAYERS)}
+    with Stack(postgres_url, kafka_bootstrap, folder, env=env) as stack:
         stack.wait_ready()
         with ThreadPoolExecutor(8) as pool:
             players = list(pool.map(lambda n: Account(stack.url, f"analyst{n}"), range(PLAYERS)))

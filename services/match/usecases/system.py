@@ -8,6 +8,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+import psycopg
+
 from libs import clock
 from libs.eventstore import ATTEMPTS, TooManyConflicts, UnitOfWork
 from libs.games import IllegalCommand
@@ -21,6 +23,7 @@ log = logging.getLogger(__name__)
 
 MAX_TICK_STEPS = 8
 
+Conn = psycopg.Connection[Any]
 Chooser = Callable[[Match], dict[str, Any] | None]
 
 
@@ -36,23 +39,25 @@ class SystemCommands:
         a lost race; dispatch its timers (and the bot unless ``bot`` is False). Returns None when
         nothing was applied: no command, an ended match, a refusal (logged) or too many races."""
 
-        def decide(m: Match) -> Decision | None:
+        def decide(m: Match, conn: Conn) -> Decision | None:
             command = choose(m)
             return None if command is None else domain.decide_match(m, command)
 
         return self._apply(match_id, decide, bot=bot)
 
     def _apply(
-        self, match_id: str, decide: Callable[[Match], Decision | None], *, bot: bool = True
+        self, match_id: str, decide: Callable[[Match, Conn], Decision | None], *, bot: bool = True
     ) -> Outcome | None:
         """Append what ``decide`` decides on a fresh read of the running match (see ``run``), through
-        the one command path (``MatchRepository.execute``: decided again after a lost race)."""
+        the one command path (``MatchRepository.execute``: decided again after a lost race). Every
+        read is on the unit of work's connection: a Celery child's pool holds two (the sweep's
+        claims and this), so a second borrowed connection here could wait forever."""
 
         def command(uow: UnitOfWork) -> Outcome | None:
-            m = self.matches.load(match_id)
+            m = self.matches.load(match_id, uow.conn)  # in the unit of work: no second pooled connection
             if m is None or m.ended:
                 return None
-            decision = decide(m)
+            decision = decide(m, uow.conn)
             if decision is None:
                 return None
             return self.matches.append(m, match_id, decision, uow.conn, savepoint=False)
@@ -93,10 +98,9 @@ class SystemCommands:
         now = clock.now()
         applied = 0
 
-        def decide(m: Match) -> Decision | None:
+        def decide(m: Match, conn: Conn) -> Decision | None:
             nonlocal applied
-            with self.matches.reading() as conn:
-                seen = store.last_seen(conn, self.schema, m.match_id)
+            seen = store.last_seen(conn, self.schema, m.match_id)
             due = domain.decide_due(m, now, seen, MAX_TICK_STEPS)
             if due is None:
                 return None

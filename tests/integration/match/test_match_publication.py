@@ -17,7 +17,7 @@ from libs.kit import definition
 from services.match.service import MatchService
 from tests.integration.bus.helpers import Message, RawReader, wait_until
 from tests.integration.match.play import decks_without_common_cards, next_move
-from tests.integration.match.test_match_hidden import SECRET_KEYS, _strings_and_keys
+from tests.leaks import SECRET_KEYS, strings_and_keys
 
 LIVE, LIFECYCLE, RECORDS = "arcana.match.events", "arcana.match.lifecycle", "arcana.match.records"
 LIFECYCLE_TYPES = {
@@ -63,7 +63,7 @@ def _check_live(live: list[dict[str, Any]], stored: list[Any]) -> None:
     for envelope in live:
         strings: set[str] = set()
         keys: set[str] = set()
-        _strings_and_keys(envelope["data"], strings, keys)
+        strings_and_keys(envelope["data"], strings, keys)
         text = json.dumps(envelope["data"])
         leaked = strings & _hidden(stored, envelope["version"])
         assert not leaked, f"{envelope['type']} v{envelope['version']} shows {sorted(leaked)}: {text[:300]}"

@@ -9,9 +9,13 @@ import time
 from datetime import timedelta
 from typing import Any
 
+from psycopg_pool import ConnectionPool
+
 from libs import clock
+from libs.db.pool import CELERY_CHILD_POOL_MAX
 from libs.rules import STARTER_DECK
 from services.match import presence, store
+from services.match.root import assemble
 from services.match.scheduling import RecordingScheduler
 from services.match.service import MatchService
 from services.match.usecases import polls as waiting
@@ -216,3 +220,20 @@ def test_a_tick_after_an_outage_stores_everything_due_in_one_append(
     assert svc.system.tick(match_id) == 0
     view = bob.view(match_id)
     assert view["active_player"] == bob.id and view["connected"] == {alice.id: False, bob.id: True}
+
+
+def test_a_sweep_enforces_a_deadline_within_a_celery_childs_pool(
+    make_player: Any, admin: Any, postgres_url: str, match_schema: str
+) -> None:
+    """A Celery child holds at most CELERY_CHILD_POOL_MAX connections (libs/db/pool.py): the sweep's
+    claims take one, the command's unit of work another, and the command reads in that one."""
+    alice, bob, match_id = _started(make_player, admin)
+    _both_keep(alice, bob, match_id)
+    small = ConnectionPool(postgres_url, min_size=1, max_size=CELERY_CHILD_POOL_MAX, timeout=5, open=True)
+    try:
+        worker = assemble(small, match_schema, scheduler=RecordingScheduler())
+        clock.advance(61)
+        worker.sweeper.sweep()
+        assert bob.view(match_id)["active_player"] == bob.id
+    finally:
+        small.close()
