@@ -60,7 +60,7 @@ def group_and_per_pod(name: str, kind: str, container: Doc) -> tuple[str, int]:
             listeners = workers * LISTENERS_PER_MATCH_WORKER
             return "web (match)", workers * cap(WEB_WORKER_POOL_MAX) + listeners + READINESS_CHECKS
         return "web", workers * cap(WEB_WORKER_POOL_MAX) + READINESS_CHECKS
-    if "libs.bus.relay" in command:
+    if "libs.kit.relay" in command:
         return "relays", cap(RELAY_POOL_MAX)
     if "libs.kit.consume" in command:
         return "consumers", cap(CONSUMERS_POOL_MAX)
