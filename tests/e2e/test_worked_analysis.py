@@ -303,9 +303,18 @@ def test_arcana_and_match_length(season: dict[str, Any], answers: dict[str, Any]
 def test_coins_in_and_out_add_up_to_every_wallet(season: dict[str, Any], answers: dict[str, Any]) -> None:
     coins_in = sum(row[1] for row in answers["coins_per_day"])
     coins_out = sum(row[2] for row in answers["coins_per_day"])
-    assert coins_in - coins_out == sum(w["coins"] for w in season["wallets"].values())
+    economy = [e for e in season["events"] if e["service"] == "economy"]
+    balance: Counter[str] = Counter()
+    for e in economy:
+        if e["type"] == "WalletCredited":
+            balance[e["stream"]] += e["data"]["coins"]
+        elif e["type"] == "PackOpened":
+            balance[e["stream"]] -= e["data"]["coins_spent"]
+    shown = {f"wallet-{player}": w["coins"] for player, w in season["wallets"].items()}
+    assert {s: balance[s] for s in shown} == shown  # each wallet is its ledger, as exported
+    assert coins_in - coins_out == sum(shown.values()) == sum(balance.values())
     assert coins_out == 100 * sum(
-        1 for e in of_type(season["events"], "economy", "PackOpened") if e["data"]["coins_spent"]
+        1 for e in economy if e["type"] == "PackOpened" and e["data"]["coins_spent"]
     )
     reasons = {reason: coins for reason, _, coins in answers["coins_in_by_reason"]}
     assert sum(reasons.values()) == coins_in and reasons.get("match", 0) > 0
