@@ -29,6 +29,7 @@ from typing import Any
 
 from flask import Response, after_this_request, request
 
+from libs import fairplay
 from libs.kit import ErrorTable, Problem
 from libs.kit.web import current_service
 from libs.rules import ARCANA, CATALOG, STARTER_DECK, Code, RuleViolation
@@ -266,11 +267,12 @@ def start_practice(args: dict[str, Any]) -> Any:
 @blp.arguments(_AdminMatchIn)
 @blp.response(201, schemas.CreatedOut)
 def admin_create_match(args: dict[str, Any]) -> Any:
-    """Operators: a match from a full setup (decks, ``shuffle``, ``first``, ``arcana``, ``seed``)."""
+    """Operators: a match from a full setup (decks, ``shuffle``, ``first``, ``arcana``, ``seed``), always
+    in mode ``admin``, which pays and moves nothing."""
     setup = dict(args["setup"])
     players = setup.pop("players")
     seed = setup.pop("seed", None)
-    outcome = _create_match(args["mode"], players, options=setup, seed=seed)
+    outcome = _create_match(fairplay.ADMIN, players, options=setup, seed=seed)
     return {"match_id": outcome.after.match_id, "version": outcome.after.version, "bot": None}
 
 

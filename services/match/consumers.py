@@ -9,7 +9,8 @@ delivery, a republished event or another event with the same request id finds th
 An illegal request (a deck the rules refuse, a bad mode or players), and one that disagrees with
 what match knows (``vetting``: a player accounts never registered, a deck that is not the player's
 active deck) gets a ``MatchRequestRejected`` event (reason ``invalid_deck`` | ``invalid_mode`` |
-``invalid_players`` | ``unknown_player`` | ``deck_mismatch``, a message and details)
+``invalid_players`` | ``unknown_player`` | ``match_in_progress`` | ``illegal_deck`` |
+``deck_mismatch``, a message and details)
 in the stream ``match-<that id>``, published on ``arcana.match.events`` like every match event.
 """
 

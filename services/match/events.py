@@ -39,7 +39,9 @@ class MatchRequestRejected(IntegrationEvent):
     reason: str = field(
         metadata={
             "doc": "`invalid_deck`, `invalid_mode`, `invalid_players`, `unknown_player` (accounts never "
-            "registered them), `deck_mismatch` (not the player's active deck) or an engine code"
+            "registered them), `match_in_progress` (a player's ranked or casual match has not ended), "
+            "`illegal_deck` (an active deck not legal against the collection), `deck_mismatch` (not "
+            "the player's active deck) or an engine code"
         }
     )
     message: str = field(metadata={"doc": "what was wrong, for people"})
@@ -88,6 +90,17 @@ class MatchEnded(IntegrationEvent):
             "doc": "per player id: `units_played` (by tribe), `spells_cast`, `hero_damage`, "
             "`cards_drawn`, `units_killed`, `turns`, `went_first`"
         }
+    )
+    verdict: dict[str, Any] | None = field(
+        default=None,
+        metadata={
+            "doc": "per player id, what the match counts for them (docs/rules.md, Fair play): `coins`, "
+            "`xp` (XP and quests), `rating` (their rating moves by the result), each a bool; `reasons` "
+            "(per aspect that does not count: `repeat_opponent`, `daily_coin_limit`, `early_concede`, "
+            "`too_short`, `mode`, `not_ranked`, `draw`) and `message`, the words shown to the player. "
+            "Absent on events from before it existed: read them by the rule of their time "
+            "(`libs.fairplay.verdicts_of`)"
+        },
     )
 
 

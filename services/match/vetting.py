@@ -4,6 +4,10 @@ with any decks.
 
 - both players exist: accounts published their ``PlayerRegistered`` (kept in ``players`` by the
   subscription ``match-players``), else reason ``unknown_player``;
+- no player has an unfinished ranked or casual match (one match at a time), else reason
+  ``match_in_progress``;
+- each player's active deck is legal against their collection as economy last published it, else
+  reason ``illegal_deck`` (with the problems);
 - each deck is the player's active deck as economy last published it (``active_decks``, as for
   practice), or the starter deck when economy published none (every new account gets it), the
   same cards in any order, else reason ``deck_mismatch``.
@@ -22,7 +26,7 @@ import psycopg
 from psycopg import sql
 
 from libs.rules import STARTER_DECK
-from services.match import decks
+from services.match import decks, fairplay
 
 Conn = psycopg.Connection[Any]
 Problem = tuple[str, str, Any]  # (reason, message, details per player id)
@@ -55,6 +59,13 @@ def expected_deck(conn: Conn, schema: str, player_id: str) -> list[str]:
     return list(found.cards) if found is not None else list(STARTER_DECK)
 
 
+def _illegal_decks(conn: Conn, schema: str, ids: Sequence[str]) -> dict[str, list[str]]:
+    """Player id -> the problems of their active deck, for those whose deck economy last published
+    as not legal against their collection (a card disenchanted while they waited)."""
+    found = {i: decks.active_deck(conn, schema, i) for i in ids}
+    return {i: d.problems or ["the deck is not legal"] for i, d in found.items() if d and not d.legal}
+
+
 def request_mismatch(conn: Conn, schema: str, players: Sequence[Mapping[str, Any]]) -> Problem | None:
     """Why well-formed ``players`` (two ``{id, deck}``) disagree with what match knows, or None."""
     ids = [str(p["id"]) for p in players]
@@ -62,6 +73,13 @@ def request_mismatch(conn: Conn, schema: str, players: Sequence[Mapping[str, Any
     if unknown:
         details = {i: ["no such player"] for i in unknown}
         return "unknown_player", f"unknown player(s): {', '.join(unknown)}", details
+    busy = fairplay.unfinished_matches(conn, schema, ids)
+    if busy:
+        details = {i: [f"match {m} has not ended"] for i, m in busy.items()}
+        return "match_in_progress", f"a match of {', '.join(sorted(busy))} has not ended", details
+    illegal = _illegal_decks(conn, schema, ids)
+    if illegal:
+        return "illegal_deck", f"the active deck of {', '.join(sorted(illegal))} is not legal", illegal
     wrong = [
         str(p["id"]) for p in players if sorted(p["deck"]) != sorted(expected_deck(conn, schema, p["id"]))
     ]

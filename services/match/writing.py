@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC
 from typing import Any
 
 import psycopg
@@ -14,7 +15,7 @@ from psycopg_pool import ConnectionPool
 
 from libs import clock
 from libs.eventstore import ConcurrencyError, Expect, NewEvent, QueuedAppend, RecordedEvent
-from services.match import domain, projections, store
+from services.match import domain, fairplay, projections, store
 from services.match.domain import Decision, Match
 from services.match.errors import VersionConflict
 from services.match.loading import MatchLoader, as_rows, stream_of
@@ -60,11 +61,12 @@ class MatchWriter:
         Raises ``ConcurrencyError`` when the stream is not at ``before``'s version (not queued).
         """
         now = clock.now()
-        new = [NewEvent(kind, data, occurred_at=now) for kind, data in decision.events]
         expected = before.version if before is not None else Expect.NO_STREAM
 
         def write(c: psycopg.Connection[Any]) -> tuple[list[RecordedEvent], QueuedAppend | None]:
             pending = None
+            judged = fairplay.judged(c, self.schema, decision.events, now.astimezone(UTC).date())
+            new = [NewEvent(kind, data, occurred_at=now) for kind, data in judged]
             if queued:
                 pending = self.loader.events.append_queued(c, stream_of(match_id), expected, new)
                 recorded = pending.predicted()

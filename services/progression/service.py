@@ -167,11 +167,11 @@ class ProgressionService:
     # -- matches -------------------------------------------------------------------------------
 
     def record_match(self, command: RecordMatch, conn: psycopg.Connection[Any], cause: RecordedEvent) -> None:
-        """Move both players' quests and passes by an ended match (nothing if it does not count)."""
+        """Move the quests and passes of the players an ended match counts for (its verdict)."""
         match = command.match
         if not match.counts:
             return
-        for player in match.humans():
+        for player in match.counted_players():
             state, offer = self._quest_day(conn, player, match.day)
             events = quests.progress(state, match)
             self._append_quests(conn, state, offer, events, cause)

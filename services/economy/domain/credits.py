@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from .values import DAILY_LOGIN_COINS, MATCH_LOSS_COINS, MATCH_WIN_COINS, MIN_PAYING_TURNS, PAYING_MODES
+from libs import fairplay
+
+from .values import DAILY_LOGIN_COINS, MATCH_LOSS_COINS, MATCH_WIN_COINS
 from .wallet import Credit
 
 REWARD_REASONS = ("quest", "streak")
@@ -34,30 +36,25 @@ def daily_login(player_id: str, logged_in_at: datetime) -> PlayerCredit:
 
 
 def match_credits(data: Mapping[str, Any]) -> list[PlayerCredit]:
-    """The coins a ``MatchEnded`` pays: ranked or casual, 4 turns or more; win 60, loss 20, a draw
-    20 each; nothing otherwise (practice, operator matches, short or malformed ones)."""
-    players = data.get("players")
-    turns = data.get("turns")
-    if data.get("mode") not in PAYING_MODES or not isinstance(turns, int) or turns < MIN_PAYING_TURNS:
-        return []
-    if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) for p in players):
-        return []
+    """The coins a ``MatchEnded`` pays, to each player its verdict says it pays (``libs.fairplay``:
+    ranked or casual from turn 4, within the repeat-opponent rule and the daily coin limit; for an
+    event without verdict, the rule of its time): win 60, loss 20, a draw 20 each; nothing to
+    anyone else and nothing for a malformed event."""
+    verdicts = fairplay.verdicts_of(data)
     match_id = str(data.get("match_id"))
-    draw = bool(data.get("draw"))
-    winner = data.get("winner")
-    if not draw and winner not in players:
-        return []
+    winner = None if data.get("draw") else data.get("winner")
     return [
         PlayerCredit(
             p,
             Credit(
                 f"match:{match_id}:{p}",
                 "match",
-                coins=MATCH_WIN_COINS if (not draw and p == winner) else MATCH_LOSS_COINS,
+                coins=MATCH_WIN_COINS if p == winner else MATCH_LOSS_COINS,
                 note=match_id,
             ),
         )
-        for p in players
+        for p, v in verdicts.items()
+        if v.coins
     ]
 
 

@@ -216,7 +216,8 @@ def _enriched_end(m: Match, after: State, data: Mapping[str, Any]) -> Event:
         bot=m.bot,
         stats=summary_stats(after)["players"],
     )
-    return ("MatchEnded", {**data, **ended.data()})
+    declared = {k: v for k, v in ended.data().items() if k != "verdict"}  # the service's, at the append
+    return ("MatchEnded", {**data, **declared})
 
 
 def request_problem(mode: Any, players: Any) -> tuple[str, str, Any] | None:

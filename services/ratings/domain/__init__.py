@@ -2,11 +2,11 @@
 
 Elo with K 40 for a player's first 30 counted games, then 24; start 900; tiers Bronze 0, Silver
 1000, Gold 1150, Platinum 1300, Diamond 1450, Arcane 1600; the highest tier reached is a floor.
-One stream per player, ``rating-<player>``, of ``RatingChanged`` events. Only ranked matches between
-two players that reached turn 4 and had a winner count (``ranked_result``).
+One stream per player, ``rating-<player>``, of ``RatingChanged`` events. Which ranked matches move
+whose rating is the match's fair-play verdict (``ranked_result``; ``libs.fairplay``).
 """
 
-from .decisions import MIN_TURNS, AlreadyRated, RankedResult, ranked_result, rate
+from .decisions import AlreadyRated, RankedResult, ranked_result, rate
 from .elo import (
     K_ESTABLISHED,
     K_PROVISIONAL,
@@ -26,7 +26,6 @@ __all__ = [
     "K_ESTABLISHED",
     "K_PROVISIONAL",
     "LOSS",
-    "MIN_TURNS",
     "PROVISIONAL_GAMES",
     "RATING_CHANGED",
     "START_RATING",

@@ -6,36 +6,42 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from libs import fairplay
+
 from .elo import higher_tier, new_rating, tier_for
 from .model import LOSS, WIN, PlayerRating, RatingChanged
 
 RANKED = "ranked"
-MIN_TURNS = 4  # docs/rules.md, "Which matches count": turn 4 reached
 
 
 @dataclass(frozen=True)
 class RankedResult:
-    """A counted ranked match: who won, who lost."""
+    """A ranked match that moves a rating: who won, who lost, and whose rating stays (``still``: the
+    winner of a concede before turn 4, who gains nothing while the one who left loses as usual)."""
 
     match_id: str
     winner: str
     loser: str
+    still: frozenset[str] = frozenset()
 
 
 def ranked_result(match_ended: Mapping[str, Any]) -> RankedResult | None:
-    """The result of a ``MatchEnded`` when it moves ratings, else None: only ranked matches between
-    two humans that reached turn 4 and did not end in a draw count (casual, practice, admin, draws,
-    short matches and anything malformed change nothing)."""
+    """The result of a ``MatchEnded`` when it moves a rating, else None: a ranked match between two
+    humans with a winner, moving the ratings its verdict says (``libs.fairplay``: from turn 4 both,
+    within the repeat-opponent rule; a concede or forfeit before turn 4 only the leaver's). Casual,
+    practice, admin, draws, short matches, repeat opponents and anything malformed change nothing."""
     if match_ended.get("mode") != RANKED or match_ended.get("draw") or match_ended.get("bot"):
-        return None
-    turns = match_ended.get("turns")
-    if not isinstance(turns, int) or turns < MIN_TURNS:
         return None
     players = match_ended.get("players") or ()
     winner, loser = match_ended.get("winner"), match_ended.get("loser")
     if len(players) != 2 or not winner or not loser or winner == loser or {winner, loser} != set(players):
         return None
-    return RankedResult(str(match_ended.get("match_id")), str(winner), str(loser))
+    verdicts = fairplay.verdicts_of(match_ended)
+    moving = {p for p, v in verdicts.items() if v.rating}
+    if not moving:
+        return None
+    still = frozenset(p for p in (winner, loser) if p not in moving)
+    return RankedResult(str(match_ended.get("match_id")), str(winner), str(loser), still)
 
 
 class AlreadyRated(Exception):
@@ -57,14 +63,14 @@ def _changed(me: PlayerRating, opponent: PlayerRating, match_id: str, score: flo
     )
 
 
-def rate(
-    result: RankedResult, winner: PlayerRating, loser: PlayerRating
-) -> tuple[RatingChanged, RatingChanged]:
-    """The winner's and the loser's RatingChanged, both from the ratings before the match.
-    Raises ``AlreadyRated`` when either player already counted this match."""
+def rate(result: RankedResult, winner: PlayerRating, loser: PlayerRating) -> tuple[RatingChanged, ...]:
+    """The RatingChanged of the winner and of the loser whose ratings move (not those ``still``), each
+    from both ratings before the match (a loss counts against the opponent's rating, whether or not
+    theirs moves). Raises ``AlreadyRated`` when either player already counted this match."""
     if result.match_id in winner.rated_matches or result.match_id in loser.rated_matches:
         raise AlreadyRated(result.match_id)
-    return (
-        _changed(winner, loser, result.match_id, 1.0),
-        _changed(loser, winner, result.match_id, 0.0),
+    changes = (
+        (winner.player_id, _changed(winner, loser, result.match_id, 1.0)),
+        (loser.player_id, _changed(loser, winner, result.match_id, 0.0)),
     )
+    return tuple(change for player, change in changes if player not in result.still)
