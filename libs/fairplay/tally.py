@@ -33,9 +33,10 @@ class DayTally:
 
 def record(day: DayTally, players: tuple[str, ...], verdicts: Mapping[str, Verdict]) -> DayTally:
     """The day after one ended match of ``players`` with ``verdicts``: the pair counts one more
-    match when anything counted, each player paid coins one more paying match."""
+    match when it paid anyone coins or XP (a ranked concede before turn 4 costs the leaver rating but
+    uses none of the pair's matches), each player paid coins one more paying match."""
     pairs, coins = dict(day.pairs), dict(day.coins)
-    if any(v.counts for v in verdicts.values()):
+    if any(v.coins or v.xp for v in verdicts.values()):
         key = pair_key(*players)
         pairs[key] = pairs.get(key, 0) + 1
     for p, v in verdicts.items():

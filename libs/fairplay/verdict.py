@@ -39,7 +39,7 @@ class Verdict:
 
     @property
     def counts(self) -> bool:
-        """Whether anything counts (the match took one of the pair's daily matches)."""
+        """Whether anything counts for this player."""
         return self.coins or self.xp or self.rating
 
     def refuse(self, aspects: tuple[str, ...], reason: str) -> Verdict:
@@ -51,8 +51,10 @@ class Verdict:
         return replace(self, reasons=reasons, **{a: False for a in aspects})
 
     def to_data(self) -> dict[str, Any]:
-        """As published in ``MatchEnded.verdict``: the three flags, the reason codes, the words."""
-        words = sorted({explain(r) for r in self.reasons.values()})
+        """As published in ``MatchEnded.verdict``: the three flags, the reason codes, and the words
+        the player is told (None when everything the mode can count counted)."""
+        news = [r for a, r in sorted(self.reasons.items()) if r != "not_ranked"]  # casual never rates
+        words = sorted({explain(r) for r in news})
         return {
             "coins": self.coins,
             "xp": self.xp,
@@ -137,8 +139,9 @@ def _by_mode_and_length(end: MatchEnd, early_concede_rule: bool = True) -> dict[
 
 def decide(end: MatchEnd, day: DayTally) -> dict[str, Verdict]:
     """Each player's verdict on ``end``, given what the match's UTC day counted before it (``day``):
-    the repeat-opponent rule (the pair's first ``PAIR_DAILY_MATCHES`` counting matches count), then
-    the daily coin limit (``DAILY_COIN_MATCHES`` paying matches per player)."""
+    the repeat-opponent rule (once the pair's first ``PAIR_DAILY_MATCHES`` paying matches were played,
+    nothing between them counts that day), then the daily coin limit (``DAILY_COIN_MATCHES`` paying
+    matches per player)."""
     verdicts = _by_mode_and_length(end)
     if not any(v.counts for v in verdicts.values()):
         return verdicts

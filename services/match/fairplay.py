@@ -67,10 +67,11 @@ def judged(conn: Conn, schema: str, events: Sequence[Event], day: date) -> list[
         end = fairplay.MatchEnd.from_data(data) if kind == MATCH_ENDED else None
         if end is None:
             continue
-        verdicts = fairplay.decide(end, _tally(conn, schema, day, end))
-        keys = [_coins_key(p) for p, v in verdicts.items() if v.coins]
-        if any(v.counts for v in verdicts.values()):
-            keys.append(_pair_key(end.pair))
+        before = _tally(conn, schema, day, end)
+        verdicts = fairplay.decide(end, before)
+        after = fairplay.record(before, end.players, verdicts)
+        keys = [_pair_key(end.pair)] if after.pair_matches(end.pair) > before.pair_matches(end.pair) else []
+        keys += [_coins_key(p) for p in end.players if after.coin_matches(p) > before.coin_matches(p)]
         _count(conn, schema, day, keys)
         out[i] = (kind, {**data, "verdict": {p: v.to_data() for p, v in verdicts.items()}})
     return out

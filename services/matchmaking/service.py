@@ -22,7 +22,7 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool
 
-from libs import clock
+from libs import clock, fairplay
 from libs.eventstore import ConcurrencyError, EventStore, NewEvent, RecordedEvent, stream_moved
 from libs.kit.events import IntegrationEvent
 from libs.rules import STARTER_DECK
@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 START_RATING = 900  # the ratings service's start: a player it has not rated yet
 STARTER = domain.ActiveDeck(tuple(STARTER_DECK))
 ACTIVE_DECK_CHANGED, RATING_CHANGED = "ActiveDeckChanged", "RatingChanged"
-MATCH_CREATED, MATCH_REQUEST_REJECTED = "MatchCreated", "MatchRequestRejected"
+MATCH_CREATED, MATCH_REQUEST_REJECTED, MATCH_ENDED = "MatchCreated", "MatchRequestRejected", "MatchEnded"
 
 
 UnitOfWork = Callable[[], AbstractContextManager[psycopg.Connection[Any]]]
@@ -42,6 +42,14 @@ UnitOfWork = Callable[[], AbstractContextManager[psycopg.Connection[Any]]]
 
 class TicketNotFound(Exception):
     """No such ticket, or it is another player's."""
+
+
+class MatchInProgress(Exception):
+    """The player has an unfinished ranked or casual match (``match_id``): one match at a time."""
+
+    def __init__(self, match_id: str) -> None:
+        super().__init__("you have a match in progress")
+        self.match_id = match_id
 
 
 class TicketAlreadyOpen(Exception):
@@ -98,12 +106,16 @@ class MatchmakingService:
 
     def join(self, player_id: str, mode: str, transaction: UnitOfWork | None = None) -> domain.Ticket:
         """Open a ticket with the player's active deck (the starter deck until economy published
-        one) and current rating. Raises ``InvalidMode``, ``IllegalDeck`` (with the problems) or
-        ``TicketAlreadyOpen``; nothing is written then. ``transaction`` (default: one of its own)
-        is where the writes go, e.g. the request's idempotency transaction."""
+        one) and current rating. Raises ``InvalidMode``, ``IllegalDeck`` (with the problems),
+        ``MatchInProgress`` or ``TicketAlreadyOpen``; nothing is written then. ``transaction``
+        (default: one of its own) is where the writes go, e.g. the request's idempotency
+        transaction."""
         now, ticket_id = clock.now(), str(uuid.uuid4())
         try:
             with (transaction or self._own_transaction)() as conn:
+                running = store.match_in_progress(conn, self.schema, player_id)
+                if running is not None:
+                    raise MatchInProgress(running)
                 deck = store.active_deck(conn, self.schema, player_id) or STARTER
                 known = store.rating_of(conn, self.schema, player_id)
                 rating = START_RATING if known is None else known
@@ -216,7 +228,13 @@ class MatchmakingService:
             store.save_active_deck(conn, self.schema, str(d["player_id"]), deck, event.position)
         elif event.type == RATING_CHANGED and d.get("player_id"):
             store.save_rating(conn, self.schema, str(d["player_id"]), int(d["after"]), event.version)
-        elif event.type in (MATCH_CREATED, MATCH_REQUEST_REJECTED) and d.get("request_id"):
+        elif event.type == MATCH_ENDED and d.get("match_id"):
+            store.match_over(conn, self.schema, str(d["match_id"]))
+        if event.type == MATCH_CREATED and d.get("mode") in fairplay.COUNTING_MODES:
+            store.match_started(
+                conn, self.schema, str(d["match_id"]), [str(p) for p in d.get("players") or ()]
+            )
+        if event.type in (MATCH_CREATED, MATCH_REQUEST_REJECTED) and d.get("request_id"):
             self._settle(event, conn)
 
     def _settle(self, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:

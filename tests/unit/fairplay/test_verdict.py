@@ -68,7 +68,10 @@ def test_short_matches_do_not_use_up_the_pairs_matches() -> None:
     day = DayTally()
     for _ in range(5):
         day = record(day, (A, B), decide(end("casual", turns=2, reason="concede"), day))
-    assert day.pair_matches("a|b") == 0
+        early = decide(end(turns=1, reason="concede"), day)
+        assert early[B].rating  # the leaver's loss counts...
+        day = record(day, (A, B), early)
+    assert day.pair_matches("a|b") == 0  # ...but uses none of the pair's paying matches
     assert decide(end("casual"), day)[A].counts
 
 
@@ -160,8 +163,9 @@ def test_a_day_never_pays_past_the_limits(day_of_matches: list[Any]) -> None:
             assert not (v.coins or v.xp) or turns >= 4
             assert not v.rating or mode == "ranked"
             assert not (v.rating and p == winner and turns < 4)  # no one gains from an early end
-        if any(v.counts for v in verdicts.values()):
+        if any(v.coins or v.xp for v in verdicts.values()):
             counted[e.pair] = counted.get(e.pair, 0) + 1
+        assert not any(v.counts for v in verdicts.values()) or day.pair_matches(e.pair) < PAIR_DAILY_MATCHES
         day = record(day, players, verdicts)
     assert all(n <= DAILY_COIN_MATCHES for n in paid.values())
     assert all(n <= PAIR_DAILY_MATCHES for n in counted.values())
