@@ -18,7 +18,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from libs import clock
+from libs import clock, fairplay
 from libs.eventstore import EventStore, NewEvent
 from libs.web.cursors import Cursor, InvalidCursor
 from services.ratings import domain, events, projections, store
@@ -84,35 +84,39 @@ class RatingsService:
 
     def load(self, player_id: str, conn: psycopg.Connection[Any]) -> domain.PlayerRating:
         recorded = self.events.read(domain.rating_stream(player_id), conn=conn)
-        changes = (
-            domain.RatingChanged.from_data(e.data) for e in recorded if e.type == domain.RATING_CHANGED
-        )
-        return domain.fold(player_id, changes)
+        found = (domain.event_from(e.type, e.data) for e in recorded)
+        return domain.fold(player_id, (e for e in found if e is not None))
 
     def record_match(
         self, match_ended: Mapping[str, Any], conn: psycopg.Connection[Any], cause: uuid.UUID | None = None
-    ) -> list[domain.RatingChanged]:
-        """Rate a ``MatchEnded`` if it counts; returns the RatingChanged appended (none for a match
-        that does not count or was already rated). Raises ``ConcurrencyError`` when another
-        transaction appended to one of the two streams meanwhile (retry from a fresh read)."""
+    ) -> list[domain.RatingEvent]:
+        """Rate a ranked ``MatchEnded`` as its fair-play verdict says: a ``RatingChanged`` for each
+        player whose rating moves, a ``RatingUnchanged`` (with the reason) for each one whose rating
+        it does not move; returns what it appended (nothing for a match already rated or not ranked).
+        Raises ``ConcurrencyError`` when another transaction appended to one of the two streams
+        meanwhile (retry from a fresh read)."""
         result = domain.ranked_result(match_ended)
-        if result is None:
+        still = domain.unmoved(match_ended)
+        if result is None and not still:
             return []
-        players = {p: self.load(p, conn) for p in sorted((result.winner, result.loser))}
+        ids = sorted({w.player_id for w in still} | ({result.winner, result.loser} if result else set()))
+        players = {p: self.load(p, conn) for p in ids}
         try:
-            changes = domain.rate(result, players[result.winner], players[result.loser])
+            changes: list[domain.RatingEvent] = [domain.keep(players[w.player_id], w) for w in still]
+            if result is not None:
+                changes += domain.rate(result, players[result.winner], players[result.loser])
         except domain.AlreadyRated:
-            log.info("match %s already rated", result.match_id)
+            log.info("match %s already rated", match_ended.get("match_id"))
             return []
         now = clock.now()
         for change in sorted(changes, key=lambda c: c.player_id):
-            fact = events.RatingChanged(**change.data())
+            fact = events.CATALOG.event(change.TYPE).from_data(change.data())
             event = NewEvent.of(fact, occurred_at=now, causation_id=cause, correlation_id=cause)
             (recorded,) = self.events.append(
                 change.stream, players[change.player_id].version, [event], conn=conn
             )
             projections.apply(conn, self.schema, recorded)
-        return list(changes)
+        return changes
 
     def remember_username(self, data: Mapping[str, Any], conn: psycopg.Connection[Any]) -> None:
         if data.get("player_id") and data.get("username"):
@@ -139,11 +143,14 @@ class RatingsService:
         return _public(row)
 
     def history(self, player_id: str, limit: int, after: str | None) -> Page:
-        """The player's rating changes, newest first. Raises ``BadCursor``."""
+        """The player's ranked matches, newest first: what each moved, or why it moved nothing (the
+        reason and its words). Raises ``BadCursor``."""
         before = _history_cursor(after) if after is not None else None
         with self.pool.connection() as conn:
             rows = store.history_page(conn, self.schema, player_id, before, limit)
         more, rows = len(rows) > limit, rows[:limit]
+        for row in rows:
+            row["message"] = fairplay.explain(row["reason"]) if row["reason"] else None
         return Page(rows, HISTORY_CURSOR.encode(rows[-1]["version"]) if more else None)
 
     def leaderboard(self, limit: int, after: str | None) -> Page:

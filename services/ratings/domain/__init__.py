@@ -6,7 +6,7 @@ One stream per player, ``rating-<player>``, of ``RatingChanged`` events. Which r
 whose rating is the match's fair-play verdict (``ranked_result``; ``libs.fairplay``).
 """
 
-from .decisions import AlreadyRated, RankedResult, ranked_result, rate
+from .decisions import AlreadyRated, RankedResult, Unmoved, keep, ranked_result, rate, unmoved
 from .elo import (
     K_ESTABLISHED,
     K_PROVISIONAL,
@@ -20,14 +20,30 @@ from .elo import (
     tier_floor,
     tier_for,
 )
-from .model import LOSS, RATING_CHANGED, WIN, PlayerRating, RatingChanged, evolve, fold, rating_stream
+from .model import (
+    DRAW,
+    LOSS,
+    RATING_CHANGED,
+    RATING_UNCHANGED,
+    WIN,
+    PlayerRating,
+    RatingChanged,
+    RatingEvent,
+    RatingUnchanged,
+    event_from,
+    evolve,
+    fold,
+    rating_stream,
+)
 
 __all__ = [
+    "DRAW",
     "K_ESTABLISHED",
     "K_PROVISIONAL",
     "LOSS",
     "PROVISIONAL_GAMES",
     "RATING_CHANGED",
+    "RATING_UNCHANGED",
     "START_RATING",
     "TIERS",
     "TIER_NAMES",
@@ -36,14 +52,20 @@ __all__ = [
     "PlayerRating",
     "RankedResult",
     "RatingChanged",
+    "RatingEvent",
+    "RatingUnchanged",
+    "Unmoved",
+    "event_from",
     "evolve",
     "expected_score",
     "fold",
     "k_factor",
+    "keep",
     "new_rating",
     "ranked_result",
     "rate",
     "rating_stream",
     "tier_floor",
     "tier_for",
+    "unmoved",
 ]

@@ -9,7 +9,7 @@ from typing import Any
 from libs import fairplay
 
 from .elo import higher_tier, new_rating, tier_for
-from .model import LOSS, WIN, PlayerRating, RatingChanged
+from .model import DRAW, LOSS, WIN, PlayerRating, RatingChanged, RatingUnchanged
 
 RANKED = "ranked"
 
@@ -74,3 +74,46 @@ def rate(result: RankedResult, winner: PlayerRating, loser: PlayerRating) -> tup
         (loser.player_id, _changed(loser, winner, result.match_id, 0.0)),
     )
     return tuple(change for player, change in changes if player not in result.still)
+
+
+@dataclass(frozen=True)
+class Unmoved:
+    """A player of a ranked match whose rating it does not move: their result and the reason."""
+
+    match_id: str
+    player_id: str
+    result: str
+    reason: str
+
+
+def unmoved(match_ended: Mapping[str, Any]) -> list[Unmoved]:
+    """The players of a ranked ``MatchEnded`` between two humans whose rating it does not move, with
+    the verdict's reason (a repeat opponent, an early concede's winner, a short match, a draw); their
+    rating history shows it. Empty for any other match."""
+    if match_ended.get("mode") != RANKED or match_ended.get("bot"):
+        return []
+    verdicts = fairplay.verdicts_of(match_ended)
+    winner = None if match_ended.get("draw") else match_ended.get("winner")
+    match_id = str(match_ended.get("match_id"))
+    return [
+        Unmoved(
+            match_id, p, DRAW if winner is None else WIN if p == winner else LOSS, v.reasons.get("rating", "")
+        )
+        for p, v in verdicts.items()
+        if not v.rating
+    ]
+
+
+def keep(player: PlayerRating, why: Unmoved) -> RatingUnchanged:
+    """The RatingUnchanged of ``why``. Raises ``AlreadyRated`` when the player counted the match."""
+    if why.match_id in player.rated_matches:
+        raise AlreadyRated(why.match_id)
+    return RatingUnchanged(
+        player.player_id,
+        why.match_id,
+        player.rating,
+        player.tier,
+        player.highest_tier,
+        why.result,
+        why.reason,
+    )

@@ -9,7 +9,8 @@ from typing import Any
 from .elo import START_RATING, TIERS, higher_tier, tier_for
 
 RATING_CHANGED = "RatingChanged"
-WIN, LOSS = "win", "loss"
+RATING_UNCHANGED = "RatingUnchanged"
+WIN, LOSS, DRAW = "win", "loss", "draw"
 
 
 def rating_stream(player_id: str) -> str:
@@ -53,6 +54,36 @@ class RatingChanged:
 
 
 @dataclass(frozen=True)
+class RatingUnchanged:
+    """The event: a ranked match that moved nothing for this player, and why (its fair-play reason:
+    ``repeat_opponent``, ``early_concede``, ``too_short``, ``draw``), for the rating history."""
+
+    player_id: str
+    match_id: str
+    rating: int
+    tier: str
+    highest_tier: str
+    result: str  # "win" | "loss" | "draw"
+    reason: str
+
+    TYPE = RATING_UNCHANGED
+
+    @property
+    def stream(self) -> str:
+        return rating_stream(self.player_id)
+
+    def data(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "TYPE"}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> RatingUnchanged:
+        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k != "TYPE"})
+
+
+RatingEvent = RatingChanged | RatingUnchanged
+
+
+@dataclass(frozen=True)
 class PlayerRating:
     """Rating, highest tier reached, the games counted and which matches they were."""
 
@@ -73,8 +104,10 @@ class PlayerRating:
         return tier_for(self.rating)
 
 
-def evolve(state: PlayerRating, event: RatingChanged) -> PlayerRating:
-    """The rating after one RatingChanged of its stream."""
+def evolve(state: PlayerRating, event: RatingEvent) -> PlayerRating:
+    """The rating after one event of its stream (a RatingUnchanged only marks the match counted)."""
+    if isinstance(event, RatingUnchanged):
+        return replace(state, version=state.version + 1, rated_matches=state.rated_matches | {event.match_id})
     won = event.result == WIN
     return replace(
         state,
@@ -87,7 +120,16 @@ def evolve(state: PlayerRating, event: RatingChanged) -> PlayerRating:
     )
 
 
-def fold(player_id: str, events: Iterable[RatingChanged]) -> PlayerRating:
+def event_from(kind: str, data: Mapping[str, Any]) -> RatingEvent | None:
+    """A stored event of a rating stream (None for a type this version does not know)."""
+    if kind == RATING_CHANGED:
+        return RatingChanged.from_data(data)
+    if kind == RATING_UNCHANGED:
+        return RatingUnchanged.from_data(data)
+    return None
+
+
+def fold(player_id: str, events: Iterable[RatingEvent]) -> PlayerRating:
     state = PlayerRating(player_id)
     for event in events:
         state = evolve(state, event)
