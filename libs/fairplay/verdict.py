@@ -111,9 +111,6 @@ class MatchEnd:
     def pair(self) -> str:
         return pair_key(*self.players)
 
-    def humans(self) -> tuple[str, ...]:
-        return tuple(p for p in self.players if p != self.bot)
-
 
 def _by_mode_and_length(end: MatchEnd, early_concede_rule: bool = True) -> dict[str, Verdict]:
     """Each player's verdict before the daily limits: the mode, the turns reached, the result."""
