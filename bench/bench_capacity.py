@@ -126,7 +126,7 @@ def _register(stack: Stack, count: int, tally: Tally) -> list[tuple[str, str]]:
 
 def _new_match(operator: Client, pair: Pair) -> None:
     setup = {"players": [{"id": p, "deck": list(STARTER_DECK)} for p in pair.players]}
-    made = operator.post("/v1/admin/matches", {"mode": "casual", "setup": setup})
+    made = operator.post("/v1/admin/matches", {"setup": setup})
     if made.status != 201:
         raise RuntimeError(f"creating a match: {made.status} {made.body[:200]!r}")
     with pair.cond:

@@ -66,7 +66,7 @@ def _timed(tally: Tally, call: Any, *args: Any, command: bool = False) -> Reply:
 def _play_one(stack: Stack, operator: Client, tally: Tally, deadline: float, rng: random.Random) -> None:
     players = [str(uuid.uuid4()), str(uuid.uuid4())]
     setup = {"players": [{"id": p, "deck": list(STARTER_DECK)} for p in players]}
-    created = operator.post("/v1/admin/matches", {"mode": "casual", "setup": setup})
+    created = operator.post("/v1/admin/matches", {"setup": setup})
     if created.status != 201:
         raise RuntimeError(f"creating a match: {created.status} {created.body[:200]!r}")
     match = created.json()["match_id"]

@@ -37,8 +37,9 @@ class MatchRequestRejected(IntegrationEvent):
     reason: str = field(
         metadata={
             "doc": "`invalid_game`, `invalid_deck`, `invalid_mode`, `invalid_players`, `unknown_player` "
-            "(accounts never registered them), `deck_mismatch` (not the player's active deck) or a "
-            "game's code"
+            "(accounts never registered them), `match_in_progress` (a player's ranked or casual match "
+            "has not ended), `illegal_deck` (an active deck not legal against the collection), "
+            "`deck_mismatch` (not the player's active deck) or a game's code"
         }
     )
     message: str = field(metadata={"doc": "what was wrong, for people"})
@@ -101,5 +102,16 @@ class MatchEnded(IntegrationEvent):
         metadata={
             "doc": "groups of player ids, best first (a draw: one group of all); absent from matches "
             "ended before (read them as `[[winner], [loser]]`, or one group on a draw)"
+        },
+    )
+    verdict: dict[str, dict[str, Any]] = field(
+        default_factory=dict,
+        metadata={
+            "doc": "per player id, what the match counts for them (docs/rules.md, Fair play): `coins`, "
+            "`xp` (XP and quests), `rating` (their rating moves by the result), each a bool; `reasons` "
+            "(per aspect that does not count: `repeat_opponent`, `daily_coin_limit`, `early_concede`, "
+            "`too_short`, `mode`, `not_ranked`, `draw`) and `message`, the words shown to the player. "
+            "Absent (or empty) on events from before it existed: read them by the rule of their time "
+            "(`libs.fairplay.verdicts_of`)"
         },
     )

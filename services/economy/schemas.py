@@ -85,6 +85,13 @@ class WalletOut(ma.Schema):
     )
     packs_opened = ma.fields.Integer(required=True)
     next_pack = ma.fields.Nested(NextPackOut, required=True)
+    paying_matches_left = ma.fields.Integer(
+        required=True,
+        metadata={
+            "description": "matches that may still pay coins today (UTC): 10 a day, then matches pay XP, "
+            "quests and rating but no coins (daily coin limit reached)"
+        },
+    )
 
 
 class LedgerEntryOut(ma.Schema):

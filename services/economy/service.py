@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, time
 from types import MappingProxyType
 from typing import Any, TypeVar
 
 import psycopg
 from psycopg_pool import ConnectionPool
 
+from libs import clock, fairplay
 from libs.eventstore import (
     DuplicateEventError,
     EventStore,
@@ -262,11 +264,15 @@ class EconomyService:
     # -- reads ------------------------------------------------------------------------------------
 
     def wallet(self, player_id: str) -> dict[str, Any]:
-        """The wallet's balances and next pack. Raises ``WalletNotFound``."""
-        found = self.read(store.wallet, player_id)
-        if found is None:
-            raise WalletNotFound("this player has no wallet yet")
-        return found
+        """The wallet's balances, next pack, and how many matches may still pay coins today (UTC; the
+        daily coin limit, ``libs.fairplay``). Raises ``WalletNotFound``."""
+        today = datetime.combine(clock.now().astimezone(UTC).date(), time(), UTC)
+        with self.pool.connection() as c:
+            found = store.wallet(c, self.schema, player_id)
+            if found is None:
+                raise WalletNotFound("this player has no wallet yet")
+            paid = store.coin_matches_since(c, self.schema, player_id, today)
+        return {**found, "paying_matches_left": max(0, fairplay.DAILY_COIN_MATCHES - paid)}
 
     def decks(self, player_id: str) -> list[dict[str, Any]]:
         """The player's decks, each with its legality against the collection now."""

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import functools
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -90,6 +91,19 @@ def ledger(
     if len(positions) <= limit:
         return entries, None
     return [e for e in entries if e["position"] > positions[limit]], positions[limit - 1]
+
+
+def coin_matches_since(conn: Conn, schema: str, player_id: str, since: datetime) -> int:
+    """How many matches paid the player coins from ``since`` on."""
+    row = conn.execute(
+        _q(
+            schema,
+            "SELECT count(*) FROM {ledger} WHERE player_id = %s AND reason = 'match' AND currency = 'coins' "
+            "AND amount > 0 AND occurred_at >= %s",
+        ),
+        (player_id, since),
+    ).fetchone()
+    return int(row[0]) if row else 0
 
 
 def ledger_totals(conn: Conn, schema: str, player_id: str) -> dict[str, int]:

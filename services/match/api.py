@@ -227,9 +227,10 @@ def start_practice(args: dict[str, Any]) -> Any:
 @blp.response(201, schemas.CreatedOut)
 def admin_create_match(args: dict[str, Any]) -> Any:
     """Operators: a match of ``game`` from a full setup (decks, ``seed``, the game's options: Arcana's
-    ``shuffle``, ``first``, ``arcana``, ``date``)."""
+    ``shuffle``, ``first``, ``arcana``, ``date``), always in mode ``admin``, which pays and moves
+    nothing."""
     return _service().creation.operators(
-        args["mode"], args["game"], args["setup"], transaction=request_transaction, after_commit=_after_commit
+        args["game"], args["setup"], transaction=request_transaction, after_commit=_after_commit
     )
 
 

@@ -1,6 +1,7 @@
 """The match streams (``match-<id>`` in the event store): loads through a per-process fold cache, and
 appends of decisions with the index update, the NOTIFY and (for an ended match) the presence cleanup
-in the same transaction.
+in the same transaction. Every end goes through here: a ``MatchEnded`` gets each player's fair-play
+verdict (``fairplay.judged``) in the transaction that appends it.
 
 Loads: a stream is folded once per process and kept in an LRU cache, so a load reads only the events
 after the cached version (and a command at the cached version reads nothing). Appends: at the
@@ -15,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
+from datetime import UTC
 from typing import Any, TypeVar
 
 import psycopg
@@ -31,7 +33,7 @@ from libs.eventstore import (
     Repository,
     UnitOfWork,
 )
-from services.match import domain, projections, store
+from services.match import domain, fairplay, projections, store
 from services.match.domain import Decision, Match
 from services.match.errors import MatchNotFound, VersionConflict
 
@@ -183,11 +185,12 @@ class MatchRepository:
         Raises ``ConcurrencyError`` when the stream is not at ``before``'s version (not queued).
         """
         now = clock.now()
-        new = [NewEvent(kind, data, occurred_at=now) for kind, data in decision.events]
         expected = before.version if before is not None else Expect.NO_STREAM
 
         def write(c: psycopg.Connection[Any]) -> tuple[list[RecordedEvent], QueuedAppend | None, Match]:
             pending = None
+            judged = fairplay.judged(c, self.schema, decision.events, now.astimezone(UTC).date())
+            new = [NewEvent(kind, data, occurred_at=now) for kind, data in judged]
             if queued:
                 pending = self.events.append_queued(c, stream_of(match_id), expected, new)
                 recorded = pending.predicted()

@@ -175,7 +175,11 @@ class AdminSetup(StrictSchema):
 
 
 class AdminMatchIn(StrictSchema):
-    mode = ma.fields.String(load_default="admin", validate=v.OneOf(MODES))
+    mode = ma.fields.String(
+        load_default="admin",
+        validate=v.OneOf(["admin"]),
+        metadata={"description": "always `admin`: operator matches pay and move nothing"},
+    )
     game = _game_field()
     setup = ma.fields.Nested(AdminSetup, required=True)
 

@@ -2,7 +2,8 @@
 and cancels only their own tickets: anyone else's is 404).
 
 - ``POST /v1/queue {mode: ranked | casual}`` → 202 the waiting ticket (``Idempotency-Key``
-  honoured); 409 ``ticket_already_open`` (details: its ticket id); 422 ``illegal_deck`` (details:
+  honoured); 409 ``ticket_already_open`` (details: its ticket id) or ``match_in_progress`` (details:
+  the unfinished ranked or casual match's id); 422 ``illegal_deck`` (details:
   the deck's problems) or ``validation_error``.
 - ``GET /v1/queue/{ticket}`` → 200 ``waiting`` (seconds waited, rating window), ``paired``,
   ``matched`` (match id), ``cancelled`` or ``failed`` (reason); polling keeps a waiting ticket
@@ -40,11 +41,22 @@ from services.matchmaking.domain import (
     InvalidMode,
     TicketNotWaiting,
 )
-from services.matchmaking.service import MatchmakingService, TicketAlreadyOpen, TicketNotFound
+from services.matchmaking.service import (
+    MatchInProgress,
+    MatchmakingService,
+    TicketAlreadyOpen,
+    TicketNotFound,
+)
 
 ERRORS = ErrorTable(
     {
         TicketNotFound: Problem(404, "ticket_not_found", "No such ticket."),
+        MatchInProgress: Problem(
+            409,
+            "match_in_progress",
+            "Finish your match before you queue again: one match at a time.",
+            details=lambda e: {"match_id": e.match_id},
+        ),
         TicketAlreadyOpen: Problem(
             409,
             "ticket_already_open",
@@ -112,7 +124,7 @@ def _me() -> str:
 @idempotent
 @blp.arguments(QueueIn)
 @blp.response(202, TicketOut)
-@blp.alt_response(409, schema=ErrorSchema, description="ticket_already_open")
+@blp.alt_response(409, schema=ErrorSchema, description="ticket_already_open, match_in_progress")
 @blp.alt_response(422, schema=ErrorSchema, description="illegal_deck, validation_error")
 def join(args: dict[str, Any]) -> Any:
     """Join the ranked or casual queue with your active deck."""

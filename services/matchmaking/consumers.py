@@ -6,7 +6,8 @@ a dead letter.
 - ``ActiveDeckChanged`` (economy): the deck a ticket plays and whether it is legal.
 - ``RatingChanged`` (ratings): the rating a ranked ticket is paired by.
 - ``MatchCreated`` / ``MatchRequestRejected`` (match): the paired tickets of that request become
-  ``matched`` / ``failed``.
+  ``matched`` / ``failed``; a ranked or casual ``MatchCreated`` and its ``MatchEnded`` bracket the
+  time its players cannot queue (one match at a time).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from libs.kit.definition import EventHandler
 from services.matchmaking.service import (
     ACTIVE_DECK_CHANGED,
     MATCH_CREATED,
+    MATCH_ENDED,
     MATCH_REQUEST_REJECTED,
     RATING_CHANGED,
     MatchmakingService,
@@ -36,4 +38,8 @@ def handle(svc: MatchmakingService, event: RecordedEvent, conn: psycopg.Connecti
 
 DECK_HANDLERS: dict[str, EventHandler] = {ACTIVE_DECK_CHANGED: handle}
 RATING_HANDLERS: dict[str, EventHandler] = {RATING_CHANGED: handle}
-MATCH_HANDLERS: dict[str, EventHandler] = {MATCH_CREATED: handle, MATCH_REQUEST_REJECTED: handle}
+MATCH_HANDLERS: dict[str, EventHandler] = {
+    MATCH_CREATED: handle,
+    MATCH_REQUEST_REJECTED: handle,
+    MATCH_ENDED: handle,
+}

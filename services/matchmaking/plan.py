@@ -12,7 +12,7 @@ from typing import Any
 from services.matchmaking import domain, store
 
 Write = tuple[str, int, Sequence[domain.Event]]  # (stream, expected version, events)
-ABANDONED, UNANSWERED, PAIRED = "abandoned", "unanswered", "pairs"
+ABANDONED, UNANSWERED, PAIRED, ILLEGAL = "abandoned", "unanswered", "pairs", "illegal_deck"
 
 
 @dataclass(frozen=True)
@@ -27,13 +27,16 @@ class Step:
 class PassResult:
     pairs: int = 0
     abandoned: int = 0  # waiting tickets not polled for 30 s, cancelled
+    illegal: int = 0  # waiting tickets whose player's active deck became illegal, cancelled
     unanswered: int = 0  # paired tickets the match service never answered, failed
     ran: bool = True  # False: another worker held the pairing lock
 
     @classmethod
     def of(cls, kinds_written: Iterable[str]) -> PassResult:
         done = Counter(kinds_written)
-        return cls(pairs=done[PAIRED], abandoned=done[ABANDONED], unanswered=done[UNANSWERED])
+        return cls(
+            pairs=done[PAIRED], abandoned=done[ABANDONED], unanswered=done[UNANSWERED], illegal=done[ILLEGAL]
+        )
 
 
 def _ticket_step(kind: str, t: domain.Ticket, decided: Sequence[domain.Event]) -> Step:
@@ -64,12 +67,19 @@ def plan_pass(
     waiting: Sequence[dict[str, Any]], paired_long_ago: Sequence[dict[str, Any]], now: datetime
 ) -> list[Step]:
     """The steps of one pass, from the waiting rows (``store.waiting``) and the paired rows past
-    the answer deadline (``store.unanswered``)."""
+    the answer deadline (``store.unanswered``). A ticket whose player's active deck is no longer
+    legal (a card disenchanted while waiting) is cancelled, reason ``illegal_deck``, never paired."""
     abandoned = [r for r in waiting if domain.is_abandoned((now - r["last_polled_at"]).total_seconds())]
     gone = {r["ticket_id"] for r in abandoned}
+    illegal = [r for r in waiting if r["ticket_id"] not in gone and not r.get("deck_legal", True)]
+    gone |= {r["ticket_id"] for r in illegal}
     steps = [
         _ticket_step(ABANDONED, t, [domain.cancel(t, "abandoned", now)])
         for t in map(store.ticket_from_row, abandoned)
+    ]
+    steps += [
+        _ticket_step(ILLEGAL, t, [domain.cancel(t, ILLEGAL, now)])
+        for t in map(store.ticket_from_row, illegal)
     ]
     steps += [
         _ticket_step(UNANSWERED, t, domain.unanswered(t, now))

@@ -23,10 +23,11 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool
 
-from libs import clock
+from libs import clock, fairplay
 from libs.contracts import (
     ActiveDeckChanged,
     MatchCreated,
+    MatchEnded,
     MatchRequested,
     MatchRequestRejected,
     RatingChanged,
@@ -49,11 +50,20 @@ START_RATING = 900  # the ratings service's start: a player it has not rated yet
 STARTER = domain.ActiveDeck(tuple(STARTER_DECK))
 ACTIVE_DECK_CHANGED, RATING_CHANGED = ActiveDeckChanged.TYPE, RatingChanged.TYPE
 MATCH_CREATED, MATCH_REQUEST_REJECTED = MatchCreated.TYPE, MatchRequestRejected.TYPE
+MATCH_ENDED = MatchEnded.TYPE
 Conn = psycopg.Connection[Any]
 
 
 class TicketNotFound(Exception):
     """No such ticket, or it is another player's."""
+
+
+class MatchInProgress(Exception):
+    """The player has an unfinished ranked or casual match (``match_id``): one match at a time."""
+
+    def __init__(self, match_id: str) -> None:
+        super().__init__("you have a match in progress")
+        self.match_id = match_id
 
 
 class TicketAlreadyOpen(Exception):
@@ -100,12 +110,16 @@ class MatchmakingService:
 
     def join(self, player_id: str, mode: str, transaction: Transaction | None = None) -> domain.Ticket:
         """Open a ticket with the player's active deck (the starter deck until economy published
-        one) and current rating. Raises ``InvalidMode``, ``IllegalDeck`` (with the problems) or
-        ``TicketAlreadyOpen``; nothing is written then. ``transaction`` (default: one of its own)
-        is where the writes go, e.g. the request's idempotency transaction."""
+        one) and current rating. Raises ``InvalidMode``, ``IllegalDeck`` (with the problems),
+        ``MatchInProgress`` or ``TicketAlreadyOpen``; nothing is written then. ``transaction``
+        (default: one of its own) is where the writes go, e.g. the request's idempotency
+        transaction."""
         now, ticket_id = clock.now(), str(uuid.uuid4())
 
         def open_one(uow: UnitOfWork) -> domain.TicketEvent:
+            running = store.match_in_progress(uow.conn, self.schema, player_id)
+            if running is not None:
+                raise MatchInProgress(running)
             deck = store.active_deck(uow.conn, self.schema, player_id) or STARTER
             known = store.rating_of(uow.conn, self.schema, player_id)
             rating = START_RATING if known is None else known
@@ -206,8 +220,12 @@ class MatchmakingService:
         elif event.type == RATING_CHANGED:
             changed = RatingChanged.decode(event)
             store.save_rating(conn, self.schema, changed.player_id, changed.after, event.version)
+        elif event.type == MATCH_ENDED:
+            store.match_over(conn, self.schema, MatchEnded.decode(event).match_id)
         elif event.type == MATCH_CREATED:
             created = MatchCreated.decode(event)
+            if created.mode in fairplay.COUNTING_MODES:
+                store.match_started(conn, self.schema, created.match_id, list(created.players))
             if created.request_id is not None:  # else a practice or operator match
                 self._settle(created.request_id, lambda t: domain.matched(t, created.match_id), event, conn)
         elif event.type == MATCH_REQUEST_REJECTED:

@@ -45,13 +45,19 @@ def touch(conn: psycopg.Connection[Any], schema: str, ticket_id: str, at: dateti
 
 
 def waiting(conn: psycopg.Connection[Any], schema: str) -> list[dict[str, Any]]:
-    """Every waiting ticket with its last poll and its player's previous ranked opponent."""
+    """Every waiting ticket with its last poll, its player's previous ranked opponent and whether
+    their active deck is legal now, as economy last published it (``deck_legal``)."""
     query = sql.SQL(
         "SELECT t.*, coalesce(p.last_polled_at, t.opened_at) AS last_polled_at, "
-        "o.opponent_id AS last_opponent "
+        "o.opponent_id AS last_opponent, coalesce(d.legal, true) AS deck_legal "
         "FROM {t} t LEFT JOIN {p} p USING (ticket_id) LEFT JOIN {o} o USING (player_id) "
-        "WHERE t.status = 'waiting'"
-    ).format(t=_t(schema, "tickets"), p=_t(schema, "ticket_polls"), o=_t(schema, "last_opponents"))
+        "LEFT JOIN {d} d USING (player_id) WHERE t.status = 'waiting'"
+    ).format(
+        t=_t(schema, "tickets"),
+        p=_t(schema, "ticket_polls"),
+        o=_t(schema, "last_opponents"),
+        d=_t(schema, "active_decks"),
+    )
     with conn.cursor(row_factory=dict_row) as cur:
         return cur.execute(query).fetchall()
 
@@ -130,4 +136,31 @@ def save_rating(
             "WHERE r.version < EXCLUDED.version"
         ).format(t=_t(schema, "player_ratings")),
         (player_id, rating, version),
+    )
+
+
+def match_in_progress(conn: psycopg.Connection[Any], schema: str, player_id: str) -> str | None:
+    """The id of an unfinished ranked or casual match of the player, if any."""
+    row = conn.execute(
+        sql.SQL("SELECT match_id FROM {} WHERE player_id = %s ORDER BY match_id LIMIT 1").format(
+            _t(schema, "matches_in_progress")
+        ),
+        (player_id,),
+    ).fetchone()
+    return str(row[0]) if row else None
+
+
+def match_started(conn: psycopg.Connection[Any], schema: str, match_id: str, players: list[str]) -> None:
+    for player in players:
+        conn.execute(
+            sql.SQL("INSERT INTO {} (player_id, match_id) VALUES (%s, %s) ON CONFLICT DO NOTHING").format(
+                _t(schema, "matches_in_progress")
+            ),
+            (player, match_id),
+        )
+
+
+def match_over(conn: psycopg.Connection[Any], schema: str, match_id: str) -> None:
+    conn.execute(
+        sql.SQL("DELETE FROM {} WHERE match_id = %s").format(_t(schema, "matches_in_progress")), (match_id,)
     )

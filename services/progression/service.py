@@ -157,13 +157,13 @@ class ProgressionService:
     # -- matches -------------------------------------------------------------------------------
 
     def record_match(self, command: RecordMatch, conn: Conn, cause: RecordedEvent) -> None:
-        """Move both players' quests and passes by an ended match (nothing if it does not count)."""
+        """Move the quests and passes of the players an ended match counts for (its verdict)."""
         match = command.match
         if not match.counts:
             return
 
         def run(uow: UnitOfWork) -> None:
-            for player in match.humans():
+            for player in match.counted_players():
                 self._match_of(uow, player, match, cause)
 
         self._execute(run, conn=conn)

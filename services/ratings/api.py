@@ -63,13 +63,21 @@ class MineOut(PublicOut):
 
 class HistoryItem(ma.Schema):
     match_id = ma.fields.String(required=True)
-    result = ma.fields.String(required=True)
+    result = ma.fields.String(required=True, metadata={"description": "`win`, `loss` or `draw`"})
     before = ma.fields.Integer(required=True)
     after = ma.fields.Integer(required=True)
     delta = ma.fields.Integer(required=True)
     tier = ma.fields.String(required=True)
     highest_tier = ma.fields.String(required=True)
     at = ma.fields.AwareDateTime(required=True)
+    reason = ma.fields.String(
+        allow_none=True,
+        metadata={
+            "description": "why the match moved nothing (delta 0): `repeat_opponent`, `early_concede`, "
+            "`too_short` or `draw`; null when it moved the rating"
+        },
+    )
+    message = ma.fields.String(allow_none=True, metadata={"description": "the reason in words"})
 
 
 class HistoryOut(ma.Schema):

@@ -2,15 +2,38 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from libs.contracts.ratings import RatingChanged
-from libs.kit.events import EventCatalog
+from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
 
 TOPIC = "arcana.ratings.events"
+
+
+@integration_event("RatingUnchanged", version=1)
+@dataclass(frozen=True)
+class RatingUnchanged(IntegrationEvent):
+    """A ranked match moved nothing for this player (stream `rating-<player>`, one per match), and why:
+    the rating history shows it."""
+
+    player_id: str = field(metadata={"doc": "the player's id"})
+    match_id: str = field(metadata={"doc": "the ranked match"})
+    rating: int = field(metadata={"doc": "the rating, as before the match"})
+    tier: str = field(metadata={"doc": "its tier"})
+    highest_tier: str = field(metadata={"doc": "the highest tier ever reached"})
+    result: str = field(metadata={"doc": "`win`, `loss` or `draw`: the match's result for the player"})
+    reason: str = field(
+        metadata={
+            "doc": "why nothing moved: `repeat_opponent` (the pair's 4th match or later of the UTC day), "
+            "`early_concede` (the other player conceded or forfeited before turn 4), `too_short` "
+            "(ended before turn 4 otherwise) or `draw`"
+        }
+    )
 
 
 CATALOG = EventCatalog(
     "ratings",
     TOPIC,
-    (RatingChanged,),
+    (RatingChanged, RatingUnchanged),
     "Ranked ratings (Elo, K 40 for 30 games then 24, start 900). Stream `rating-<player>` per player.",
 )

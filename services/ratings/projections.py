@@ -35,17 +35,23 @@ def _rating_sql(schema: str) -> sql.Composed:
 def _history_sql(schema: str) -> sql.Composed:
     return sql.SQL(
         "INSERT INTO {t} (player_id, version, match_id, result, before, after, delta, tier, "
-        "highest_tier, at) "
+        "highest_tier, at, reason) "
         "VALUES (%(player_id)s, %(version)s, %(match_id)s, %(result)s, %(before)s, %(after)s, %(delta)s, "
-        "%(tier)s, %(highest_tier)s, %(at)s) ON CONFLICT DO NOTHING"
+        "%(tier)s, %(highest_tier)s, %(at)s, %(reason)s) ON CONFLICT DO NOTHING"
     ).format(t=sql.Identifier(schema, "rating_history"))
 
 
 def apply(conn: psycopg.Connection[Any], schema: str, event: RecordedEvent) -> None:
-    """Apply one stored event of a rating stream (others are ignored)."""
+    """Apply one stored event of a rating stream (others are ignored). A RatingUnchanged is a history
+    row only, with its reason and a delta of 0."""
+    if event.type == domain.RATING_UNCHANGED:
+        d = event.data
+        kept = {**d, "before": d["rating"], "after": d["rating"], "delta": 0}
+        conn.execute(_history_sql(schema), {**kept, "version": event.version, "at": event.occurred_at})
+        return
     if event.type != domain.RATING_CHANGED:
         return
-    row = {**event.data, "version": event.version, "at": event.occurred_at}
+    row = {**event.data, "version": event.version, "at": event.occurred_at, "reason": None}
     row["win"] = int(event.data["result"] == domain.WIN)
     row["loss"] = 1 - row["win"]
     conn.execute(_rating_sql(schema), row)

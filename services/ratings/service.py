@@ -19,7 +19,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from libs import clock
+from libs import clock, fairplay
 from libs.contracts import MatchEnded, PlayerRegistered
 from libs.eventstore import EventStore, Fold, RecordedEvent, Repository, UnitOfWork
 from libs.web.cursors import Cursor, InvalidCursor
@@ -77,9 +77,8 @@ def _public(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _evolve(state: domain.PlayerRating, event: RecordedEvent) -> domain.PlayerRating:
-    if event.type != domain.RATING_CHANGED:
-        return state
-    return domain.evolve(state, domain.RatingChanged.from_data(event.data))
+    found = domain.event_from(event.type, event.data)
+    return state if found is None else domain.evolve(state, found)
 
 
 class RatingsService:
@@ -101,25 +100,31 @@ class RatingsService:
 
     def record_match(
         self, match_ended: MatchEnded, conn: psycopg.Connection[Any], cause: uuid.UUID | None = None
-    ) -> list[domain.RatingChanged]:
-        """Rate a ``MatchEnded`` if it counts; returns the RatingChanged appended (none for a match
-        that does not count or was already rated)."""
+    ) -> list[domain.RatingEvent]:
+        """Rate a ranked ``MatchEnded`` as its fair-play verdict says: a ``RatingChanged`` for each
+        player whose rating moves, a ``RatingUnchanged`` (with the reason) for each one whose rating
+        it does not move; returns what it appended (nothing for a match already rated or not ranked)."""
         result = domain.ranked_result(match_ended)
-        if result is None:
+        still = domain.unmoved(match_ended)
+        if result is None and not still:
             return []
 
-        def rate(uow: UnitOfWork) -> list[domain.RatingChanged]:
-            players = {p: self.load(p, uow) for p in sorted((result.winner, result.loser))}
+        ids = sorted({w.player_id for w in still} | ({result.winner, result.loser} if result else set()))
+
+        def rate(uow: UnitOfWork) -> list[domain.RatingEvent]:
+            players = {p: self.load(p, uow) for p in ids}
             try:
-                changes = domain.rate(result, players[result.winner], players[result.loser])
+                changes: list[domain.RatingEvent] = [domain.keep(players[w.player_id], w) for w in still]
+                if result is not None:
+                    changes += domain.rate(result, players[result.winner], players[result.loser])
             except domain.AlreadyRated:
-                log.info("match %s already rated", result.match_id)
+                log.info("match %s already rated", match_ended.match_id)
                 return []
             now = clock.now()
             for change in sorted(changes, key=lambda c: c.player_id):
                 stream, expected = domain.rating_stream(change.player_id), players[change.player_id].version
                 uow.append(stream, expected, [change], occurred_at=now, cause=cause)
-            return list(changes)
+            return changes
 
         return self.repository.execute(rate, conn=conn)
 
@@ -148,11 +153,14 @@ class RatingsService:
         return _public(row)
 
     def history(self, player_id: str, limit: int, after: str | None) -> Page:
-        """The player's rating changes, newest first. Raises ``BadCursor``."""
+        """The player's ranked matches, newest first: what each moved, or why it moved nothing (the
+        reason and its words). Raises ``BadCursor``."""
         before = _history_cursor(after) if after is not None else None
         with self.pool.connection() as conn:
             rows = store.history_page(conn, self.schema, player_id, before, limit)
         more, rows = len(rows) > limit, rows[:limit]
+        for row in rows:
+            row["message"] = fairplay.explain(row["reason"]) if row["reason"] else None
         return Page(rows, HISTORY_CURSOR.encode(rows[-1]["version"]) if more else None)
 
     def leaderboard(self, limit: int, after: str | None) -> Page:

@@ -39,7 +39,7 @@ def history_page(
 ) -> list[dict[str, Any]]:
     """Up to ``limit`` + 1 history rows, newest first, with versions below ``before_version``."""
     query = sql.SQL(
-        "SELECT version, match_id, result, before, after, delta, tier, highest_tier, at FROM {} "
+        "SELECT version, match_id, result, before, after, delta, tier, highest_tier, at, reason FROM {} "
         "WHERE player_id = %s AND version < %s ORDER BY version DESC LIMIT %s"
     ).format(sql.Identifier(schema, "rating_history"))
     upper = before_version if before_version is not None else 2**31 - 1

@@ -16,8 +16,8 @@ import pytest
 import requests
 
 from harness.stack import Stack
-from libs.rules import STARTER_DECK
 from tests.e2e.test_match_e2e import Client, play_both
+from tests.e2e.test_ranked_e2e import queued_match
 
 pytestmark = pytest.mark.e2e
 
@@ -124,12 +124,7 @@ def test_a_casual_match_pays_60_and_20_and_practice_pays_nothing(stack: Stack) -
     (a, _), (b, _) = register(stack), register(stack)
     for p in (a, b):
         eventually(lambda p=p: wallet(stack, p), 60, "the wallets")
-    players = [{"id": p.id, "deck": list(STARTER_DECK)} for p in (a, b)]
-    r = stack.operator().post(
-        f"{stack.url}/v1/admin/matches", json={"mode": "casual", "setup": {"players": players}}, timeout=10
-    )
-    assert r.status_code == 201, r.text
-    match_id = r.json()["match_id"]
+    match_id = queued_match(a, b, "casual")  # operator matches pay nothing: through the queue
     ended, _ = play_both(a, b, match_id)
     assert ended["phase"] == "ended" and ended["turn"] >= 4
     eventually(lambda: consumed(stack, f"match-{match_id}", "MatchEnded"), 60, "the MatchEnded consumed")
@@ -162,11 +157,7 @@ def test_match_coins_are_paid_once_after_a_consumer_sigkill_and_everything_redel
     (a, _), (b, _) = register(stack), register(stack)
     for p in (a, b):
         eventually(lambda p=p: wallet(stack, p), 60, "the wallets")
-    players = [{"id": p.id, "deck": list(STARTER_DECK)} for p in (a, b)]
-    r = stack.operator().post(
-        f"{stack.url}/v1/admin/matches", json={"mode": "ranked", "setup": {"players": players}}, timeout=10
-    )
-    match_id = r.json()["match_id"]
+    match_id = queued_match(a, b, "ranked")
     play_both(a, b, match_id)
     eventually(lambda: consumed(stack, f"match-{match_id}", "MatchEnded"), 60, "the MatchEnded consumed")
     paid = [match_credits(p, match_id) for p in (a, b)]

@@ -53,9 +53,7 @@ def _call(stack: Stack, token: str, method: str, path: str, body: Any = None) ->
 def _new_match(stack: Stack) -> tuple[str, list[str], int]:
     players = [str(uuid.uuid4()), str(uuid.uuid4())]
     setup = {"players": [{"id": p, "deck": list(STARTER_DECK)} for p in players]}
-    status, body = _call(
-        stack, OPERATOR_TOKEN, "POST", "/v1/admin/matches", {"mode": "casual", "setup": setup}
-    )
+    status, body = _call(stack, OPERATOR_TOKEN, "POST", "/v1/admin/matches", {"setup": setup})
     assert status == 201, body
     return body["match_id"], players, body["version"]
 

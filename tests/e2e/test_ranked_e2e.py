@@ -53,6 +53,14 @@ def matched(c: Client, ticket_id: str, timeout: float = 60) -> str:
     return str(wait_for(probe, timeout))
 
 
+def queued_match(a: Client, b: Client, mode: str) -> str:
+    """Both queue ``mode`` and are paired: the match id."""
+    ta, tb = queue(a, mode), queue(b, mode)
+    match_id = matched(a, ta["ticket_id"])
+    assert matched(b, tb["ticket_id"]) == match_id
+    return match_id
+
+
 def test_two_players_queue_ranked_play_and_see_their_ratings_move(stack: Stack) -> None:
     a, b = Client(stack), Client(stack)
     announce_players(stack, a, b)  # match starts requested matches only between registered players

@@ -11,9 +11,10 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 
+from libs import fairplay
 from libs.contracts import MatchEnded, RewardGranted
 
-from .values import DAILY_LOGIN_COINS, MATCH_LOSS_COINS, MATCH_WIN_COINS, MIN_PAYING_TURNS, PAYING_MODES
+from .values import DAILY_LOGIN_COINS, MATCH_LOSS_COINS, MATCH_WIN_COINS
 from .wallet import Credit
 
 REWARD_REASONS = ("quest", "streak")
@@ -34,30 +35,25 @@ def daily_login(player_id: str, logged_in_at: datetime) -> PlayerCredit:
 
 
 def match_credits(ended: MatchEnded) -> list[PlayerCredit]:
-    """The coins a ``MatchEnded`` pays: ranked or casual, 4 turns or more; win 60, loss 20, a draw
-    20 each; nothing otherwise (practice, operator matches, short ones)."""
-    players = ended.players
-    turns = ended.turns
-    if ended.mode not in PAYING_MODES or turns < MIN_PAYING_TURNS:
-        return []
-    if len(players) != 2:
-        return []
+    """The coins a ``MatchEnded`` pays, to each player its verdict says it pays (``libs.fairplay``:
+    ranked or casual from turn 4, within the repeat-opponent rule and the daily coin limit; for an
+    event without verdict, the rule of its time): win 60, loss 20, a draw 20 each; nothing to
+    anyone else and nothing for a malformed event."""
+    verdicts = fairplay.verdicts_of(ended.data())
     match_id = ended.match_id
-    draw = ended.draw
-    winner = ended.winner
-    if not draw and winner not in players:
-        return []
+    winner = None if ended.draw else ended.winner
     return [
         PlayerCredit(
             p,
             Credit(
                 f"match:{match_id}:{p}",
                 "match",
-                coins=MATCH_WIN_COINS if (not draw and p == winner) else MATCH_LOSS_COINS,
+                coins=MATCH_WIN_COINS if p == winner else MATCH_LOSS_COINS,
                 note=match_id,
             ),
         )
-        for p in players
+        for p, v in verdicts.items()
+        if v.coins
     ]
 
 

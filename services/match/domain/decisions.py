@@ -231,7 +231,8 @@ def _enriched_end(m: Match, g: Game, after: Any, data: Mapping[str, Any]) -> Eve
         game=m.game,
         placements=[list(group) for group in result.placements],
     )
-    return (END_EVENT, {**data, **ended.data()})
+    declared = {k: v for k, v in ended.data().items() if k != "verdict"}  # the service's, at the append
+    return (END_EVENT, {**data, **declared})
 
 
 def request_problem(mode: Any, players: Any, game: Any = DEFAULT_GAME) -> tuple[str, str, Any] | None:

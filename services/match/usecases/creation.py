@@ -8,10 +8,11 @@ Modes are data (``domain.MODES``); what each way in checks before ``create_match
   match, a creation rate), checked in the creating transaction; their deck, else their active
   deck as economy last published it (``IllegalActiveDeck`` when illegal), else the game's
   starter deck; the bot plays the starter deck;
-- operators (``admin`` by default, or the mode they name): a full setup, trusted;
+- operators (always ``admin``, which pays and moves nothing): a full setup, trusted;
 - a ``MatchRequested`` (``requested``): well-formed (``domain.request_problem``) and agreeing with
-  what match knows (``request_mismatch``: registered players, each deck the player's active deck,
-  the starter deck before any); otherwise a ``MatchRequestRejected`` stream.
+  what match knows (``request_mismatch``: registered players, none with an unfinished ranked or
+  casual match, each deck the player's active deck and legal, the starter deck before any);
+  otherwise a ``MatchRequestRejected`` stream.
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ import psycopg
 from libs import clock
 from libs.contracts import match_id_for
 from libs.eventstore import ConcurrencyError, RecordedEvent
+from libs.fairplay import ADMIN
 from libs.games import IllegalCommand
 from libs.games.registry import DEFAULT_GAME
-from services.match import domain, store
+from services.match import domain, fairplay, store
 from services.match.errors import IllegalActiveDeck, MatchExists
 from services.match.repository import MatchRepository, Outcome
 from services.match.scheduling import Dispatcher
@@ -107,19 +109,19 @@ class MatchCreation:
 
     def operators(
         self,
-        mode: str,
         game: str,
         setup: Mapping[str, Any],
         *,
         transaction: Transaction,
         after_commit: AfterCommit,
     ) -> dict[str, Any]:
-        """An operator's match from a full setup (``players``, ``seed`` and the game's options)."""
+        """An operator's match from a full setup (``players``, ``seed`` and the game's options), always in
+        mode ``admin``: it pays and moves nothing (``libs.fairplay``)."""
         options = dict(setup)
         players = options.pop("players")
         seed = options.pop("seed", None)
         with transaction() as conn:
-            outcome = self.create_match(mode, players, options=options, seed=seed, conn=conn, game=game)
+            outcome = self.create_match(ADMIN, players, options=options, seed=seed, conn=conn, game=game)
         after_commit(lambda: self.dispatcher.dispatch(outcome))
         return {"match_id": outcome.after.match_id, "version": outcome.after.version, "bot": None}
 
@@ -194,19 +196,28 @@ class MatchCreation:
         self, players: Sequence[Mapping[str, Any]], conn: psycopg.Connection[Any], game: str = DEFAULT_GAME
     ) -> Problem | None:
         """Why well-formed ``players`` disagree with what match knows (issue 12, finding 3), or None:
-        a player accounts never registered (``unknown_player``), a deck that is not the player's
-        active deck as economy last published it, or the starter deck before any, in any order
-        (``deck_mismatch``; Arcana's decks only: economy keeps no other game's). A request reaching
-        match before its players' events is rejected; matchmaking then marks the tickets failed and
-        the players queue again."""
+        a player accounts never registered (``unknown_player``), a player with an unfinished ranked
+        or casual match (``match_in_progress``: one match at a time), an active deck economy last
+        published as not legal against the collection (``illegal_deck``, with its problems), a deck
+        that is not the player's active deck as economy last published it, or the starter deck
+        before any, in any order (``deck_mismatch``; the decks are Arcana's only: economy keeps no
+        other game's). A request reaching match before its players' events is rejected;
+        matchmaking then marks the tickets failed and the players queue again."""
         ids = [str(p["id"]) for p in players]
         known = store.known_players(conn, self.schema, ids)
         unknown = [i for i in ids if i not in known]
         if unknown:
             details = {i: ["no such player"] for i in unknown}
             return "unknown_player", f"unknown player(s): {', '.join(unknown)}", details
+        busy = fairplay.unfinished_matches(conn, self.schema, ids)
+        if busy:
+            details = {i: [f"match {m} has not ended"] for i, m in busy.items()}
+            return "match_in_progress", f"a match of {', '.join(sorted(busy))} has not ended", details
         if game != DEFAULT_GAME:
             return None
+        illegal = self._illegal_decks(conn, ids)
+        if illegal:
+            return "illegal_deck", f"the active deck of {', '.join(sorted(illegal))} is not legal", illegal
         wrong = [
             str(p["id"]) for p in players if sorted(p["deck"]) != sorted(self._expected_deck(conn, p["id"]))
         ]
@@ -214,6 +225,12 @@ class MatchCreation:
             details = {i: ["the deck is not the player's active deck"] for i in wrong}
             return "deck_mismatch", f"not the active deck of {', '.join(wrong)}", details
         return None
+
+    def _illegal_decks(self, conn: psycopg.Connection[Any], ids: Sequence[str]) -> dict[str, list[str]]:
+        """Player id -> the problems of their active deck, for those whose deck economy last published
+        as not legal against their collection (a card disenchanted while they waited)."""
+        found = {i: store.active_deck(conn, self.schema, i) for i in ids}
+        return {i: d.problems or ["the deck is not legal"] for i, d in found.items() if d and not d.legal}
 
     def _expected_deck(self, conn: psycopg.Connection[Any], player_id: str) -> list[str]:
         """The deck a player's ranked or casual match must use: their active deck, or the starter deck."""

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from libs import fairplay
+
 from .window import window
 
 
@@ -45,11 +47,11 @@ def _urgency(w: Waiting) -> tuple[datetime, str]:
     return w.opened_at, w.ticket_id
 
 
-def _allowed(a: Waiting, b: Waiting, rematch_ok: bool) -> bool:
+def _allowed(a: Waiting, b: Waiting, now: datetime) -> bool:
     if a.player_id == b.player_id:
         return False
     rematch = a.last_opponent == b.player_id or b.last_opponent == a.player_id
-    return rematch_ok or not rematch
+    return not rematch or fairplay.may_rematch(a.waited(now), b.waited(now))
 
 
 class _SortedQueue:
@@ -71,7 +73,7 @@ class _SortedQueue:
             self.prev[nx] = p
         self.taken[i] = True
 
-    def nearest(self, i: int, limit: float, rematch_ok: bool) -> int:
+    def nearest(self, i: int, limit: float, now: datetime) -> int:
         """The index of the allowed ticket nearest in rating to ``i`` within ``limit``, or -1."""
         me, best, best_gap = self.items[i], -1, limit
         for step in (self.prev, self.next):
@@ -80,7 +82,7 @@ class _SortedQueue:
                 gap = abs(self.items[j].rating - me.rating)
                 if gap > best_gap:
                     break
-                if _allowed(me, self.items[j], rematch_ok):
+                if _allowed(me, self.items[j], now):
                     if best < 0 or gap < best_gap:
                         best, best_gap = j, gap
                     break
@@ -91,13 +93,12 @@ class _SortedQueue:
 def pair_ranked(waiting: Sequence[Waiting], now: datetime) -> list[Pair]:
     """Pairs of waiting ranked tickets by rating, within the window schedule."""
     queue = _SortedQueue(waiting)
-    rematch_ok = len({w.player_id for w in waiting}) <= 2
     pairs: list[Pair] = []
     for w in sorted(waiting, key=_urgency):
         i = queue.index[w.ticket_id]
         if queue.taken[i]:
             continue
-        j = queue.nearest(i, window(w.waited(now)), rematch_ok)
+        j = queue.nearest(i, window(w.waited(now)), now)
         if j >= 0:
             queue.remove(i)
             queue.remove(j)

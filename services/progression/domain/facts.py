@@ -1,7 +1,9 @@
-"""What a ``MatchEnded`` reports, read for progression: whether it counts, each player's counts, XP.
+"""What a ``MatchEnded`` reports, read for progression: for whom it counts, each player's counts, XP.
 
-Only ranked and casual matches that reached turn 4 count (docs/rules.md); practice and operator matches
-count nothing. The day of a match is the UTC date of the event's ``occurred_at``, given by the caller.
+For whom it gives XP and moves quests is the match's published verdict (``libs.fairplay``; docs/rules.md,
+"Fair play": ranked and casual from turn 4, the repeat-opponent rule, no pay for an early ranked
+concede); practice and operator matches count nothing. The day of a match is the UTC date of the
+event's ``occurred_at``, given by the caller.
 """
 
 from __future__ import annotations
@@ -9,13 +11,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
+from libs import fairplay
 from libs.contracts.match import MatchEnded
 from services.progression.domain.catalog import Quest
 
-COUNTING_MODES: Final = ("ranked", "casual")
-MIN_TURNS: Final = 4
 XP_WIN, XP_LOSS, XP_DRAW = 60, 25, 25
 
 
@@ -32,6 +33,7 @@ class MatchResult:
     turns: int
     bot: str | None
     stats: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    counting: frozenset[str] = frozenset()  # the players the match gives XP and quests to
 
     @classmethod
     def from_event(cls, ended: MatchEnded, day: dt.date) -> MatchResult:
@@ -46,15 +48,23 @@ class MatchResult:
             turns=ended.turns,
             bot=ended.bot,
             stats=dict(ended.stats),
+            counting=frozenset(p for p, v in fairplay.verdicts_of(ended.data()).items() if v.xp),
         )
 
     @property
     def counts(self) -> bool:
-        """Whether this match pays and moves anything."""
-        return self.mode in COUNTING_MODES and self.turns >= MIN_TURNS
+        """Whether this match gives anyone XP or quest progress."""
+        return bool(self.counting)
+
+    def counts_for(self, player: str) -> bool:
+        return player in self.counting
 
     def humans(self) -> list[str]:
         return [p for p in self.players if p != self.bot]
+
+    def counted_players(self) -> list[str]:
+        """The players it gives XP and quest progress, in the match's order."""
+        return [p for p in self.humans() if p in self.counting]
 
     def xp_for(self, player: str) -> int:
         if self.draw:
@@ -63,7 +73,7 @@ class MatchResult:
 
     def count(self, quest: Quest, player: str) -> int:
         """How much this match moves ``quest`` for ``player`` (0 when it does not count)."""
-        if not self.counts or player not in self.players:
+        if not self.counts_for(player):
             return 0
         if quest.fact == "matches":
             return 1

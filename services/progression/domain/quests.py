@@ -104,9 +104,9 @@ def swap(state: QuestDay, quest_id: str, seed: int) -> list[Event]:
 def progress(state: QuestDay, match: MatchResult) -> list[Event]:
     """What ``match`` does to the day's quests: progress, and completion with its reward, once.
 
-    A match already counted, or one that does not count (mode, turn 4), changes nothing.
+    A match already counted, or one that does not count for this player (its verdict), changes nothing.
     """
-    if match.match_id in state.matches or not match.counts:
+    if match.match_id in state.matches or not match.counts_for(state.player_id):
         return []
     events: list[Event] = []
     for quest in state.quests():

@@ -2,11 +2,11 @@
 
 Elo with K 40 for a player's first 30 counted games, then 24; start 900; tiers Bronze 0, Silver
 1000, Gold 1150, Platinum 1300, Diamond 1450, Arcane 1600; the highest tier reached is a floor.
-One stream per player, ``rating-<player>``, of ``RatingChanged`` events. Only ranked matches between
-two players that reached turn 4 and had a winner count (``ranked_result``).
+One stream per player, ``rating-<player>``, of ``RatingChanged`` events. Which ranked matches move
+whose rating is the match's fair-play verdict (``ranked_result``; ``libs.fairplay``).
 """
 
-from .decisions import MIN_TURNS, AlreadyRated, RankedResult, ranked_result, rate
+from .decisions import AlreadyRated, RankedResult, Unmoved, keep, ranked_result, rate, unmoved
 from .elo import (
     K_ESTABLISHED,
     K_PROVISIONAL,
@@ -20,15 +20,30 @@ from .elo import (
     tier_floor,
     tier_for,
 )
-from .model import LOSS, RATING_CHANGED, WIN, PlayerRating, RatingChanged, evolve, fold, rating_stream
+from .model import (
+    DRAW,
+    LOSS,
+    RATING_CHANGED,
+    RATING_UNCHANGED,
+    WIN,
+    PlayerRating,
+    RatingChanged,
+    RatingEvent,
+    RatingUnchanged,
+    event_from,
+    evolve,
+    fold,
+    rating_stream,
+)
 
 __all__ = [
+    "DRAW",
     "K_ESTABLISHED",
     "K_PROVISIONAL",
     "LOSS",
-    "MIN_TURNS",
     "PROVISIONAL_GAMES",
     "RATING_CHANGED",
+    "RATING_UNCHANGED",
     "START_RATING",
     "TIERS",
     "TIER_NAMES",
@@ -37,14 +52,20 @@ __all__ = [
     "PlayerRating",
     "RankedResult",
     "RatingChanged",
+    "RatingEvent",
+    "RatingUnchanged",
+    "Unmoved",
+    "event_from",
     "evolve",
     "expected_score",
     "fold",
     "k_factor",
+    "keep",
     "new_rating",
     "ranked_result",
     "rate",
     "rating_stream",
     "tier_floor",
     "tier_for",
+    "unmoved",
 ]

@@ -4,37 +4,43 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from libs import fairplay
 from libs.contracts.match import MatchEnded
 
 from .elo import higher_tier, new_rating, tier_for
-from .model import LOSS, WIN, PlayerRating, RatingChanged
+from .model import DRAW, LOSS, WIN, PlayerRating, RatingChanged, RatingUnchanged
 
 RANKED = "ranked"
-MIN_TURNS = 4  # docs/rules.md, "Which matches count": turn 4 reached
 
 
 @dataclass(frozen=True)
 class RankedResult:
-    """A counted ranked match: who won, who lost."""
+    """A ranked match that moves a rating: who won, who lost, and whose rating stays (``still``: the
+    winner of a concede before turn 4, who gains nothing while the one who left loses as usual)."""
 
     match_id: str
     winner: str
     loser: str
+    still: frozenset[str] = frozenset()
 
 
 def ranked_result(match_ended: MatchEnded) -> RankedResult | None:
-    """The result of a ``MatchEnded`` when it moves ratings, else None: only ranked matches between
-    two humans that reached turn 4 and did not end in a draw count (casual, practice, admin, draws
-    and short matches change nothing)."""
+    """The result of a ``MatchEnded`` when it moves a rating, else None: a ranked match between two
+    humans with a winner, moving the ratings its verdict says (``libs.fairplay``: from turn 4 both,
+    within the repeat-opponent rule; a concede or forfeit before turn 4 only the leaver's). Casual,
+    practice, admin, draws, short matches, repeat opponents and anything malformed change nothing."""
     if match_ended.mode != RANKED or match_ended.draw or match_ended.bot:
-        return None
-    if match_ended.turns < MIN_TURNS:
         return None
     players = match_ended.players
     winner, loser = match_ended.winner, match_ended.loser
     if len(players) != 2 or not winner or not loser or winner == loser or {winner, loser} != set(players):
         return None
-    return RankedResult(match_ended.match_id, winner, loser)
+    verdicts = fairplay.verdicts_of(match_ended.data())
+    moving = {p for p, v in verdicts.items() if v.rating}
+    if not moving:
+        return None
+    still = frozenset(p for p in (winner, loser) if p not in moving)
+    return RankedResult(match_ended.match_id, winner, loser, still)
 
 
 class AlreadyRated(Exception):
@@ -56,14 +62,57 @@ def _changed(me: PlayerRating, opponent: PlayerRating, match_id: str, score: flo
     )
 
 
-def rate(
-    result: RankedResult, winner: PlayerRating, loser: PlayerRating
-) -> tuple[RatingChanged, RatingChanged]:
-    """The winner's and the loser's RatingChanged, both from the ratings before the match.
-    Raises ``AlreadyRated`` when either player already counted this match."""
+def rate(result: RankedResult, winner: PlayerRating, loser: PlayerRating) -> tuple[RatingChanged, ...]:
+    """The RatingChanged of the winner and of the loser whose ratings move (not those ``still``), each
+    from both ratings before the match (a loss counts against the opponent's rating, whether or not
+    theirs moves). Raises ``AlreadyRated`` when either player already counted this match."""
     if result.match_id in winner.rated_matches or result.match_id in loser.rated_matches:
         raise AlreadyRated(result.match_id)
-    return (
-        _changed(winner, loser, result.match_id, 1.0),
-        _changed(loser, winner, result.match_id, 0.0),
+    changes = (
+        (winner.player_id, _changed(winner, loser, result.match_id, 1.0)),
+        (loser.player_id, _changed(loser, winner, result.match_id, 0.0)),
+    )
+    return tuple(change for player, change in changes if player not in result.still)
+
+
+@dataclass(frozen=True)
+class Unmoved:
+    """A player of a ranked match whose rating it does not move: their result and the reason."""
+
+    match_id: str
+    player_id: str
+    result: str
+    reason: str
+
+
+def unmoved(match_ended: MatchEnded) -> list[Unmoved]:
+    """The players of a ranked ``MatchEnded`` between two humans whose rating it does not move, with
+    the verdict's reason (a repeat opponent, an early concede's winner, a short match, a draw); their
+    rating history shows it. Empty for any other match."""
+    if match_ended.mode != RANKED or match_ended.bot:
+        return []
+    verdicts = fairplay.verdicts_of(match_ended.data())
+    winner = None if match_ended.draw else match_ended.winner
+    match_id = match_ended.match_id
+    return [
+        Unmoved(
+            match_id, p, DRAW if winner is None else WIN if p == winner else LOSS, v.reasons.get("rating", "")
+        )
+        for p, v in verdicts.items()
+        if not v.rating
+    ]
+
+
+def keep(player: PlayerRating, why: Unmoved) -> RatingUnchanged:
+    """The RatingUnchanged of ``why``. Raises ``AlreadyRated`` when the player counted the match."""
+    if why.match_id in player.rated_matches:
+        raise AlreadyRated(why.match_id)
+    return RatingUnchanged(
+        player.player_id,
+        why.match_id,
+        player.rating,
+        player.tier,
+        player.highest_tier,
+        why.result,
+        why.reason,
     )

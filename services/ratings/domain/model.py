@@ -1,17 +1,23 @@
 """A player's rating as folded from the stream ``rating-<player>`` of ``RatingChanged`` events (the
-integration event, declared once in ``libs.contracts.ratings``)."""
+integration event, declared once in ``libs.contracts.ratings``) and ``RatingUnchanged`` events (a
+ranked match that moved nothing, ``services.ratings.events``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from libs.contracts.ratings import RatingChanged
+from services.ratings.events import RatingUnchanged
 
 from .elo import START_RATING, TIERS, higher_tier, tier_for
 
 RATING_CHANGED = RatingChanged.TYPE
-WIN, LOSS = "win", "loss"
+RATING_UNCHANGED = RatingUnchanged.TYPE
+WIN, LOSS, DRAW = "win", "loss", "draw"
+
+RatingEvent = RatingChanged | RatingUnchanged
 
 
 def rating_stream(player_id: str) -> str:
@@ -39,8 +45,10 @@ class PlayerRating:
         return tier_for(self.rating)
 
 
-def evolve(state: PlayerRating, event: RatingChanged) -> PlayerRating:
-    """The rating after one RatingChanged of its stream."""
+def evolve(state: PlayerRating, event: RatingEvent) -> PlayerRating:
+    """The rating after one event of its stream (a RatingUnchanged only marks the match counted)."""
+    if isinstance(event, RatingUnchanged):
+        return replace(state, version=state.version + 1, rated_matches=state.rated_matches | {event.match_id})
     won = event.result == WIN
     return replace(
         state,
@@ -53,7 +61,16 @@ def evolve(state: PlayerRating, event: RatingChanged) -> PlayerRating:
     )
 
 
-def fold(player_id: str, events: Iterable[RatingChanged]) -> PlayerRating:
+def event_from(kind: str, data: Mapping[str, Any]) -> RatingEvent | None:
+    """A stored event of a rating stream (None for a type this version does not know)."""
+    if kind == RATING_CHANGED:
+        return RatingChanged.from_data(data)
+    if kind == RATING_UNCHANGED:
+        return RatingUnchanged.from_data(data)
+    return None
+
+
+def fold(player_id: str, events: Iterable[RatingEvent]) -> PlayerRating:
     state = PlayerRating(player_id)
     for event in events:
         state = evolve(state, event)

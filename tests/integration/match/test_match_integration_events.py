@@ -18,10 +18,10 @@ from libs.rules import STARTER_DECK
 from services.match import domain
 from services.match.consumers import request_match
 from services.match.events import CATALOG, EVENTS
+from services.match.service import MatchService
 
 # The service's own integration events (its topics also declare each game's events).
 SERVICE_TYPES = {e.TYPE for e in EVENTS}
-from services.match.service import MatchService
 
 # The stored MatchEnded is the rules' own event enriched: it keeps the rules' ``type`` key, and, as
 # the last event of its batch, the batch's ``state_hash`` (the replay check). Nothing else is allowed

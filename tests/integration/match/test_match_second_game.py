@@ -46,7 +46,6 @@ def count_app(
 def _create(app: Flask, alice: Player, bob: Player) -> str:
     body = {
         "game": "count",
-        "mode": "casual",
         "setup": {
             "players": [{"id": alice.id, "deck": []}, {"id": bob.id, "deck": []}],
             "first": alice.id,

@@ -11,7 +11,7 @@ from psycopg_pool import ConnectionPool
 
 from libs import clock
 from libs.config import PROJECT_ROOT
-from libs.contracts import RatingChanged
+from libs.contracts import MatchEnded, RatingChanged
 from libs.db import migrate
 from libs.eventstore import RecordedEvent
 from libs.kit.web import service_app
@@ -50,6 +50,13 @@ def foreign_event(
 def rating_changed(player: str, after: int) -> dict[str, Any]:
     """A RatingChanged's data as ratings publishes it (a win from 900 to ``after``)."""
     return RatingChanged(player, str(uuid.uuid4()), 900, after, "bronze", "bronze", after - 900, "win").data()
+
+
+def match_ended(match_id: str, mode: str, winner: str, loser: str) -> dict[str, Any]:
+    """A MatchEnded's data as match publishes it (``winner`` beat ``loser`` at turn 5)."""
+    return MatchEnded(
+        winner, "hero_killed", match_id, mode, [winner, loser], loser, False, turns=5, round=3
+    ).data()
 
 
 @pytest.fixture

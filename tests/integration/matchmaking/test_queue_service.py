@@ -13,9 +13,14 @@ from libs import clock
 from libs.eventstore import RecordedEvent
 from libs.rules import STARTER_DECK
 from services.matchmaking import domain
-from services.matchmaking.service import MatchmakingService, TicketAlreadyOpen, TicketNotFound
+from services.matchmaking.service import (
+    MatchInProgress,
+    MatchmakingService,
+    TicketAlreadyOpen,
+    TicketNotFound,
+)
 
-from .conftest import foreign_event, rating_changed, requested
+from .conftest import foreign_event, match_ended, rating_changed, requested
 
 
 def pid() -> str:
@@ -117,7 +122,8 @@ def test_a_pair_requests_a_match_and_is_matched_on_its_creation(
     with pytest.raises(domain.TicketNotWaiting):
         mm.cancel(a.player_id, a.ticket_id)
     assert mm.pair().pairs == 0
-    deliver(_created({**req, "match_id": str(uuid.uuid4()), "request_id": "other"}))
+    others = [{"id": pid()}, {"id": pid()}]  # another request's match (not theirs: one at a time)
+    deliver(_created({**req, "match_id": str(uuid.uuid4()), "request_id": "other", "players": others}))
     assert mm.look(a.player_id, a.ticket_id).status == "paired"
     deliver(_created(req))
     deliver(_created(req))  # another delivery (new event id) changes nothing
@@ -125,7 +131,13 @@ def test_a_pair_requests_a_match_and_is_matched_on_its_creation(
         got = mm.look(t.player_id, t.ticket_id)
         assert (got.status, got.match_id) == ("matched", req["match_id"])
         assert mm.events.version(domain.ticket_stream(t.ticket_id)) == 3
-    assert mm.join(a.player_id, "ranked").status == "waiting"  # a matched ticket is closed
+    # a matched ticket is closed, but its match runs: one match at a time (issue 17, finding 3)
+    with pytest.raises(MatchInProgress) as running:
+        mm.join(a.player_id, "casual")
+    assert running.value.match_id == req["match_id"]
+    ended = match_ended(req["match_id"], "ranked", a.player_id, b.player_id)
+    deliver(foreign_event("MatchEnded", ended, f"match-{req['match_id']}", 40, 40))
+    assert mm.join(a.player_id, "ranked").status == "waiting"
 
 
 def test_a_rejected_request_fails_both_tickets(mm: MatchmakingService, deliver: Callable) -> None:
@@ -200,8 +212,12 @@ def test_tickets_the_match_service_never_answers_fail_after_120_s(
         got = mm.look(t.player_id, t.ticket_id)
         assert (got.status, got.reason) == ("failed", "no_answer")
     (req,) = requested(mm)
-    deliver(_created(req))  # the answer, too late: nothing changes
+    deliver(_created(req))  # the answer, too late: the tickets stay failed...
     assert mm.look(a.player_id, a.ticket_id).status == "failed"
+    with pytest.raises(MatchInProgress):  # ...but the match it made runs: one at a time
+        mm.join(a.player_id, "casual")
+    ended = match_ended(req["match_id"], "casual", a.player_id, b.player_id)
+    deliver(foreign_event("MatchEnded", ended, f"match-{req['match_id']}", 9, 9))
     assert mm.join(a.player_id, "casual").status == "waiting"
     assert mm.pair().unanswered == 0
 

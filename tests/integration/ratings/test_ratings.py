@@ -50,7 +50,13 @@ def test_the_same_match_again_changes_nothing(svc: RatingsService, deliver: Call
 def test_uncounted_matches_change_nothing(svc: RatingsService, deliver: Callable, change: dict) -> None:
     a, b = pid(), pid()
     deliver("MatchEnded", ended(a, b, **change))
-    assert svc.events.head_position() == 0
+    ranked = change.get("mode", "ranked") == "ranked"
+    # a ranked match that moves nothing is in the history with why (issue 17: the floors' feeder)
+    assert [e.type for e in svc.events.iter_all()] == ["RatingUnchanged"] * 2 * ranked
+    history = svc.history(a, 10, None).items
+    assert [(h["delta"], h["reason"]) for h in history] == [
+        (0, "draw" if change.get("draw") else "too_short")
+    ] * ranked
     assert svc.mine(a) == {
         "player_id": a,
         "username": None,
@@ -202,3 +208,34 @@ def test_the_openapi_document_lists_the_reads(app: Any) -> None:
     assert {"/v1/ratings/me", "/v1/ratings/me/history", "/v1/ratings/{player_id}", "/v1/leaderboard"} <= set(
         doc["paths"]
     )
+
+
+def _with_verdict(data: dict[str, Any], **verdicts: dict[str, Any]) -> dict[str, Any]:
+    return {**data, "verdict": verdicts}
+
+
+def test_the_verdict_decides_whose_rating_moves_and_the_history_says_why(
+    svc: RatingsService, deliver: Callable
+) -> None:
+    a, b = pid(), pid()
+    nothing = {"coins": False, "xp": False, "rating": False}
+    repeat = {**nothing, "reasons": dict.fromkeys(("coins", "xp", "rating"), "repeat_opponent")}
+    deliver("MatchEnded", _with_verdict(ended(a, b), **{a: repeat, b: repeat}))
+    assert svc.mine(a)["rating"] == svc.mine(b)["rating"] == 900
+    (row,) = svc.history(a, 10, None).items
+    assert (row["delta"], row["result"], row["reason"], row["message"]) == (
+        0,
+        "win",
+        "repeat_opponent",
+        "repeat opponent",
+    )
+    # an early concede: the leaver loses as usual, the winner keeps its rating
+    early = ended(b, a, turns=1) | {"reason": "concede"}
+    leaver = {**nothing, "rating": True, "reasons": dict.fromkeys(("coins", "xp"), "early_concede")}
+    kept = {**nothing, "reasons": dict.fromkeys(("coins", "xp", "rating"), "early_concede")}
+    deliver("MatchEnded", _with_verdict(early, **{a: leaver, b: kept}))
+    assert (svc.mine(a)["rating"], svc.mine(a)["losses"]) == (880, 1)
+    assert (svc.mine(b)["rating"], svc.mine(b)["games"]) == (900, 0)
+    assert [h["reason"] for h in svc.history(b, 10, None).items] == ["early_concede", "repeat_opponent"]
+    deliver("MatchEnded", _with_verdict(early, **{a: leaver, b: kept}))  # again: nothing more
+    assert len(svc.history(b, 10, None).items) == 2 and svc.mine(a)["rating"] == 880

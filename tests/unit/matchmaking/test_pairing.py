@@ -1,5 +1,5 @@
 """The pairing pass: ranked by rating within the widening window, casual first come first served,
-never a player with themselves, no immediate ranked rematch while others wait."""
+never a player with themselves, no ranked rematch until both waited 60 s."""
 
 from __future__ import annotations
 
@@ -68,8 +68,13 @@ def test_no_immediate_ranked_rematch_while_others_wait() -> None:
     # only one side remembers the last opponent: still refused
     waiting = [w("a", 900, player="A", last="B"), w("b", 900, player="B"), w("c", 2000, player="C")]
     assert d.pair_ranked(waiting, at(0)) == []
-    # the two of them alone: they may play again
-    assert len(d.pair_ranked(waiting[:2], at(0))) == 1
+    # the two of them alone (issue 17, finding 1: this was a feeder): not before both waited 60 s
+    assert d.pair_ranked(waiting[:2], at(0)) == []
+    assert d.pair_ranked(waiting[:2], at(59.9)) == []
+    assert len(d.pair_ranked(waiting[:2], at(60))) == 1
+    late = [w("a", 900, player="A", last="B"), w("b", 900, t=30, player="B")]
+    assert d.pair_ranked(late, at(80)) == []  # one waited 80 s, the other 50 s
+    assert len(d.pair_ranked(late, at(90))) == 1
 
 
 def test_casual_is_first_come_first_served_whatever_the_rating() -> None:

@@ -46,7 +46,12 @@ def _match(
     match_id: str, winner: str = "me", mode: str = "ranked", turns: int = 9, **mine: Any
 ) -> MatchResult:
     stats = {"me": _stats(**mine) if mine else _stats({}), "foe": _stats({"beast": 9}, 9, 9, 9, 9)}
-    return MatchResult(match_id, mode, DAY, ("me", "foe"), winner, False, turns, None, stats)
+    ended = {
+        "match_id": match_id, "mode": mode, "players": ["me", "foe"], "winner": winner, "draw": False,
+        "loser": "foe" if winner == "me" else "me", "turns": turns, "round": turns // 2 + 1,
+        "reason": "hero_killed", "bot": None, "stats": stats,
+    }  # fmt: skip
+    return MatchResult.from_event(MatchEnded.decode_data(ended), DAY)
 
 
 def _apply(state: quests.QuestDay, events: list[Event]) -> list[Event]:
