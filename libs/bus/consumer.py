@@ -64,7 +64,7 @@ from libs.bus import deadletters, heartbeat, inbox, metrics
 from libs.bus.background import BackgroundLoop
 from libs.bus.backoff import Backoff
 from libs.bus.cluster import ClusterProbe
-from libs.bus.deadletters import DeadLetterPublisher, Failure
+from libs.bus.deadletters import DeadLetterPublisher, Failure, Unacceptable
 from libs.bus.security import client_options
 from libs.bus.topics import dead_letter_topic, decode_value, header
 from libs.eventstore import RecordedEvent, Upcasters
@@ -233,7 +233,7 @@ class ConsumerRunner(BackgroundLoop):
                 log.warning("%s: database unreachable (%r); will retry", self.name, exc)
                 raise HandlerFailed(str(event.event_id)) from exc
             failure = self._count_failure(event, exc)
-            if failure.attempts < self.max_attempts:
+            if failure.attempts < self.max_attempts and not isinstance(exc, Unacceptable):
                 log.exception(
                     "%s: handling %s (%s) failed (attempt %d of %d); will retry",
                     self.name,

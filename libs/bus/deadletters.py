@@ -6,7 +6,8 @@
     make dead-letters SERVICE=match [RETRY=id|all]
 
 When a handler has failed ``max_attempts`` times in a row on one event (``ConsumerRunner``; the
-database being unreachable is not the handler's failure and is never counted), the runner records
+database being unreachable is not the handler's failure and is never counted), or at once when the
+handler raises ``Unacceptable`` (an event it refuses for good), the runner records
 the event in ``<schema>.dead_letters`` (the envelope as delivered, the last error, the attempts,
 the first and last failure time, where it was read), publishes the record to
 ``arcana.<service>.dead-letters`` and commits its offset past it. The inbox does not hold it: the
@@ -66,6 +67,11 @@ PRODUCER_CONFIG: dict[str, Any] = {
     "reconnect_backoff_max_ms": 1000,
     "allow_auto_create_topics": False,
 }
+
+
+class Unacceptable(Exception):
+    """Raised by a handler for an event it must never apply (e.g. a reward above what its rule can
+    pay): the runner makes it a dead letter at once, without retrying."""
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from psycopg.rows import tuple_row
 from psycopg_pool import ConnectionPool
+
+# Every pooled connection's session runs in UTC, whatever the server's default: a ``date`` or
+# ``date_trunc`` of a timestamptz (a day of the daily log-in, of a quest) is then a UTC day.
+CONNECTION_KWARGS: dict[str, Any] = {"row_factory": tuple_row, "options": "-c TimeZone=UTC"}
 
 
 def make_pool(url: str, *, min_size: int = 1, max_size: int = 10, name: str = "arcana") -> ConnectionPool:
@@ -14,7 +20,7 @@ def make_pool(url: str, *, min_size: int = 1, max_size: int = 10, name: str = "a
         min_size=min_size,
         max_size=max_size,
         name=name,
-        kwargs={"row_factory": tuple_row},
+        kwargs=dict(CONNECTION_KWARGS),
         open=False,
     )
     pool.open(wait=True, timeout=30)

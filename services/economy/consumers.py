@@ -1,5 +1,6 @@
 """What economy consumes and pays: ``PlayerRegistered`` and ``PlayerLoggedIn`` (accounts),
-``MatchEnded`` (match), ``RewardGranted`` (progression).
+``MatchEnded`` (match), ``RewardGranted`` (progression). A reward above what its rule can pay
+(``domain.bounds``) raises ``Unacceptable``: the consumer parks it as a dead letter at once.
 
 Every message is applied once through the inbox (``libs.bus.consumer``); on top of that every
 credit's event id is derived from its source (``service.credit_event_id``), so the same payment
@@ -17,9 +18,11 @@ from typing import Any
 
 import psycopg
 
+from libs.bus.deadletters import Unacceptable
 from libs.eventstore import RecordedEvent
 from libs.kit.definition import EventHandler
 from services.economy.domain import AlreadyCredited, AlreadyOpened
+from services.economy.domain.bounds import reward_problems
 from services.economy.domain.credits import PlayerCredit, daily_login, match_credits, reward_credit
 from services.economy.service import EconomyService
 
@@ -65,6 +68,9 @@ def reward(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[A
     if paid is None:
         log.error("RewardGranted %s is malformed; skipped: %r", event.event_id, event.data)
         return
+    problems = reward_problems(paid.player_id, str(event.data["reward_id"]), paid.credit)
+    if problems:  # more than its rule can pay, or not its rule's: parked, never paid
+        raise Unacceptable(f"RewardGranted {event.event_id} not paid: {'; '.join(problems)}")
     _pay(svc, paid, conn)
 
 

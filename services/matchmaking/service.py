@@ -102,17 +102,17 @@ class MatchmakingService:
         ``TicketAlreadyOpen``; nothing is written then. ``transaction`` (default: one of its own)
         is where the writes go, e.g. the request's idempotency transaction."""
         now, ticket_id = clock.now(), str(uuid.uuid4())
-        try:
-            with (transaction or self._own_transaction)() as conn:
-                deck = store.active_deck(conn, self.schema, player_id) or STARTER
-                known = store.rating_of(conn, self.schema, player_id)
-                rating = START_RATING if known is None else known
-                event = domain.open_ticket(ticket_id, player_id, mode, rating, deck, now)
-                self._append(conn, domain.ticket_stream(ticket_id), 0, [event], now)
-                store.touch(conn, self.schema, ticket_id, now)
-        except pg_errors.UniqueViolation:
-            with self.pool.connection() as conn:
+        with (transaction or self._own_transaction)() as conn:
+            deck = store.active_deck(conn, self.schema, player_id) or STARTER
+            known = store.rating_of(conn, self.schema, player_id)
+            rating = START_RATING if known is None else known
+            event = domain.open_ticket(ticket_id, player_id, mode, rating, deck, now)
+            try:
+                with conn.transaction():  # a savepoint: the refusal is answered on this connection
+                    self._append(conn, domain.ticket_stream(ticket_id), 0, [event], now)
+            except pg_errors.UniqueViolation:
                 raise TicketAlreadyOpen(store.open_ticket_of(conn, self.schema, player_id)) from None
+            store.touch(conn, self.schema, ticket_id, now)
         return domain.evolve(None, *event)
 
     def _owned(self, player_id: str, ticket_id: str, conn: psycopg.Connection[Any]) -> domain.Ticket:
@@ -137,13 +137,13 @@ class MatchmakingService:
         """Cancel the player's waiting ticket. Raises ``TicketNotFound`` or ``TicketNotWaiting``
         (a ticket being paired right now: ``ConcurrencyError`` is reported as not waiting)."""
         now = clock.now()
-        try:
-            with (transaction or self._own_transaction)() as conn:
-                t = self._owned(player_id, ticket_id, conn)
-                event = domain.cancel(t, "player", now)
-                self._append(conn, domain.ticket_stream(t.ticket_id), t.version, [event], now)
-        except ConcurrencyError:
-            with self.pool.connection() as conn:
+        with (transaction or self._own_transaction)() as conn:
+            t = self._owned(player_id, ticket_id, conn)
+            event = domain.cancel(t, "player", now)
+            try:
+                with conn.transaction():  # a savepoint: the refusal is answered on this connection
+                    self._append(conn, domain.ticket_stream(t.ticket_id), t.version, [event], now)
+            except ConcurrencyError:
                 raise domain.TicketNotWaiting(self._owned(player_id, ticket_id, conn).status) from None
         return domain.evolve(t, *event)
 

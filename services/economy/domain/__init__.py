@@ -1,8 +1,9 @@
 """The economy domain, pure (standard library and ``libs.rules`` only): commands, events,
 decisions and evolution of wallets and decks, the fair pack function and its exact odds."""
 
-from . import credits, decks, odds, packs, values, wallet
+from . import bounds, credits, decks, odds, packs, values, wallet
 from .errors import (
+    AboveCeiling,
     ActiveDeckUndeletable,
     AlreadyCredited,
     AlreadyOpened,
@@ -23,6 +24,7 @@ from .events import EVENT_TYPES, Event, event_from
 
 __all__ = [
     "EVENT_TYPES",
+    "AboveCeiling",
     "ActiveDeckUndeletable",
     "AlreadyCredited",
     "AlreadyOpened",
@@ -39,6 +41,7 @@ __all__ = [
     "InvalidDeck",
     "UnknownCard",
     "WalletNotFound",
+    "bounds",
     "credits",
     "decks",
     "event_from",

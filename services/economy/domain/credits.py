@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from .values import DAILY_LOGIN_COINS, MATCH_LOSS_COINS, MATCH_WIN_COINS, MIN_PAYING_TURNS, PAYING_MODES
@@ -28,8 +28,9 @@ class PlayerCredit:
 
 
 def daily_login(player_id: str, logged_in_at: datetime) -> PlayerCredit:
-    """50 coins for the UTC day of ``logged_in_at`` (paid once per day: the source is the day)."""
-    day = logged_in_at.date().isoformat()
+    """50 coins for the UTC day of ``logged_in_at`` (paid once per day: the source is the day),
+    whatever time zone the timestamp was read in."""
+    day = logged_in_at.astimezone(UTC).date().isoformat()
     return PlayerCredit(player_id, Credit(f"login:{player_id}:{day}", "daily_login", coins=DAILY_LOGIN_COINS))
 
 
@@ -63,7 +64,8 @@ def match_credits(data: Mapping[str, Any]) -> list[PlayerCredit]:
 
 def reward_credit(data: Mapping[str, Any]) -> PlayerCredit | None:
     """A progression ``RewardGranted``'s coins and packs (held free packs), or None when malformed.
-    The credit's note is the reward's ``source`` (quest id or streak day, and the day) as JSON."""
+    The credit's note is the reward's ``source`` (quest id or streak day, and the day) as JSON.
+    Whether it may be paid at all: ``bounds.reward_problems``."""
     reward_id, player, reason = data.get("reward_id"), data.get("player_id"), data.get("reason")
     coins, packs = data.get("coins", 0) or 0, data.get("packs", 0) or 0
     ids_ok = isinstance(reward_id, str) and bool(reward_id) and isinstance(player, str)

@@ -129,3 +129,32 @@ def test_a_retried_join_with_the_same_idempotency_key_returns_the_first_ticket(p
 def test_the_openapi_document_lists_the_queue(app: object) -> None:
     doc = app.test_client().get("/v1/openapi/matchmaking.json").get_json()  # type: ignore[attr-defined]
     assert {"/v1/queue", "/v1/queue/{ticket_id}"} <= set(doc["paths"])
+
+
+def test_a_keyed_join_refused_as_already_open_needs_only_its_own_connection(
+    postgres_url: str, mm_schema: str
+) -> None:
+    """Finding 4: the refusal was looked up on a second pooled connection while the keyed request
+    held the first; with a pool of one that waited out the pool and failed with 503."""
+    from psycopg_pool import ConnectionPool
+
+    from libs.kit.web import service_app
+    from tests.integration.conftest import settings_for_tests
+    from tests.integration.matchmaking.conftest import SECRET, Player
+
+    pool = ConnectionPool(postgres_url, min_size=1, max_size=1, timeout=2.0, open=False)
+    pool.open(wait=True, timeout=30)
+    try:
+        app = service_app(
+            "matchmaking", settings_for_tests(postgres_url, token_secret=SECRET), pool, schema=mm_schema
+        )
+        me = Player(app)
+        first = me.post("/v1/queue", {"mode": "casual"}, headers={"Idempotency-Key": "one"})
+        assert first.status_code == 202, first.get_json()
+        again = me.post("/v1/queue", {"mode": "ranked"}, headers={"Idempotency-Key": "two"})
+        assert again.status_code == 409, again.get_json()
+        error = again.get_json()["error"]
+        assert error["code"] == "ticket_already_open"
+        assert error["details"]["ticket_id"] == first.get_json()["ticket_id"]
+    finally:
+        pool.close()
