@@ -119,9 +119,23 @@ def register(command: RegisterPlayer, player_id: uuid.UUID) -> PlayerRegistered:
     return PlayerRegistered(str(player_id), command.username)
 
 
+def failures_over_limit(own: int, total: int, free: int, known_address: bool) -> int:
+    """How many of an address's failures at a username count towards its delay: only its own.
+
+    ``own``: this address's failures at the username in the window; ``total``: everyone's;
+    ``free``: failures a username allows before delays. A stranger's guesses never lengthen the
+    owner's wait: an address waits by its own failures once the username is over its limit (its
+    first failure then: the shortest delay). An address that has logged in successfully as the
+    username keeps a normal pace: only its own failures over ``free`` count."""
+    if known_address:
+        return max(0, own - free)
+    return min(own, total - free) if total > free else 0
+
+
 def delay_after_failure(excess: int, base_seconds: int, max_seconds: int) -> int:
-    """Seconds an address waits before its next try at a username that has ``excess`` failures
-    over its limit: ``base``, then twice as long with each further failure, at most ``max``."""
+    """Seconds an address waits before its next try at a username after ``excess`` failures that
+    count (``failures_over_limit``): ``base``, then twice as long with each further failure, at
+    most ``max``."""
     if excess <= 0:
         return 0
     return min(max_seconds, base_seconds * 2 ** min(excess - 1, 30))

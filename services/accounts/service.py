@@ -41,10 +41,12 @@ class LoginPolicy:
     """Throttling of log-ins and registrations, in fixed windows of ``window_seconds``.
 
     - per client address: at most ``per_address`` log-in attempts (then 429 before any check);
-    - per username: ``per_username`` failures are free; each further failure makes the address
-      that failed wait ``delay_base_seconds``, doubling with every failure, at most
-      ``delay_max_seconds``, before its next try at that username. Other addresses (the owner's)
-      are still checked, so a correct password passes;
+    - per username: ``per_username`` failures are free; once over, each failure makes the address
+      that failed wait ``delay_base_seconds``, doubling with every failure OF THAT ADDRESS, at most
+      ``delay_max_seconds``, before its next try at that username. A stranger's guesses never
+      lengthen the owner's wait (``domain.failures_over_limit``); an address that logged in as the
+      username within ``known_address_seconds`` gets ``per_username`` failures of its own before
+      any delay. Other addresses are still checked, so a correct password passes;
     - registrations: at most ``register_per_address`` per address in ``register_window_seconds``.
     """
 
@@ -55,6 +57,7 @@ class LoginPolicy:
     delay_max_seconds: int = 900
     register_per_address: int = 10
     register_window_seconds: int = 3600
+    known_address_seconds: int = 30 * 86_400
 
     @classmethod
     def from_env(cls) -> LoginPolicy:
@@ -67,6 +70,7 @@ class LoginPolicy:
             delay_max_seconds=env_int("ARCANA_LOGIN_DELAY_MAX_SECONDS", d.delay_max_seconds),
             register_per_address=env_int("ARCANA_REGISTER_MAX_PER_ADDRESS", d.register_per_address),
             register_window_seconds=env_int("ARCANA_REGISTER_WINDOW_SECONDS", d.register_window_seconds),
+            known_address_seconds=env_int("ARCANA_LOGIN_KNOWN_ADDRESS_SECONDS", d.known_address_seconds),
         )
 
 
@@ -163,17 +167,19 @@ class AccountsService:
             raise TooManyAttempts(wait)
 
     def _record_failure(self, command: LogIn) -> None:
-        """Count a failure for the username; over its limit, make this address wait (growing)."""
+        """Count a failure for the username and for this address at it; over the username's limit,
+        make this address wait, growing with its own failures only."""
         policy, now = self.config.login, clock.now()
+        pair = store.pair_subject(command.username_key, command.client_address)
         with self.pool.connection() as conn, conn.transaction():
-            failures, _ = store.count_attempt(
+            total, _ = store.count_attempt(
                 conn, self.schema, "username", command.username_key, policy.window_seconds, now
             )
-            delay = domain.delay_after_failure(
-                failures - policy.per_username, policy.delay_base_seconds, policy.delay_max_seconds
-            )
+            own, _ = store.count_attempt(conn, self.schema, "pair_fail", pair, policy.window_seconds, now)
+            known = store.logged_in_since(conn, self.schema, pair, now, policy.known_address_seconds)
+            excess = domain.failures_over_limit(own, total, policy.per_username, known)
+            delay = domain.delay_after_failure(excess, policy.delay_base_seconds, policy.delay_max_seconds)
             if delay:
-                pair = store.pair_subject(command.username_key, command.client_address)
                 store.block_until(conn, self.schema, pair, now, now + timedelta(seconds=delay))
 
     def _open_session(self, command: LogIn, row: store.PlayerRow) -> IssuedToken:
@@ -181,6 +187,12 @@ class AccountsService:
         with self.pool.connection() as conn, conn.transaction():
             version = store.lock_player(conn, self.schema, row.player_id)
             store.forgive_attempts(conn, self.schema, command.username_key, command.client_address)
+            store.mark_logged_in(
+                conn,
+                self.schema,
+                store.pair_subject(command.username_key, command.client_address),
+                clock.now(),
+            )
             self._append(conn, row.player_id, PlayerLoggedIn(str(row.player_id), row.username))
         return issue_token(
             self.settings.token_secret, row.player_id, self.settings.token_ttl_seconds, version=version
@@ -228,6 +240,8 @@ class AccountsService:
             "ip": policy.window_seconds,
             "username": policy.window_seconds,
             "pair": policy.window_seconds,
+            "pair_fail": policy.window_seconds,
+            "known": policy.known_address_seconds,
             "register_ip": policy.register_window_seconds,
         }
         with self.pool.connection() as conn, conn.transaction():

@@ -127,7 +127,7 @@ def forgive_attempts(conn: Conn, schema: str, username_key: str, client_address:
     guesser on other addresses a fresh allowance."""
     t = _t(schema, "login_attempts")
     conn.execute(
-        sql.SQL("DELETE FROM {} WHERE scope = 'pair' AND subject = %s").format(t),
+        sql.SQL("DELETE FROM {} WHERE scope IN ('pair', 'pair_fail') AND subject = %s").format(t),
         (pair_subject(username_key, client_address),),
     )
     conn.execute(
@@ -136,6 +136,29 @@ def forgive_attempts(conn: Conn, schema: str, username_key: str, client_address:
         ).format(t),
         (client_address,),
     )
+
+
+def mark_logged_in(conn: Conn, schema: str, subject: str, now: datetime) -> None:
+    """Remember that the (username, address) ``subject`` logged in successfully ``now`` (scope
+    'known': its ``window_start`` is the last success)."""
+    query = sql.SQL(
+        """
+        INSERT INTO {} AS a (scope, subject, window_start, attempts) VALUES ('known', %(subject)s, %(now)s, 1)
+        ON CONFLICT (scope, subject) DO UPDATE SET window_start = %(now)s, attempts = a.attempts + 1
+        """
+    ).format(_t(schema, "login_attempts"))
+    conn.execute(query, {"subject": subject, "now": now})
+
+
+def logged_in_since(conn: Conn, schema: str, subject: str, now: datetime, seconds: int) -> bool:
+    """Whether ``subject`` (username and address) logged in successfully in the last ``seconds``."""
+    query = sql.SQL(
+        """
+        SELECT 1 FROM {} WHERE scope = 'known' AND subject = %(subject)s
+          AND window_start > %(now)s - make_interval(secs => %(secs)s)
+        """
+    ).format(_t(schema, "login_attempts"))
+    return conn.execute(query, {"subject": subject, "now": now, "secs": seconds}).fetchone() is not None
 
 
 def purge_login_attempts(conn: Conn, schema: str, now: datetime, windows: dict[str, int]) -> int:
