@@ -3,7 +3,8 @@
 Declared as a subscription in ``root.py``; run with ``python -m libs.kit.consume match``.
 
 MatchRequested data: ``request_id`` (str; the event id when absent), ``mode`` (``ranked`` |
-``casual``) and ``players`` (two ``{"id", "deck": [20 card ids]}``). The match id is
+``casual``) and ``players`` (two ``{"id"}``: each plays their active deck as economy published
+it; older requests carry ``{"id", "deck": [20 card ids]}``, vetted against it). The match id is
 ``match_id_for(request_id)`` (a UUID5), so the same request can never make two matches: a second
 delivery, a republished event or another event with the same request id finds the stream taken.
 An illegal request (a deck the rules refuse, a bad mode or players), and one that disagrees with
@@ -23,7 +24,7 @@ import psycopg
 from libs.contracts import match_id_for
 from libs.eventstore import RecordedEvent
 from libs.rules import RuleViolation
-from services.match import domain
+from services.match import domain, vetting
 from services.match.errors import MatchExists
 from services.match.service import MatchService
 
@@ -39,7 +40,7 @@ def request_match(svc: MatchService, event: RecordedEvent, conn: psycopg.Connect
     data = event.data
     request_id = str(data.get("request_id") or event.event_id)
     match_id = match_id_for(request_id)
-    mode, players = data.get("mode"), data.get("players")
+    mode, players = data.get("mode"), vetting.with_active_decks(conn, svc.schema, data.get("players"))
     problem = domain.request_problem(mode, players) or svc.request_mismatch(list(players or ()), conn)
     if problem is None:
         try:

@@ -55,6 +55,20 @@ def expected_deck(conn: Conn, schema: str, player_id: str) -> list[str]:
     return list(found.cards) if found is not None else list(STARTER_DECK)
 
 
+def with_active_decks(conn: Conn, schema: str, players: Any) -> Any:
+    """``players`` of a MatchRequested, each without a ``deck`` given its expected deck (requests
+    carry ids only; older ones carried decks, which are kept and vetted). Anything malformed is
+    returned as it is, for ``request_problem`` to name."""
+    if not isinstance(players, list):
+        return players
+    return [
+        {**p, "deck": expected_deck(conn, schema, p["id"])}
+        if isinstance(p, Mapping) and "deck" not in p and isinstance(p.get("id"), str)
+        else p
+        for p in players
+    ]
+
+
 def request_mismatch(conn: Conn, schema: str, players: Sequence[Mapping[str, Any]]) -> Problem | None:
     """Why well-formed ``players`` (two ``{id, deck}``) disagree with what match knows, or None."""
     ids = [str(p["id"]) for p in players]

@@ -1,4 +1,4 @@
-"""Rewards are bounded by the rule that produced them (RULES.md "Fair play"), and a log-in's day is
+"""Rewards are bounded by the rule that produced them (docs/rules.md, "Fair play"), and a log-in's day is
 its UTC day whatever time zone its timestamp was read in."""
 
 from __future__ import annotations
