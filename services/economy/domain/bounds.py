@@ -1,4 +1,4 @@
-"""What one credit may pay at most, by the rule that produced it (docs/rules.md, "Fair play": rewards are bounded).
+"""What one credit may pay at most, by the rule that produced it (docs/rules.md, "Fair play").
 
 Economy pays other services' events; an event larger than the rule it claims to come from could
 pay (a forged or buggy ``RewardGranted``) is never paid: the consumer parks it as a dead letter.
