@@ -12,6 +12,7 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg import sql
 
+from libs.kit.limits import count_in_window
 from services.accounts.domain import UsernameTaken
 
 Conn = psycopg.Connection[Any]
@@ -70,25 +71,7 @@ def count_attempt(
     ``now`` comes from ``libs.clock`` (tests move it). Returns (attempts in the window including
     this one, seconds until the window ends).
     """
-    t = _t(schema, "login_attempts")
-    query = sql.SQL(
-        """
-        INSERT INTO {t} AS a (scope, subject, window_start, attempts)
-        VALUES (%(scope)s, %(subject)s, %(now)s, 1)
-        ON CONFLICT (scope, subject) DO UPDATE SET
-            attempts = CASE WHEN a.window_start <= %(now)s - make_interval(secs => %(window)s)
-                            THEN 1 ELSE a.attempts + 1 END,
-            window_start = CASE WHEN a.window_start <= %(now)s - make_interval(secs => %(window)s)
-                                THEN %(now)s ELSE a.window_start END
-        RETURNING attempts,
-                  greatest(1, ceil(extract(epoch FROM
-                      window_start + make_interval(secs => %(window)s) - %(now)s)))::int
-        """
-    ).format(t=t)
-    params = {"scope": scope, "subject": subject, "window": window_seconds, "now": now}
-    row = conn.execute(query, params).fetchone()
-    assert row is not None
-    return int(row[0]), int(row[1])
+    return count_in_window(conn, schema, "login_attempts", (scope, subject), window_seconds, now)
 
 
 def pair_subject(username_key: str, client_address: str) -> str:

@@ -9,7 +9,8 @@
   ``insufficient_dust``, ``craft_beyond_limit``, ``card_not_owned``
 - ``GET|POST /v1/decks``, ``GET|PUT|DELETE /v1/decks/{id}``, ``POST /v1/decks/{id}/activate``;
   404 ``deck_not_found``; 409 ``deck_limit_reached``, ``active_deck``; 422 ``invalid_deck``,
-  ``illegal_deck`` (details.problems names every problem)
+  ``illegal_deck`` (details.problems names every problem); 429 ``too_many_requests`` (``Retry-After``)
+  over 30 deck writes a minute per player
 - ``POST /v1/admin/grants`` (operator token) → 201; 404 ``wallet_not_found``; 422
   ``grant_above_ceiling`` (``ARCANA_GRANT_MAX_COINS`` / ``_DUST`` / ``_PACKS``)
 A player sees and changes only their own wallet, collection and decks. POSTs honour
@@ -22,6 +23,7 @@ import uuid
 from typing import Any
 
 from libs.kit import ErrorTable, Problem
+from libs.kit.limits import TOO_MANY_REQUESTS, PlayerLimit, TooManyRequests, limited
 from libs.kit.web import current_service
 from libs.rules import CATALOG
 from libs.web import (
@@ -89,8 +91,13 @@ ERRORS = ErrorTable(
             )
         },
         EconomyError: _problem(409, EconomyError),
+        TooManyRequests: TOO_MANY_REQUESTS,
     }
 )
+
+# Saving, renaming, deleting and activating decks (each a DeckSaved / ActiveDeckChanged that other
+# services store): ARCANA_DECK_WRITES_PER_WINDOW, ARCANA_DECK_WRITES_WINDOW_SECONDS.
+DECK_WRITES = PlayerLimit("deck_write", "DECK_WRITES", per_window=30, window_seconds=60)
 
 _DECK_ID = uuid_path("deck_id", "A deck of yours (anything else: 404 `deck_not_found`).")
 
@@ -208,6 +215,7 @@ def list_decks() -> Any:
 
 @blp.route("/v1/decks", methods=["POST"])
 @require_player
+@limited(DECK_WRITES)
 @idempotent
 @blp.arguments(_DeckIn)
 @blp.response(201, schemas.DeckOut)
@@ -226,6 +234,7 @@ def get_deck(deck_id: str) -> Any:
 
 @blp.route("/v1/decks/<deck_id>", parameters=_DECK_ID, methods=["PUT"])
 @require_player
+@limited(DECK_WRITES)
 @idempotent
 @blp.arguments(_DeckIn)
 @blp.response(200, schemas.DeckOut)
@@ -236,6 +245,7 @@ def replace_deck(args: dict[str, Any], deck_id: str) -> Any:
 
 @blp.route("/v1/decks/<deck_id>", parameters=_DECK_ID, methods=["DELETE"])
 @require_player
+@limited(DECK_WRITES)
 @blp.response(204)
 def delete_deck(deck_id: str) -> Any:
     """Delete a deck (not the active one)."""
@@ -245,6 +255,7 @@ def delete_deck(deck_id: str) -> Any:
 
 @blp.route("/v1/decks/<deck_id>/activate", parameters=_DECK_ID, methods=["POST"])
 @require_player
+@limited(DECK_WRITES)
 @idempotent
 @blp.response(200, schemas.DeckOut)
 def activate_deck(deck_id: str) -> Any:

@@ -147,6 +147,12 @@ class MatchmakingService:
                 raise domain.TicketNotWaiting(self._owned(player_id, ticket_id, conn).status) from None
         return domain.evolve(t, *event)
 
+    def purge_closed(self, before: datetime) -> int:
+        """Drop closed tickets last active before ``before`` from the read models (the purge
+        policy's task calls it); ``look`` still answers them from their events."""
+        with self.pool.connection() as conn, conn.transaction():
+            return store.purge_closed(conn, self.schema, before)
+
     # -- the pairing pass ----------------------------------------------------------------------
 
     def pair(self) -> PassResult:

@@ -158,3 +158,26 @@ def test_a_keyed_join_refused_as_already_open_needs_only_its_own_connection(
         assert error["details"]["ticket_id"] == first.get_json()["ticket_id"]
     finally:
         pool.close()
+
+
+def test_join_and_cancel_cycles_are_limited_per_player(
+    player: Callable, counts: Callable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 17, finding 9: joins and cancels together, at most ARCANA_QUEUE_ACTIONS_PER_WINDOW a
+    window per player; over it 429 with Retry-After and nothing written."""
+    from libs import clock
+
+    monkeypatch.setenv("ARCANA_QUEUE_ACTIONS_PER_WINDOW", "6")
+    me, other = player(), player()
+    for _ in range(3):
+        ticket = me.post("/v1/queue", {"mode": "casual"}).get_json()["ticket_id"]
+        assert me.delete(f"/v1/queue/{ticket}").status_code == 200
+    before = counts()
+    refused = me.post("/v1/queue", {"mode": "casual"})
+    assert refused.status_code == 429, refused.get_json()
+    assert refused.get_json()["error"]["code"] == "too_many_requests"
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert counts() == before
+    assert other.post("/v1/queue", {"mode": "casual"}).status_code == 202
+    clock.advance(61)
+    assert me.post("/v1/queue", {"mode": "casual"}).status_code == 202
