@@ -7,6 +7,9 @@ errors become HTTP answers through ``ERRORS``.
 - ``DELETE /v1/sessions/current`` → 204: log out (this token is refused from now on).
 - ``DELETE /v1/sessions`` → 204: log out everywhere (every token issued so far is refused).
 - ``GET /v1/me`` → 200 player; 401 ``unauthorized`` (also for a token that was logged out).
+- ``PUT /v1/me/display-name`` ``{display_name}`` → 200 player: the public name others see (never
+  the log-in name); 409 ``display_name_taken`` (another player's, or your own username); 422
+  ``validation_error``; 429 ``too_many_requests`` (5 changes an hour).
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ from typing import Any
 import marshmallow as ma
 from flask import request
 
+from libs.contracts import default_display_name
 from libs.kit import ErrorTable, Problem
+from libs.kit.limits import TOO_MANY_REQUESTS, PlayerLimit, TooManyRequests, limited
 from libs.kit.web import current_service
 from libs.web import (
     Blueprint,
@@ -30,10 +35,15 @@ from libs.web import (
     require_player,
 )
 from services.accounts.domain import (
+    DISPLAY_NAME_MAX,
+    DISPLAY_NAME_MIN,
+    DISPLAY_NAME_PATTERN,
     PASSWORD_MAX,
     PASSWORD_MIN,
     USERNAME_MAX,
     USERNAME_MIN,
+    ChangeDisplayName,
+    DisplayNameTaken,
     InvalidCredentials,
     InvalidInput,
     LogIn,
@@ -71,8 +81,18 @@ ERRORS = ErrorTable(
             headers=_retry_after,
         ),
         UnknownPlayer: Problem(401, "unauthorized", "The token's player does not exist."),
+        DisplayNameTaken: Problem(
+            409,
+            "display_name_taken",
+            "Another player shows this name, or it is your username (which must stay private).",
+            rules=True,
+        ),
+        TooManyRequests: TOO_MANY_REQUESTS,
     }
 )
+
+# Each change is an event other services store: ARCANA_DISPLAY_NAME_CHANGES_PER_WINDOW, ..._WINDOW_SECONDS.
+DISPLAY_NAME_CHANGES = PlayerLimit("display_name", "DISPLAY_NAME_CHANGES", per_window=5, window_seconds=3600)
 
 blp = Blueprint("accounts", __name__, description="Player accounts, log-in sessions (bearer tokens).")
 
@@ -116,9 +136,32 @@ class RegisterIn(StrictSchema):
     )
 
 
+_DISPLAY_NAME = {
+    "description": "The public name others see (leaderboards); never the log-in name. Default "
+    "`Player-` and 12 hex digits of the player id."
+}
+
+
 class PlayerOut(ma.Schema):
     player_id = ma.fields.UUID(required=True)
     username = ma.fields.String(required=True)
+    display_name = ma.fields.String(required=True, metadata=_DISPLAY_NAME)
+
+
+class DisplayNameIn(StrictSchema):
+    display_name = ma.fields.String(
+        required=True,
+        validate=[
+            ma.validate.Length(min=DISPLAY_NAME_MIN, max=DISPLAY_NAME_MAX),
+            FullMatch(
+                DISPLAY_NAME_PATTERN, error="Letters, digits and _ . - only, words joined by single spaces."
+            ),
+        ],
+        metadata={
+            "description": f"{DISPLAY_NAME_MIN}-{DISPLAY_NAME_MAX} characters: letters, digits and "
+            "`_ . -`, words joined by single spaces; unique case-insensitively; not your username"
+        },
+    )
 
 
 class SessionIn(StrictSchema):
@@ -136,6 +179,7 @@ class SessionOut(ma.Schema):
 class MeOut(ma.Schema):
     player_id = ma.fields.UUID(required=True)
     username = ma.fields.String(required=True)
+    display_name = ma.fields.String(required=True, metadata=_DISPLAY_NAME)
     created_at = ma.fields.AwareDateTime(required=True)
 
 
@@ -154,7 +198,11 @@ def register(args: dict[str, Any]) -> Any:
     """Create a player account (``Idempotency-Key`` honoured)."""
     command = RegisterPlayer(args["username"], args["password"], request.remote_addr or "unknown")
     event = _service().register(command, request_transaction)
-    return {"player_id": event.player_id, "username": event.username}
+    return {
+        "player_id": event.player_id,
+        "username": event.username,
+        "display_name": default_display_name(event.player_id),
+    }
 
 
 @blp.route("/v1/sessions", methods=["POST"])
@@ -197,5 +245,24 @@ def log_out_everywhere() -> None:
 @blp.alt_response(401, schema=ErrorSchema, description="unauthorized")
 def me() -> Any:
     """The authenticated player's account."""
-    row = _service().player(current_player())
-    return {"player_id": row.player_id, "username": row.username, "created_at": row.created_at}
+    return _me_out(_service().player(current_player()))
+
+
+@blp.route("/v1/me/display-name", methods=["PUT"])
+@require_player
+@limited(DISPLAY_NAME_CHANGES)
+@blp.arguments(DisplayNameIn)
+@blp.response(200, MeOut)
+def set_display_name(args: dict[str, Any]) -> Any:
+    """Choose the public name other players see (the leaderboard shows only it)."""
+    command = ChangeDisplayName(current_player(), args["display_name"])
+    return _me_out(_service().change_display_name(command, request_transaction))
+
+
+def _me_out(row: Any) -> dict[str, Any]:
+    return {
+        "player_id": row.player_id,
+        "username": row.username,
+        "display_name": row.display_name,
+        "created_at": row.created_at,
+    }

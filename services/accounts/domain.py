@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from services.accounts.events import PlayerRegistered
 
 USERNAME_MIN, USERNAME_MAX = 3, 24
+DISPLAY_NAME_MIN, DISPLAY_NAME_MAX = 3, 24
+DISPLAY_NAME_PATTERN = r"[A-Za-z0-9_.-]+(?: [A-Za-z0-9_.-]+)*"  # words joined by single spaces
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 _USERNAME_RE = re.compile(r"[a-z0-9_]+")  # fullmatch: "$" would accept a trailing newline
 
@@ -32,6 +34,11 @@ class InvalidInput(AccountsError):
 
 class UsernameTaken(AccountsError):
     """Another player already has this username (case-insensitively)."""
+
+
+class DisplayNameTaken(AccountsError):
+    """Another player already shows this name (case-insensitively), or it is the player's own
+    log-in name (showing it would give it away)."""
 
 
 class InvalidCredentials(AccountsError):
@@ -71,6 +78,15 @@ def username_problem(username: str) -> str | None:
     return None
 
 
+def display_name_problem(name: str) -> str | None:
+    """Why ``name`` is not acceptable as a public display name, or None."""
+    if not DISPLAY_NAME_MIN <= len(name) <= DISPLAY_NAME_MAX:
+        return f"Must be {DISPLAY_NAME_MIN} to {DISPLAY_NAME_MAX} characters."
+    if not re.fullmatch(DISPLAY_NAME_PATTERN, name):
+        return "Letters, digits and _ . - only, words joined by single spaces."
+    return None
+
+
 def password_problem(password: str) -> str | None:
     """Why ``password`` is not acceptable, or None."""
     if not PASSWORD_MIN <= len(normalize_password(password)) <= PASSWORD_MAX:
@@ -95,6 +111,24 @@ class RegisterPlayer:
                 raise InvalidInput(field, problem)
         object.__setattr__(self, "username", normalize_username(self.username))
         object.__setattr__(self, "password", normalize_password(self.password))
+
+
+@dataclass(frozen=True)
+class ChangeDisplayName:
+    """Choose the public name others see. Raises ``InvalidInput`` when a rule is broken; the store
+    refuses a name taken (``DisplayNameTaken``)."""
+
+    player_id: uuid.UUID
+    display_name: str
+
+    def __post_init__(self) -> None:
+        problem = display_name_problem(self.display_name)
+        if problem:
+            raise InvalidInput("display_name", problem)
+
+    def reveals(self, username: str) -> bool:
+        """Whether the name would show the player's log-in name."""
+        return self.display_name.lower() == normalize_username(username)
 
 
 @dataclass(frozen=True)

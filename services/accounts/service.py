@@ -9,7 +9,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -29,7 +29,13 @@ from services.accounts.domain import (
     TooManyAttempts,
     TooManyRegistrations,
 )
-from services.accounts.events import AllSessionsRevoked, PlayerLoggedIn, PlayerRegistered, SessionRevoked
+from services.accounts.events import (
+    AllSessionsRevoked,
+    DisplayNameChanged,
+    PlayerLoggedIn,
+    PlayerRegistered,
+    SessionRevoked,
+)
 from services.accounts.passwords import ScryptParams, dummy_hash, hash_password, verify_password
 
 # A transaction to write in: the request's (``libs.web.request_transaction``) or a pooled one.
@@ -197,6 +203,27 @@ class AccountsService:
         return issue_token(
             self.settings.token_secret, row.player_id, self.settings.token_ttl_seconds, version=version
         )
+
+    # -- the public name -----------------------------------------------------------------------
+
+    def change_display_name(
+        self, command: domain.ChangeDisplayName, transaction: UnitOfWork
+    ) -> store.PlayerRow:
+        """Set the player's display name and append ``DisplayNameChanged`` (nothing when it is the
+        name already); returns the account after. Raises ``UnknownPlayer``, ``DisplayNameTaken``
+        (another player's name, or the player's own log-in name)."""
+        with transaction() as conn:
+            row = store.get_player(conn, self.schema, command.player_id)
+            if row is None:
+                raise domain.UnknownPlayer()
+            store.lock_player(conn, self.schema, command.player_id)
+            if command.reveals(row.username):
+                raise domain.DisplayNameTaken(command.display_name)
+            if row.display_name != command.display_name:
+                store.set_display_name(conn, self.schema, command.player_id, command.display_name)
+                event = DisplayNameChanged(str(command.player_id), command.display_name)
+                self._append(conn, command.player_id, event)
+        return replace(row, display_name=command.display_name)
 
     # -- log-out -------------------------------------------------------------------------------
 

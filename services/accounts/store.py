@@ -12,8 +12,9 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg import sql
 
+from libs.contracts import default_display_name
 from libs.kit.limits import count_in_window
-from services.accounts.domain import UsernameTaken
+from services.accounts.domain import DisplayNameTaken, UsernameTaken
 
 Conn = psycopg.Connection[Any]
 
@@ -24,6 +25,7 @@ class PlayerRow:
     username: str
     password_hash: str
     created_at: datetime
+    display_name: str
 
 
 def _t(schema: str, table: str) -> sql.Identifier:
@@ -36,17 +38,20 @@ def insert_player(
     """Insert the account row. Raises ``UsernameTaken`` (the caller's transaction is then failed:
     let the exception leave its ``with conn.transaction()`` block)."""
     query = sql.SQL(
-        "INSERT INTO {} (player_id, username, password_hash, created_at) VALUES (%s, %s, %s, %s)"
+        "INSERT INTO {} (player_id, username, password_hash, created_at, display_name) "
+        "VALUES (%s, %s, %s, %s, %s)"
     ).format(_t(schema, "players"))
     try:
-        conn.execute(query, (player_id, username, password_hash, created_at))
+        conn.execute(
+            query, (player_id, username, password_hash, created_at, default_display_name(str(player_id)))
+        )
     except pg_errors.UniqueViolation as exc:
         if exc.diag.constraint_name == "players_username_key":
             raise UsernameTaken(username) from None
         raise
 
 
-_COLUMNS = sql.SQL("player_id, username, password_hash, created_at")
+_COLUMNS = sql.SQL("player_id, username, password_hash, created_at, display_name")
 
 
 def find_by_username(conn: Conn, schema: str, username: str) -> PlayerRow | None:
@@ -156,6 +161,18 @@ def purge_login_attempts(conn: Conn, schema: str, now: datetime, windows: dict[s
     ).format(_t(schema, "login_attempts"))
     params = {"now": now, "windows": json.dumps(windows), "longest": max(windows.values())}
     return conn.execute(query, params).rowcount
+
+
+def set_display_name(conn: Conn, schema: str, player_id: uuid.UUID, display_name: str) -> None:
+    """Raises ``DisplayNameTaken`` (another player's, case-insensitively); the caller's
+    transaction is then failed, as with ``insert_player``."""
+    query = sql.SQL("UPDATE {} SET display_name = %s WHERE player_id = %s").format(_t(schema, "players"))
+    try:
+        conn.execute(query, (display_name, player_id))
+    except pg_errors.UniqueViolation as exc:
+        if exc.diag.constraint_name == "players_display_name_key":
+            raise DisplayNameTaken(display_name) from None
+        raise
 
 
 def lock_player(conn: Conn, schema: str, player_id: uuid.UUID) -> int:

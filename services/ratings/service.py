@@ -1,4 +1,4 @@
-"""The ratings service: rate counted ranked matches, keep usernames, answer reads.
+"""The ratings service: rate counted ranked matches, keep display names (never usernames), answer reads.
 
 ``record_match`` runs in the consumer's transaction (the inbox row of the ``MatchEnded`` commits
 with it): it folds both players' streams, decides the two ``RatingChanged`` and appends them at the
@@ -19,6 +19,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from libs import clock
+from libs.contracts import default_display_name
 from libs.eventstore import EventStore, NewEvent
 from libs.web.cursors import Cursor, InvalidCursor
 from services.ratings import domain, events, projections, store
@@ -66,7 +67,7 @@ def _public(row: Mapping[str, Any]) -> dict[str, Any]:
     rating = domain.START_RATING if row.get("rating") is None else row["rating"]
     return {
         "player_id": row["player_id"],
-        "username": row.get("username"),
+        "display_name": row.get("display_name") or default_display_name(row["player_id"]),
         "rating": rating,
         "tier": row.get("tier") or domain.tier_for(rating),
         "highest_tier": row.get("highest_tier") or domain.tier_for(rating),
@@ -114,9 +115,15 @@ class RatingsService:
             projections.apply(conn, self.schema, recorded)
         return list(changes)
 
-    def remember_username(self, data: Mapping[str, Any], conn: psycopg.Connection[Any]) -> None:
-        if data.get("player_id") and data.get("username"):
-            store.save_username(conn, self.schema, str(data["player_id"]), str(data["username"]))
+    def remember_display_name(
+        self, data: Mapping[str, Any], version: int, conn: psycopg.Connection[Any]
+    ) -> None:
+        """From accounts' ``PlayerRegistered`` (the default name) or ``DisplayNameChanged`` (the
+        chosen one) at ``version`` of the player's stream. A username is never kept."""
+        player = data.get("player_id")
+        if player:
+            shown = data.get("display_name") or default_display_name(str(player))
+            store.save_display_name(conn, self.schema, str(player), str(shown), version)
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -148,7 +155,7 @@ class RatingsService:
 
     def leaderboard(self, limit: int, after: str | None) -> Page:
         """Players by rating (ties by player id), with rank (equal ratings share it) and
-        username. Raises ``BadCursor``."""
+        display name. Raises ``BadCursor``."""
         cursor = _leaderboard_cursor(after) if after is not None else None
         with self.pool.connection() as conn:
             rows = store.leaderboard_page(conn, self.schema, cursor, limit)

@@ -27,7 +27,7 @@ def test_register_writes_the_row_and_the_event_together(
     resp = client.post("/v1/accounts", json={"username": "Alice_01", "password": PASSWORD})
     assert resp.status_code == 201
     body = resp.get_json()
-    assert set(body) == {"player_id", "username"}
+    assert set(body) == {"player_id", "username", "display_name"}  # the public name: issue 17, finding 11
     assert body["username"] == "alice_01"  # usernames are case-insensitive: stored in lower case
     player_id = uuid.UUID(body["player_id"])
     after = counts()
