@@ -19,6 +19,7 @@ DISPLAY_NAME_MIN, DISPLAY_NAME_MAX = 3, 24
 DISPLAY_NAME_PATTERN = r"[A-Za-z0-9_.-]+(?: [A-Za-z0-9_.-]+)*"  # words joined by single spaces
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 _USERNAME_RE = re.compile(r"[a-z0-9_]+")  # fullmatch: "$" would accept a trailing newline
+_DEFAULT_NAME_RE = re.compile(r"player-[0-9a-f]{12}", re.IGNORECASE)  # libs.contracts.default_display_name
 
 
 class AccountsError(Exception):
@@ -37,8 +38,8 @@ class UsernameTaken(AccountsError):
 
 
 class DisplayNameTaken(AccountsError):
-    """Another player already shows this name (case-insensitively), or it is the player's own
-    log-in name (showing it would give it away)."""
+    """Another player already shows this name (case-insensitively), or it is reserved: the
+    player's own log-in name (showing it would give it away) or of the default names' form."""
 
 
 class InvalidCredentials(AccountsError):
@@ -126,9 +127,11 @@ class ChangeDisplayName:
         if problem:
             raise InvalidInput("display_name", problem)
 
-    def reveals(self, username: str) -> bool:
-        """Whether the name would show the player's log-in name."""
-        return self.display_name.lower() == normalize_username(username)
+    def reserved(self, username: str) -> bool:
+        """Whether the name is not the player's to take: their log-in name (showing it would give
+        it away) or of the form of default names (``Player-`` and 12 hex digits)."""
+        own = self.display_name.lower() == normalize_username(username)
+        return own or _DEFAULT_NAME_RE.fullmatch(self.display_name) is not None
 
 
 @dataclass(frozen=True)

@@ -211,13 +211,13 @@ class AccountsService:
     ) -> store.PlayerRow:
         """Set the player's display name and append ``DisplayNameChanged`` (nothing when it is the
         name already); returns the account after. Raises ``UnknownPlayer``, ``DisplayNameTaken``
-        (another player's name, or the player's own log-in name)."""
+        (another player's name, the player's own log-in name, or of the default names' form)."""
         with transaction() as conn:
             row = store.get_player(conn, self.schema, command.player_id)
             if row is None:
                 raise domain.UnknownPlayer()
             store.lock_player(conn, self.schema, command.player_id)
-            if command.reveals(row.username):
+            if command.reserved(row.username):
                 raise domain.DisplayNameTaken(command.display_name)
             if row.display_name != command.display_name:
                 store.set_display_name(conn, self.schema, command.player_id, command.display_name)

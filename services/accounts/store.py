@@ -51,7 +51,11 @@ def insert_player(
         raise
 
 
-_COLUMNS = sql.SQL("player_id, username, password_hash, created_at, display_name")
+# A NULL display name (a row the previous release inserted) reads as the default one.
+_COLUMNS = sql.SQL(
+    "player_id, username, password_hash, created_at, "
+    "coalesce(display_name, 'Player-' || substr(replace(player_id::text, '-', ''), 1, 12))"
+)
 
 
 def find_by_username(conn: Conn, schema: str, username: str) -> PlayerRow | None:

@@ -72,7 +72,8 @@ def test_taken_names_and_the_own_username_are_refused_and_write_nothing(
     assert _put(client, _bearer(login, "xena"), "Warrior Princess").status_code == 200
     yuri = _bearer(login, "yuri")
     before = counts()
-    for name in ("warrior princess", "YURI", zed["display_name"].lower()):  # any case
+    # another's (any case), the own username, a default name's form (another's default, or unused)
+    for name in ("warrior princess", "YURI", zed["display_name"].lower(), "Player-0123456789ab"):
         assert_error(_put(client, yuri, name), 409, "display_name_taken")
     assert counts() == before
 
