@@ -5,28 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from libs.bus import lifecycle_topic_for, topic_for
-from libs.config import env_int
 from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
 from services.economy import api, consumers
-from services.economy.domain.bounds import Ceiling
+from services.economy.ceilings import GRANT_CEILING
 from services.economy.events import CATALOG
-from services.economy.service import DEFAULT_GRANT_CEILING, EconomyService
-
-
-def grant_ceiling() -> Ceiling:
-    """The most one operator grant may pay: ``ARCANA_GRANT_MAX_COINS``, ``ARCANA_GRANT_MAX_DUST``,
-    ``ARCANA_GRANT_MAX_PACKS`` (defaults: ``service.DEFAULT_GRANT_CEILING``)."""
-    d = DEFAULT_GRANT_CEILING
-    return Ceiling(
-        coins=env_int("ARCANA_GRANT_MAX_COINS", d.coins),
-        dust=env_int("ARCANA_GRANT_MAX_DUST", d.dust),
-        free_packs=env_int("ARCANA_GRANT_MAX_PACKS", d.free_packs),
-    )
+from services.economy.service import EconomyService
 
 
 def build(runtime: Runtime) -> EconomyService:
-    return EconomyService(runtime.pool, runtime.schema, runtime.option("grant_ceiling") or grant_ceiling())
+    return EconomyService(runtime.pool, runtime.schema, runtime.option("grant_ceiling") or GRANT_CEILING)
 
 
 def _blueprints() -> list[Any]:

@@ -23,6 +23,7 @@ from psycopg_pool import ConnectionPool
 from libs.eventstore import ConcurrencyError, DuplicateEventError, EventStore, NewEvent, RecordedEvent
 from services.economy import projections, store
 from services.economy.cache import Folded, StreamCache
+from services.economy.ceilings import DEFAULT_GRANT_CEILING
 from services.economy.domain import (
     AboveCeiling,
     AlreadyCredited,
@@ -41,7 +42,6 @@ Conn = psycopg.Connection[Any]
 Tx = Callable[[], AbstractContextManager[Conn]]
 T = TypeVar("T")
 ATTEMPTS = 8
-DEFAULT_GRANT_CEILING = Ceiling(coins=10_000, dust=10_000, free_packs=20)
 _NAMESPACE = uuid.UUID("3b7f8c2e-5d1a-4e0b-9a6c-2f4d8e1b7c90")
 
 

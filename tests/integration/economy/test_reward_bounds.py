@@ -62,7 +62,15 @@ def test_rewards_above_their_rule_are_dead_letters_and_never_paid(svc, source, m
     assert all(attempts == 1 for _, attempts in parked)  # parked at once, not retried
 
 
-def test_an_operator_grant_above_the_ceiling_is_refused(client, counts) -> None:  # type: ignore[no-untyped-def]
+def test_an_operator_grant_above_the_ceiling_is_refused(client, counts, pool, economy_schema) -> None:  # type: ignore[no-untyped-def]
+    """The configured ceiling (ARCANA_GRANT_MAX_*, 10,000 coins by default) is in the API document,
+    and the service refuses anything above its own ceiling whatever calls it."""
+    import pytest
+
+    from services.economy.domain import AboveCeiling
+    from services.economy.domain.bounds import Ceiling
+    from services.economy.domain.credits import PlayerCredit
+    from services.economy.domain.wallet import Credit
     from tests.integration.economy.conftest import OPERATOR
 
     me = client()
@@ -72,7 +80,7 @@ def test_an_operator_grant_above_the_ceiling_is_refused(client, counts) -> None:
         json={"player_id": me.id, "coins": 10_001, "reason": "too generous"},
         headers={"Authorization": f"Bearer {OPERATOR}"},
     )
-    assert r.status_code == 422 and r.get_json()["error"]["code"] == "grant_above_ceiling", r.get_json()
+    assert r.status_code == 422 and r.get_json()["error"]["code"] == "validation_error", r.get_json()
     assert counts() == before
     ok = me.http.post(
         "/v1/admin/grants",
@@ -80,3 +88,9 @@ def test_an_operator_grant_above_the_ceiling_is_refused(client, counts) -> None:
         headers={"Authorization": f"Bearer {OPERATOR}"},
     )
     assert ok.status_code == 201, ok.get_json()
+    strict = EconomyService(pool, economy_schema, Ceiling(coins=100, dust=100, free_packs=1))
+    before = counts()
+    with pytest.raises(AboveCeiling) as refused:
+        strict.grant(PlayerCredit(me.id, Credit("grant:big", "grant", coins=101, free_packs=2)))
+    assert len(refused.value.details["problems"]) == 2
+    assert counts() == before
