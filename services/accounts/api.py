@@ -14,7 +14,9 @@ errors become HTTP answers through ``ERRORS``.
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import marshmallow as ma
 from flask import request
@@ -55,6 +57,8 @@ from services.accounts.domain import (
     password_problem,
 )
 from services.accounts.service import AccountsService
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _retry_after(exc: TooManyAttempts) -> dict[str, str]:
@@ -188,7 +192,20 @@ def _service() -> AccountsService:
     return service
 
 
+def _registration_throttled(func: F) -> F:
+    """Count the registration per client address before ``@idempotent`` claims a connection (429
+    ``too_many_attempts`` over the limit): a keyed request then never holds two pooled connections."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        _service().throttle_registration(request.remote_addr or "unknown")
+        return func(*args, **kwargs)
+
+    return cast(F, wrapper)
+
+
 @blp.route("/v1/accounts", methods=["POST"])
+@_registration_throttled
 @idempotent
 @blp.arguments(RegisterIn)
 @blp.response(201, PlayerOut)

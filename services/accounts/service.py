@@ -113,12 +113,11 @@ class AccountsService:
 
     def register(self, command: RegisterPlayer, transaction: UnitOfWork) -> PlayerRegistered:
         """Store the account and append ``PlayerRegistered`` in one ``transaction()``, entered after
-        the (slow) password hash.
+        the (slow) password hash. Call ``throttle_registration`` first (the API does, before it
+        claims the request's ``Idempotency-Key``: the count needs a connection of its own).
 
-        Raises ``TooManyRegistrations`` when the client address registered too often (checked
-        before the hash) and ``UsernameTaken``; nothing is written then.
+        Raises ``UsernameTaken``; nothing is written then.
         """
-        self._throttle_registration(command.client_address)
         password_hash = hash_password(command.password, self.config.scrypt)
         player_id = uuid.uuid4()
         event = domain.register(command, player_id)
@@ -128,7 +127,7 @@ class AccountsService:
             self._append(conn, player_id, event, Expect.NO_STREAM, at=now)
         return event
 
-    def _throttle_registration(self, client_address: str) -> None:
+    def throttle_registration(self, client_address: str) -> None:
         """Count a registration attempt (its own transaction: a refused request's rollback must
         not undo it); raise ``TooManyRegistrations`` over the limit."""
         policy = self.config.login
