@@ -36,6 +36,7 @@ from libs.web import (
     request_transaction,
     require_player,
 )
+from libs.web.idempotency import HEADER
 from services.accounts.domain import (
     DISPLAY_NAME_MAX,
     DISPLAY_NAME_MIN,
@@ -198,7 +199,7 @@ def _registration_throttled(func: F) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        _service().throttle_registration(request.remote_addr or "unknown")
+        _service().throttle_registration(request.remote_addr or "unknown", request.headers.get(HEADER))
         return func(*args, **kwargs)
 
     return cast(F, wrapper)

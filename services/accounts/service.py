@@ -127,15 +127,22 @@ class AccountsService:
             self._append(conn, player_id, event, Expect.NO_STREAM, at=now)
         return event
 
-    def throttle_registration(self, client_address: str) -> None:
+    def throttle_registration(self, client_address: str, idempotency_key: str | None = None) -> None:
         """Count a registration attempt (its own transaction: a refused request's rollback must
-        not undo it); raise ``TooManyRegistrations`` over the limit."""
-        policy = self.config.login
+        not undo it); raise ``TooManyRegistrations`` over the limit. Retries with one
+        ``Idempotency-Key`` count once: they are one registration."""
+        policy, now = self.config.login, clock.now()
+        retry = None if idempotency_key is None else store.key_subject(client_address, idempotency_key)
         with self.pool.connection() as conn, conn.transaction():
+            if retry is not None and store.admitted_before(conn, self.schema, retry):
+                return
             attempts, window_left = store.count_attempt(
-                conn, self.schema, "register_ip", client_address, policy.register_window_seconds, clock.now()
+                conn, self.schema, "register_ip", client_address, policy.register_window_seconds, now
             )
-        if attempts > policy.register_per_address:
+            admitted = attempts <= policy.register_per_address
+            if retry is not None and admitted:
+                store.admit(conn, self.schema, retry, now)
+        if not admitted:
             raise TooManyRegistrations(window_left)
 
     # -- log-in --------------------------------------------------------------------------------
@@ -269,6 +276,7 @@ class AccountsService:
             "pair_fail": policy.window_seconds,
             "known": policy.known_address_seconds,
             "register_ip": policy.register_window_seconds,
+            "register_key": policy.register_window_seconds,
         }
         with self.pool.connection() as conn, conn.transaction():
             return store.purge_login_attempts(conn, self.schema, now, windows) + store.purge_revoked_tokens(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 from dataclasses import dataclass
@@ -86,6 +87,31 @@ def count_attempt(
 def pair_subject(username_key: str, client_address: str) -> str:
     """The subject of a (username, address) delay row: a space never occurs in either part."""
     return f"{username_key} {client_address}"
+
+
+def key_subject(client_address: str, idempotency_key: str) -> str:
+    """The subject of a (address, Idempotency-Key) row: the key hashed (bounded length)."""
+    return f"{client_address} {hashlib.sha256(idempotency_key.encode()).hexdigest()}"
+
+
+def admitted_before(conn: Conn, schema: str, subject: str) -> bool:
+    """Whether a request of ``subject`` (an address and Idempotency-Key) was admitted already.
+    Takes a transaction lock on the subject first: concurrent retries of one key wait for the
+    first one's count, then find it admitted."""
+    conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", ("register_key " + subject,))
+    query = sql.SQL("SELECT 1 FROM {} WHERE scope = 'register_key' AND subject = %s").format(
+        _t(schema, "login_attempts")
+    )
+    return conn.execute(query, (subject,)).fetchone() is not None
+
+
+def admit(conn: Conn, schema: str, subject: str, now: datetime) -> None:
+    """Record that the request of ``subject`` was admitted (purged with the registration window)."""
+    query = sql.SQL(
+        "INSERT INTO {} (scope, subject, window_start, attempts) VALUES ('register_key', %s, %s, 1) "
+        "ON CONFLICT (scope, subject) DO NOTHING"
+    ).format(_t(schema, "login_attempts"))
+    conn.execute(query, (subject, now))
 
 
 def seconds_blocked(conn: Conn, schema: str, subject: str, now: datetime) -> int:
