@@ -15,6 +15,7 @@ errors become HTTP answers through ``ERRORS``.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -36,7 +37,7 @@ from libs.web import (
     request_transaction,
     require_player,
 )
-from libs.web.idempotency import HEADER
+from libs.web.idempotency import HEADER, KEY_PATTERN
 from services.accounts.domain import (
     DISPLAY_NAME_MAX,
     DISPLAY_NAME_MIN,
@@ -194,12 +195,17 @@ def _service() -> AccountsService:
 
 
 def _registration_throttled(func: F) -> F:
-    """Count the registration per client address before ``@idempotent`` claims a connection (429
-    ``too_many_attempts`` over the limit): a keyed request then never holds two pooled connections."""
+    """Count a well-formed registration per client address before ``@idempotent`` claims a
+    connection (429 ``too_many_attempts`` over the limit): a keyed request then never holds two
+    pooled connections. A request the schema or the key format refuses is not counted (it gets its
+    422 or 400)."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        _service().throttle_registration(request.remote_addr or "unknown", request.headers.get(HEADER))
+        key = request.headers.get(HEADER)
+        well_formed = key is None or re.fullmatch(KEY_PATTERN, key) is not None
+        if well_formed and not RegisterIn().validate(request.get_json(silent=True) or {}):
+            _service().throttle_registration(request.remote_addr or "unknown", key)
         return func(*args, **kwargs)
 
     return cast(F, wrapper)
