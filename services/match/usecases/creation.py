@@ -9,7 +9,9 @@ Modes are data (``domain.MODES``); what each way in checks before ``create_match
   deck as economy last published it (``IllegalActiveDeck`` when illegal), else the game's
   starter deck; the bot plays the starter deck;
 - operators (``admin`` by default, or the mode they name): a full setup, trusted;
-- a ``MatchRequested`` (``requested``): well-formed (``domain.request_problem``) and agreeing with
+- a ``MatchRequested`` (``requested``): players given by id only play their active deck as economy
+  last published it (``with_active_decks``; older requests carry each deck); well-formed
+  (``domain.request_problem``) and agreeing with
   what match knows (``request_mismatch``: registered players, each deck the player's active deck,
   the starter deck before any); otherwise a ``MatchRequestRejected`` stream.
 """
@@ -28,7 +30,7 @@ import psycopg
 from libs import clock
 from libs.contracts import match_id_for
 from libs.eventstore import ConcurrencyError, RecordedEvent
-from libs.games import IllegalCommand
+from libs.games import IllegalCommand, registry
 from libs.games.registry import DEFAULT_GAME
 from services.match import domain, store
 from services.match.errors import IllegalActiveDeck, MatchExists
@@ -147,7 +149,8 @@ class MatchCreation:
         data = event.data
         request_id = str(data.get("request_id") or event.event_id)
         match_id = match_id_for(request_id)
-        mode, players, game = data.get("mode"), data.get("players"), data.get("game", DEFAULT_GAME)
+        mode, game = data.get("mode"), data.get("game", DEFAULT_GAME)
+        players = self.with_active_decks(data.get("players"), conn, str(game))
         problem = domain.request_problem(mode, players, game) or self.request_mismatch(
             list(players or ()), conn, str(game)
         )
@@ -190,6 +193,19 @@ class MatchCreation:
             return False
         return True
 
+    def with_active_decks(self, players: Any, conn: psycopg.Connection[Any], game: str = DEFAULT_GAME) -> Any:
+        """``players`` of a MatchRequested, each given without a ``deck`` given the deck it must
+        play (requests carry ids only, issue 17 finding 5; older ones carried decks, which are kept
+        and vetted). Anything malformed is returned as it is, for ``request_problem`` to name."""
+        if not isinstance(players, list) or game not in registry.names():
+            return players
+        return [
+            {**p, "deck": self._expected_deck(conn, p["id"], game)}
+            if isinstance(p, Mapping) and "deck" not in p and isinstance(p.get("id"), str)
+            else p
+            for p in players
+        ]
+
     def request_mismatch(
         self, players: Sequence[Mapping[str, Any]], conn: psycopg.Connection[Any], game: str = DEFAULT_GAME
     ) -> Problem | None:
@@ -208,17 +224,25 @@ class MatchCreation:
         if game != DEFAULT_GAME:
             return None
         wrong = [
-            str(p["id"]) for p in players if sorted(p["deck"]) != sorted(self._expected_deck(conn, p["id"]))
+            str(p["id"])
+            for p in players
+            if sorted(p["deck"]) != sorted(self._expected_deck(conn, str(p["id"])))
         ]
         if wrong:
             details = {i: ["the deck is not the player's active deck"] for i in wrong}
             return "deck_mismatch", f"not the active deck of {', '.join(wrong)}", details
         return None
 
-    def _expected_deck(self, conn: psycopg.Connection[Any], player_id: str) -> list[str]:
-        """The deck a player's ranked or casual match must use: their active deck, or the starter deck."""
+    def _expected_deck(
+        self, conn: psycopg.Connection[Any], player_id: str, game: str = DEFAULT_GAME
+    ) -> list[str]:
+        """The deck a player's ranked or casual match must use: their active deck, or the starter
+        deck (the game's own starter deck: economy keeps Arcana decks only)."""
+        starter = list(domain.game_named(game).starter_deck)
+        if game != DEFAULT_GAME:
+            return starter
         found = store.active_deck(conn, self.schema, player_id)
-        return list(found.cards) if found is not None else list(domain.game_named(DEFAULT_GAME).starter_deck)
+        return list(found.cards) if found is not None else starter
 
     # -- other services' read models (in the consumer's transaction) -------------------------------
 
