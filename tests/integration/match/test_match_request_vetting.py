@@ -82,7 +82,7 @@ def test_a_request_of_ids_only_plays_each_players_active_deck(svc: MatchService)
     request_id = f"req-{uuid.uuid4()}"
     data = {"request_id": request_id, "mode": "ranked", "players": [{"id": alice}, {"id": bob}]}
     deliver(svc, "MatchRequested", data, f"pairing-{request_id}")
-    events = svc.read_events(match_id_for(request_id))
+    events = svc.matches.read_events(match_id_for(request_id))
     assert [e.type for e in events[:2]] == ["MatchCreated", "MatchStarted"]
     decks = {p["id"]: sorted(p["deck"]) for p in events[1].data["players"]}
     assert decks == {alice: sorted(STARTER_DECK), bob: sorted(OTHER_DECK)}
