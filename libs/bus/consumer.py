@@ -10,7 +10,8 @@ redelivery, which the inbox absorbs).
 A handler that raises rolls its transaction back; the runner seeks back to that message and
 retries it with bounded exponential backoff (the partition waits). After ``max_attempts`` failures
 in a row on one event (default 5), or at once when it does not decode to its declared type
-(``libs.contracts.MalformedEvent``: trying again cannot help), the event becomes a dead letter
+(``libs.contracts.MalformedEvent``) or is refused for good (``libs.contracts.Unacceptable``):
+trying again cannot help; the event becomes a dead letter
 (``libs/bus/deadletters.py``): recorded in ``<schema>.dead_letters``, published to
 ``arcana.<service>.dead-letters``, its offset committed, NOT in the inbox, and the partition goes
 on; ``python -m libs.kit.deadletters retry`` applies it later. The database being unreachable
@@ -68,7 +69,7 @@ from libs.bus.cluster import ClusterProbe
 from libs.bus.deadletters import DeadLetterPublisher, Failure
 from libs.bus.security import client_options
 from libs.bus.topics import dead_letter_topic, decode_value, header
-from libs.contracts import MalformedEvent
+from libs.contracts import MalformedEvent, Unacceptable
 from libs.eventstore import RecordedEvent, Upcasters
 
 log = logging.getLogger(__name__)
@@ -235,7 +236,7 @@ class ConsumerRunner(BackgroundLoop):
                 log.warning("%s: database unreachable (%r); will retry", self.name, exc)
                 raise HandlerFailed(str(event.event_id)) from exc
             failure = self._count_failure(event, exc)
-            if failure.attempts < self.max_attempts and not isinstance(exc, MalformedEvent):
+            if failure.attempts < self.max_attempts and not isinstance(exc, (MalformedEvent, Unacceptable)):
                 log.exception(
                     "%s: handling %s (%s) failed (attempt %d of %d); will retry",
                     self.name,

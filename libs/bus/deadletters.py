@@ -2,7 +2,9 @@
 Operators list and retry them with ``python -m libs.kit.deadletters`` (``make dead-letters``).
 
 When a handler has failed ``max_attempts`` times in a row on one event (``ConsumerRunner``; the
-database being unreachable is not the handler's failure and is never counted), the runner records
+database being unreachable is not the handler's failure and is never counted), or at once when the
+handler raises ``libs.contracts.MalformedEvent`` or ``libs.contracts.Unacceptable`` (an event it
+refuses for good), the runner records
 the event in ``<schema>.dead_letters`` (the envelope as delivered, the last error, the attempts,
 the first and last failure time, where it was read), publishes the record to
 ``arcana.<service>.dead-letters`` and commits its offset past it. The inbox does not hold it: the

@@ -113,6 +113,10 @@ class ArcanaClient:
     def me(self) -> Json:
         return cast(Json, self.call(ops.ME))
 
+    def set_display_name(self, display_name: str) -> Json:
+        """The public name others see (never the log-in name)."""
+        return cast(Json, self.call(ops.DISPLAY_NAME, json={"display_name": display_name}))
+
     # -- match ------------------------------------------------------------------------------------
 
     def matches(self, active: bool | None = None) -> list[Json]:
@@ -228,6 +232,10 @@ class ArcanaClient:
 
     def pass_track(self) -> Json:
         return cast(Json, self.call(ops.PASS_TRACK))
+
+    def pass_cosmetics(self) -> Json:
+        """Every cosmetic unlocked, season by season."""
+        return cast(Json, self.call(ops.PASS_COSMETICS))
 
     def arcana_today(self, date: str | None = None) -> Json:
         return cast(Json, self.call(ops.ARCANA_TODAY, query={"date": date}))

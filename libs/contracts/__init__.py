@@ -6,10 +6,16 @@ consumer's boundary, ``MalformedEvent`` for bad data: a dead letter), and values
 must compute alike (``match_id_for``).
 """
 
-from libs.contracts.accounts import AllSessionsRevoked, PlayerLoggedIn, PlayerRegistered, SessionRevoked
-from libs.contracts.base import IntegrationEvent, MalformedEvent, integration_event
+from libs.contracts.accounts import (
+    AllSessionsRevoked,
+    DisplayNameChanged,
+    PlayerLoggedIn,
+    PlayerRegistered,
+    SessionRevoked,
+)
+from libs.contracts.base import IntegrationEvent, MalformedEvent, Unacceptable, integration_event
 from libs.contracts.economy import ActiveDeckChanged
-from libs.contracts.ids import match_id_for
+from libs.contracts.ids import default_display_name, match_id_for
 from libs.contracts.match import (
     MatchCreated,
     MatchEnded,
@@ -24,6 +30,7 @@ from libs.contracts.ratings import RatingChanged
 __all__ = [
     "ActiveDeckChanged",
     "AllSessionsRevoked",
+    "DisplayNameChanged",
     "IntegrationEvent",
     "MalformedEvent",
     "MatchCreated",
@@ -37,6 +44,8 @@ __all__ = [
     "RatingChanged",
     "RewardGranted",
     "SessionRevoked",
+    "Unacceptable",
+    "default_display_name",
     "integration_event",
     "match_id_for",
 ]

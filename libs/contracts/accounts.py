@@ -19,6 +19,20 @@ class PlayerRegistered(IntegrationEvent):
     username: str = field(metadata={"doc": "lower case, 3-24 characters of `[a-z0-9_]`, unique"})
 
 
+@integration_event("DisplayNameChanged", version=1)
+@dataclass(frozen=True)
+class DisplayNameChanged(IntegrationEvent):
+    """A player chose the public name others see (leaderboards). Until the first one, a player's
+    name is `libs.contracts.default_display_name(player_id)`."""
+
+    player_id: str = field(metadata={"doc": _PLAYER})
+    display_name: str = field(
+        metadata={
+            "doc": "3-24 characters: letters, digits, `_ . -`, single spaces; unique case-insensitively"
+        }
+    )
+
+
 @integration_event("PlayerLoggedIn", version=1)
 @dataclass(frozen=True)
 class PlayerLoggedIn(IntegrationEvent):

@@ -37,6 +37,11 @@ class MalformedEvent(ValueError):
     """An event that does not decode to its declared type: its consumer dead-letters it."""
 
 
+class Unacceptable(Exception):
+    """Raised by a handler for a well-formed event it must never apply (e.g. a reward above what its
+    rule can pay): like a ``MalformedEvent``, its consumer dead-letters it at once, without retrying."""
+
+
 class Envelope(Protocol):
     """What ``decode`` reads of a stored or consumed event (``libs.eventstore.RecordedEvent``)."""
 

@@ -17,7 +17,10 @@ class MatchRequested(IntegrationEvent):
     request_id: str = field(metadata={"doc": "UUID5 of the two ticket ids: a repeat names the same request"})
     mode: str = field(metadata={"doc": "`ranked` or `casual`"})
     players: list[dict[str, Any]] = field(
-        metadata={"doc": "two `{id, deck}`: each player's id and active deck (20 card ids)"}
+        metadata={
+            "doc": "two `{id}`: the players' ids; match plays each one's active deck as economy "
+            "published it (events written before 2026-12 also carry each `deck`, which match checks)"
+        }
     )
     tickets: list[str] = field(metadata={"doc": "the two ticket ids, in the order of `players`"})
     match_id: str = field(

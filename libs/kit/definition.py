@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from libs.bus.publication import Publication
@@ -57,6 +58,9 @@ class ServiceDef:
       follows it); default: every event as stored on ``arcana.<name>.events``.
     - ``configure_app(app, options)`` (optional) runs when its Flask app is built, before any
       request: work due at start-up, and ``options`` its ``build`` will then receive.
+    - ``purge_closed(service object, before)`` (optional): delete from its read models what
+      closed before ``before`` (e.g. closed queue tickets); returns how many. The purge policy
+      (``libs.maintenance``) calls it hourly with ``now - closed_keep``.
     - ``own_sessions``: the service keeps revoked sessions in tables of its own (accounts) and
       sets its app's session check itself. Every other service gets them from the kit
       (``libs.kit.sessions``): a subscription to accounts' revocations, added to its
@@ -73,6 +77,7 @@ class ServiceDef:
     configure_app: Callable[[Any, dict[str, Any]], None] | None = None
     publication: Publication | None = None
     own_sessions: bool = False
+    purge_closed: Callable[[Any, datetime], int] | None = None
 
     @property
     def schema(self) -> str:

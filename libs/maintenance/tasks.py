@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
@@ -32,17 +33,21 @@ def purge_services(names: list[str], policy: PurgePolicy) -> list[PurgeReport]:
     reports = []
     for name in names:
         try:
-            runtime, _ = built(name)
-            report = purge_schema(runtime.pool, runtime.schema, policy, clock.now())
+            runtime, service = built(name)
+            hook = runtime.service.purge_closed
+            closed = functools.partial(hook, service) if hook is not None else None
+            report = purge_schema(runtime.pool, runtime.schema, policy, clock.now(), closed)
         except Exception:
             log.exception("purge of service %s failed", name)
             continue
         log.info(
-            "purged %s: %d idempotency keys, inbox %s, %d expired revocations",
+            "purged %s: %d idempotency keys, inbox %s, %d expired revocations, %d rate counters, %d closed",
             name,
             report.idempotency,
             report.inbox,
             report.revoked_tokens,
+            report.rate_limits,
+            report.closed,
         )
         reports.append(report)
     return reports
@@ -52,4 +57,4 @@ def purge_services(names: list[str], policy: PurgePolicy) -> list[PurgeReport]:
 def purge() -> int:
     """Purge every service's schema; returns how many rows were deleted in all."""
     reports = purge_services(service_names(), PurgePolicy.from_env())
-    return sum(r.idempotency + sum(r.inbox.values()) + r.revoked_tokens for r in reports)
+    return sum(r.total for r in reports)

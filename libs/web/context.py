@@ -12,10 +12,10 @@ from typing import Any
 import psycopg
 from flask import current_app, g
 from psycopg.pq import TransactionStatus
-from psycopg.rows import tuple_row
 from psycopg_pool import ConnectionPool
 
 from libs.config import Settings
+from libs.db.pool import CONNECTION_KWARGS
 
 POOL_TIMEOUT_SECONDS = float(os.environ.get("ARCANA_DB_POOL_TIMEOUT", "5"))  # then 503, not a hang
 
@@ -32,7 +32,7 @@ def lazy_pool(url: str, *, max_size: int = 10, name: str = "arcana-web") -> Conn
         min_size=1,
         max_size=max_size,
         name=name,
-        kwargs={"row_factory": tuple_row},
+        kwargs=dict(CONNECTION_KWARGS),  # UTC sessions
         timeout=POOL_TIMEOUT_SECONDS,
         open=False,
     )

@@ -7,16 +7,24 @@ errors become HTTP answers through ``ERRORS``.
 - ``DELETE /v1/sessions/current`` → 204: log out (this token is refused from now on).
 - ``DELETE /v1/sessions`` → 204: log out everywhere (every token issued so far is refused).
 - ``GET /v1/me`` → 200 player; 401 ``unauthorized`` (also for a token that was logged out).
+- ``PUT /v1/me/display-name`` ``{display_name}`` → 200 player: the public name others see (never
+  the log-in name); 409 ``display_name_taken`` (another player's, or your own username); 422
+  ``validation_error``; 429 ``too_many_requests`` (5 changes an hour).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import marshmallow as ma
 from flask import request
 
+from libs.contracts import default_display_name
 from libs.kit import ErrorTable, Problem
+from libs.kit.limits import TOO_MANY_REQUESTS, PlayerLimit, TooManyRequests, limited
 from libs.kit.web import current_service
 from libs.web import (
     Blueprint,
@@ -29,11 +37,17 @@ from libs.web import (
     request_transaction,
     require_player,
 )
+from libs.web.idempotency import HEADER, KEY_PATTERN
 from services.accounts.domain import (
+    DISPLAY_NAME_MAX,
+    DISPLAY_NAME_MIN,
+    DISPLAY_NAME_PATTERN,
     PASSWORD_MAX,
     PASSWORD_MIN,
     USERNAME_MAX,
     USERNAME_MIN,
+    ChangeDisplayName,
+    DisplayNameTaken,
     InvalidCredentials,
     InvalidInput,
     LogIn,
@@ -45,6 +59,8 @@ from services.accounts.domain import (
     password_problem,
 )
 from services.accounts.service import AccountsService
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _retry_after(exc: TooManyAttempts) -> dict[str, str]:
@@ -71,8 +87,18 @@ ERRORS = ErrorTable(
             headers=_retry_after,
         ),
         UnknownPlayer: Problem(401, "unauthorized", "The token's player does not exist."),
+        DisplayNameTaken: Problem(
+            409,
+            "display_name_taken",
+            "Another player shows this name, or it is your username (which must stay private).",
+            rules=True,
+        ),
+        TooManyRequests: TOO_MANY_REQUESTS,
     }
 )
+
+# Each change is an event other services store: ARCANA_DISPLAY_NAME_CHANGES_PER_WINDOW, ..._WINDOW_SECONDS.
+DISPLAY_NAME_CHANGES = PlayerLimit("display_name", "DISPLAY_NAME_CHANGES", per_window=5, window_seconds=3600)
 
 blp = Blueprint("accounts", __name__, description="Player accounts, log-in sessions (bearer tokens).")
 
@@ -116,9 +142,32 @@ class RegisterIn(StrictSchema):
     )
 
 
+_DISPLAY_NAME = {
+    "description": "The public name others see (leaderboards); never the log-in name. Default "
+    "`Player-` and 12 hex digits of the player id."
+}
+
+
 class PlayerOut(ma.Schema):
     player_id = ma.fields.UUID(required=True)
     username = ma.fields.String(required=True)
+    display_name = ma.fields.String(required=True, metadata=_DISPLAY_NAME)
+
+
+class DisplayNameIn(StrictSchema):
+    display_name = ma.fields.String(
+        required=True,
+        validate=[
+            ma.validate.Length(min=DISPLAY_NAME_MIN, max=DISPLAY_NAME_MAX),
+            FullMatch(
+                DISPLAY_NAME_PATTERN, error="Letters, digits and _ . - only, words joined by single spaces."
+            ),
+        ],
+        metadata={
+            "description": f"{DISPLAY_NAME_MIN}-{DISPLAY_NAME_MAX} characters: letters, digits and "
+            "`_ . -`, words joined by single spaces; unique case-insensitively; not your username"
+        },
+    )
 
 
 class SessionIn(StrictSchema):
@@ -136,6 +185,7 @@ class SessionOut(ma.Schema):
 class MeOut(ma.Schema):
     player_id = ma.fields.UUID(required=True)
     username = ma.fields.String(required=True)
+    display_name = ma.fields.String(required=True, metadata=_DISPLAY_NAME)
     created_at = ma.fields.AwareDateTime(required=True)
 
 
@@ -144,7 +194,25 @@ def _service() -> AccountsService:
     return service
 
 
+def _registration_throttled(func: F) -> F:
+    """Count a well-formed registration per client address before ``@idempotent`` claims a
+    connection (429 ``too_many_attempts`` over the limit): a keyed request then never holds two
+    pooled connections. A request the schema or the key format refuses is not counted (it gets its
+    422 or 400)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        key = request.headers.get(HEADER)
+        well_formed = key is None or re.fullmatch(KEY_PATTERN, key) is not None
+        if well_formed and not RegisterIn().validate(request.get_json(silent=True) or {}):
+            _service().throttle_registration(request.remote_addr or "unknown", key)
+        return func(*args, **kwargs)
+
+    return cast(F, wrapper)
+
+
 @blp.route("/v1/accounts", methods=["POST"])
+@_registration_throttled
 @idempotent
 @blp.arguments(RegisterIn)
 @blp.response(201, PlayerOut)
@@ -154,7 +222,11 @@ def register(args: dict[str, Any]) -> Any:
     """Create a player account (``Idempotency-Key`` honoured)."""
     command = RegisterPlayer(args["username"], args["password"], request.remote_addr or "unknown")
     event = _service().register(command, request_transaction)
-    return {"player_id": event.player_id, "username": event.username}
+    return {
+        "player_id": event.player_id,
+        "username": event.username,
+        "display_name": default_display_name(event.player_id),
+    }
 
 
 @blp.route("/v1/sessions", methods=["POST"])
@@ -197,5 +269,24 @@ def log_out_everywhere() -> None:
 @blp.alt_response(401, schema=ErrorSchema, description="unauthorized")
 def me() -> Any:
     """The authenticated player's account."""
-    row = _service().player(current_player())
-    return {"player_id": row.player_id, "username": row.username, "created_at": row.created_at}
+    return _me_out(_service().player(current_player()))
+
+
+@blp.route("/v1/me/display-name", methods=["PUT"])
+@require_player
+@limited(DISPLAY_NAME_CHANGES)
+@blp.arguments(DisplayNameIn)
+@blp.response(200, MeOut)
+def set_display_name(args: dict[str, Any]) -> Any:
+    """Choose the public name other players see (the leaderboard shows only it)."""
+    command = ChangeDisplayName(current_player(), args["display_name"])
+    return _me_out(_service().change_display_name(command, request_transaction))
+
+
+def _me_out(row: Any) -> dict[str, Any]:
+    return {
+        "player_id": row.player_id,
+        "username": row.username,
+        "display_name": row.display_name,
+        "created_at": row.created_at,
+    }

@@ -15,8 +15,11 @@ from dataclasses import dataclass
 from services.accounts.events import PlayerRegistered
 
 USERNAME_MIN, USERNAME_MAX = 3, 24
+DISPLAY_NAME_MIN, DISPLAY_NAME_MAX = 3, 24
+DISPLAY_NAME_PATTERN = r"[A-Za-z0-9_.-]+(?: [A-Za-z0-9_.-]+)*"  # words joined by single spaces
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 _USERNAME_RE = re.compile(r"[a-z0-9_]+")  # fullmatch: "$" would accept a trailing newline
+_DEFAULT_NAME_RE = re.compile(r"player-[0-9a-f]{12}", re.IGNORECASE)  # libs.contracts.default_display_name
 
 
 class AccountsError(Exception):
@@ -32,6 +35,11 @@ class InvalidInput(AccountsError):
 
 class UsernameTaken(AccountsError):
     """Another player already has this username (case-insensitively)."""
+
+
+class DisplayNameTaken(AccountsError):
+    """Another player already shows this name (case-insensitively), or it is reserved: the
+    player's own log-in name (showing it would give it away) or of the default names' form."""
 
 
 class InvalidCredentials(AccountsError):
@@ -71,6 +79,15 @@ def username_problem(username: str) -> str | None:
     return None
 
 
+def display_name_problem(name: str) -> str | None:
+    """Why ``name`` is not acceptable as a public display name, or None."""
+    if not DISPLAY_NAME_MIN <= len(name) <= DISPLAY_NAME_MAX:
+        return f"Must be {DISPLAY_NAME_MIN} to {DISPLAY_NAME_MAX} characters."
+    if not re.fullmatch(DISPLAY_NAME_PATTERN, name):
+        return "Letters, digits and _ . - only, words joined by single spaces."
+    return None
+
+
 def password_problem(password: str) -> str | None:
     """Why ``password`` is not acceptable, or None."""
     if not PASSWORD_MIN <= len(normalize_password(password)) <= PASSWORD_MAX:
@@ -98,6 +115,26 @@ class RegisterPlayer:
 
 
 @dataclass(frozen=True)
+class ChangeDisplayName:
+    """Choose the public name others see. Raises ``InvalidInput`` when a rule is broken; the store
+    refuses a name taken (``DisplayNameTaken``)."""
+
+    player_id: uuid.UUID
+    display_name: str
+
+    def __post_init__(self) -> None:
+        problem = display_name_problem(self.display_name)
+        if problem:
+            raise InvalidInput("display_name", problem)
+
+    def reserved(self, username: str) -> bool:
+        """Whether the name is not the player's to take: their log-in name (showing it would give
+        it away) or of the form of default names (``Player-`` and 12 hex digits)."""
+        own = self.display_name.lower() == normalize_username(username)
+        return own or _DEFAULT_NAME_RE.fullmatch(self.display_name) is not None
+
+
+@dataclass(frozen=True)
 class LogIn:
     """Exchange a username and password for a token (no rules checked: a bad one just fails)."""
 
@@ -119,9 +156,23 @@ def register(command: RegisterPlayer, player_id: uuid.UUID) -> PlayerRegistered:
     return PlayerRegistered(str(player_id), command.username)
 
 
+def failures_over_limit(own: int, total: int, free: int, known_address: bool) -> int:
+    """How many of an address's failures at a username count towards its delay: only its own.
+
+    ``own``: this address's failures at the username in the window; ``total``: everyone's;
+    ``free``: failures a username allows before delays. A stranger's guesses never lengthen the
+    owner's wait: an address waits by its own failures once the username is over its limit (its
+    first failure then: the shortest delay). An address that has logged in successfully as the
+    username keeps a normal pace: only its own failures over ``free`` count."""
+    if known_address:
+        return max(0, own - free)
+    return min(own, total - free) if total > free else 0
+
+
 def delay_after_failure(excess: int, base_seconds: int, max_seconds: int) -> int:
-    """Seconds an address waits before its next try at a username that has ``excess`` failures
-    over its limit: ``base``, then twice as long with each further failure, at most ``max``."""
+    """Seconds an address waits before its next try at a username after ``excess`` failures that
+    count (``failures_over_limit``): ``base``, then twice as long with each further failure, at
+    most ``max``."""
     if excess <= 0:
         return 0
     return min(max_seconds, base_seconds * 2 ** min(excess - 1, 30))

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from libs.contracts.accounts import AllSessionsRevoked, PlayerLoggedIn, PlayerRegistered, SessionRevoked
+from libs.contracts.accounts import (
+    AllSessionsRevoked,
+    DisplayNameChanged,
+    PlayerLoggedIn,
+    PlayerRegistered,
+    SessionRevoked,
+)
 from libs.kit.events import EventCatalog
 
 TOPIC = "arcana.accounts.events"
@@ -10,6 +16,6 @@ TOPIC = "arcana.accounts.events"
 CATALOG = EventCatalog(
     "accounts",
     TOPIC,
-    (PlayerRegistered, PlayerLoggedIn, SessionRevoked, AllSessionsRevoked),
+    (PlayerRegistered, DisplayNameChanged, PlayerLoggedIn, SessionRevoked, AllSessionsRevoked),
     "Player accounts and their sessions. Stream `player-<id>` per player.",
 )

@@ -7,7 +7,7 @@ Each method raises the domain's errors (``UsernameTaken``, ``InvalidCredentials`
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -31,6 +31,7 @@ from services.accounts.domain import (
 from services.accounts.events import (
     CATALOG,
     AllSessionsRevoked,
+    DisplayNameChanged,
     PlayerLoggedIn,
     PlayerRegistered,
     SessionRevoked,
@@ -46,10 +47,12 @@ class LoginPolicy:
     """Throttling of log-ins and registrations, in fixed windows of ``window_seconds``.
 
     - per client address: at most ``per_address`` log-in attempts (then 429 before any check);
-    - per username: ``per_username`` failures are free; each further failure makes the address
-      that failed wait ``delay_base_seconds``, doubling with every failure, at most
-      ``delay_max_seconds``, before its next try at that username. Other addresses (the owner's)
-      are still checked, so a correct password passes;
+    - per username: ``per_username`` failures are free; once over, each failure makes the address
+      that failed wait ``delay_base_seconds``, doubling with every failure OF THAT ADDRESS, at most
+      ``delay_max_seconds``, before its next try at that username. A stranger's guesses never
+      lengthen the owner's wait (``domain.failures_over_limit``); an address that logged in as the
+      username within ``known_address_seconds`` gets ``per_username`` failures of its own before
+      any delay. Other addresses are still checked, so a correct password passes;
     - registrations: at most ``register_per_address`` per address in ``register_window_seconds``.
     """
 
@@ -60,6 +63,7 @@ class LoginPolicy:
     delay_max_seconds: int = 900
     register_per_address: int = 10
     register_window_seconds: int = 3600
+    known_address_seconds: int = 30 * 86_400
 
     @classmethod
     def from_env(cls) -> LoginPolicy:
@@ -72,6 +76,7 @@ class LoginPolicy:
             delay_max_seconds=env_int("ARCANA_LOGIN_DELAY_MAX_SECONDS", d.delay_max_seconds),
             register_per_address=env_int("ARCANA_REGISTER_MAX_PER_ADDRESS", d.register_per_address),
             register_window_seconds=env_int("ARCANA_REGISTER_WINDOW_SECONDS", d.register_window_seconds),
+            known_address_seconds=env_int("ARCANA_LOGIN_KNOWN_ADDRESS_SECONDS", d.known_address_seconds),
         )
 
 
@@ -109,12 +114,11 @@ class AccountsService:
 
     def register(self, command: RegisterPlayer, transaction: Transaction) -> PlayerRegistered:
         """Store the account and append ``PlayerRegistered`` in one ``transaction()``, entered after
-        the (slow) password hash.
+        the (slow) password hash. Call ``throttle_registration`` first (the API does, before it
+        claims the request's ``Idempotency-Key``: the count needs a connection of its own).
 
-        Raises ``TooManyRegistrations`` when the client address registered too often (checked
-        before the hash) and ``UsernameTaken``; nothing is written then.
+        Raises ``UsernameTaken``; nothing is written then.
         """
-        self._throttle_registration(command.client_address)
         password_hash = hash_password(command.password, self.config.scrypt)
         player_id = uuid.uuid4()
         event = domain.register(command, player_id)
@@ -127,15 +131,22 @@ class AccountsService:
         self.repository.execute(store_account, transaction=transaction)
         return event
 
-    def _throttle_registration(self, client_address: str) -> None:
+    def throttle_registration(self, client_address: str, idempotency_key: str | None = None) -> None:
         """Count a registration attempt (its own transaction: a refused request's rollback must
-        not undo it); raise ``TooManyRegistrations`` over the limit."""
-        policy = self.config.login
+        not undo it); raise ``TooManyRegistrations`` over the limit. Retries with one
+        ``Idempotency-Key`` count once: they are one registration."""
+        policy, now = self.config.login, clock.now()
+        retry = None if idempotency_key is None else store.key_subject(client_address, idempotency_key)
         with self.pool.connection() as conn, conn.transaction():
+            if retry is not None and store.admitted_before(conn, self.schema, retry):
+                return
             attempts, window_left = store.count_attempt(
-                conn, self.schema, "register_ip", client_address, policy.register_window_seconds, clock.now()
+                conn, self.schema, "register_ip", client_address, policy.register_window_seconds, now
             )
-        if attempts > policy.register_per_address:
+            admitted = attempts <= policy.register_per_address
+            if retry is not None and admitted:
+                store.admit(conn, self.schema, retry, now)
+        if not admitted:
             raise TooManyRegistrations(window_left)
 
     # -- log-in --------------------------------------------------------------------------------
@@ -172,17 +183,19 @@ class AccountsService:
             raise TooManyAttempts(wait)
 
     def _record_failure(self, command: LogIn) -> None:
-        """Count a failure for the username; over its limit, make this address wait (growing)."""
+        """Count a failure for the username and for this address at it; over the username's limit,
+        make this address wait, growing with its own failures only."""
         policy, now = self.config.login, clock.now()
+        pair = store.pair_subject(command.username_key, command.client_address)
         with self.pool.connection() as conn, conn.transaction():
-            failures, _ = store.count_attempt(
+            total, _ = store.count_attempt(
                 conn, self.schema, "username", command.username_key, policy.window_seconds, now
             )
-            delay = domain.delay_after_failure(
-                failures - policy.per_username, policy.delay_base_seconds, policy.delay_max_seconds
-            )
+            own, _ = store.count_attempt(conn, self.schema, "pair_fail", pair, policy.window_seconds, now)
+            known = store.logged_in_since(conn, self.schema, pair, now, policy.known_address_seconds)
+            excess = domain.failures_over_limit(own, total, policy.per_username, known)
+            delay = domain.delay_after_failure(excess, policy.delay_base_seconds, policy.delay_max_seconds)
             if delay:
-                pair = store.pair_subject(command.username_key, command.client_address)
                 store.block_until(conn, self.schema, pair, now, now + timedelta(seconds=delay))
 
     def _open_session(self, command: LogIn, row: store.PlayerRow) -> IssuedToken:
@@ -191,6 +204,12 @@ class AccountsService:
         def log_in(uow: UnitOfWork) -> int:
             version = store.lock_player(uow.conn, self.schema, row.player_id)
             store.forgive_attempts(uow.conn, self.schema, command.username_key, command.client_address)
+            store.mark_logged_in(
+                uow.conn,
+                self.schema,
+                store.pair_subject(command.username_key, command.client_address),
+                clock.now(),
+            )
             self._append(uow, row.player_id, PlayerLoggedIn(str(row.player_id), row.username))
             return version
 
@@ -198,6 +217,30 @@ class AccountsService:
         return issue_token(
             self.settings.token_secret, row.player_id, self.settings.token_ttl_seconds, version=version
         )
+
+    # -- the public name -----------------------------------------------------------------------
+
+    def change_display_name(
+        self, command: domain.ChangeDisplayName, transaction: Transaction
+    ) -> store.PlayerRow:
+        """Set the player's display name and append ``DisplayNameChanged`` (nothing when it is the
+        name already); returns the account after. Raises ``UnknownPlayer``, ``DisplayNameTaken``
+        (another player's name, the player's own log-in name, or of the default names' form)."""
+
+        def rename(uow: UnitOfWork) -> store.PlayerRow:
+            row = store.get_player(uow.conn, self.schema, command.player_id)
+            if row is None:
+                raise domain.UnknownPlayer()
+            store.lock_player(uow.conn, self.schema, command.player_id)
+            if command.reserved(row.username):
+                raise domain.DisplayNameTaken(command.display_name)
+            if row.display_name != command.display_name:
+                store.set_display_name(uow.conn, self.schema, command.player_id, command.display_name)
+                event = DisplayNameChanged(str(command.player_id), command.display_name)
+                self._append(uow, command.player_id, event)
+            return replace(row, display_name=command.display_name)
+
+        return self.repository.execute(rename, transaction=transaction)
 
     # -- log-out -------------------------------------------------------------------------------
 
@@ -247,7 +290,10 @@ class AccountsService:
             "ip": policy.window_seconds,
             "username": policy.window_seconds,
             "pair": policy.window_seconds,
+            "pair_fail": policy.window_seconds,
+            "known": policy.known_address_seconds,
             "register_ip": policy.register_window_seconds,
+            "register_key": policy.register_window_seconds,
         }
         with self.pool.connection() as conn, conn.transaction():
             return store.purge_login_attempts(conn, self.schema, now, windows) + store.purge_revoked_tokens(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 from dataclasses import dataclass
@@ -12,7 +13,9 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg import sql
 
-from services.accounts.domain import UsernameTaken
+from libs.contracts import default_display_name
+from libs.kit.limits import count_in_window
+from services.accounts.domain import DisplayNameTaken, UsernameTaken
 
 Conn = psycopg.Connection[Any]
 
@@ -23,6 +26,7 @@ class PlayerRow:
     username: str
     password_hash: str
     created_at: datetime
+    display_name: str
 
 
 def _t(schema: str, table: str) -> sql.Identifier:
@@ -35,17 +39,24 @@ def insert_player(
     """Insert the account row. Raises ``UsernameTaken`` (the caller's transaction is then failed:
     let the exception leave its ``with conn.transaction()`` block)."""
     query = sql.SQL(
-        "INSERT INTO {} (player_id, username, password_hash, created_at) VALUES (%s, %s, %s, %s)"
+        "INSERT INTO {} (player_id, username, password_hash, created_at, display_name) "
+        "VALUES (%s, %s, %s, %s, %s)"
     ).format(_t(schema, "players"))
     try:
-        conn.execute(query, (player_id, username, password_hash, created_at))
+        conn.execute(
+            query, (player_id, username, password_hash, created_at, default_display_name(str(player_id)))
+        )
     except pg_errors.UniqueViolation as exc:
         if exc.diag.constraint_name == "players_username_key":
             raise UsernameTaken(username) from None
         raise
 
 
-_COLUMNS = sql.SQL("player_id, username, password_hash, created_at")
+# A NULL display name (a row the previous release inserted) reads as the default one.
+_COLUMNS = sql.SQL(
+    "player_id, username, password_hash, created_at, "
+    "coalesce(display_name, 'Player-' || substr(replace(player_id::text, '-', ''), 1, 12))"
+)
 
 
 def find_by_username(conn: Conn, schema: str, username: str) -> PlayerRow | None:
@@ -70,30 +81,37 @@ def count_attempt(
     ``now`` comes from ``libs.clock`` (tests move it). Returns (attempts in the window including
     this one, seconds until the window ends).
     """
-    t = _t(schema, "login_attempts")
-    query = sql.SQL(
-        """
-        INSERT INTO {t} AS a (scope, subject, window_start, attempts)
-        VALUES (%(scope)s, %(subject)s, %(now)s, 1)
-        ON CONFLICT (scope, subject) DO UPDATE SET
-            attempts = CASE WHEN a.window_start <= %(now)s - make_interval(secs => %(window)s)
-                            THEN 1 ELSE a.attempts + 1 END,
-            window_start = CASE WHEN a.window_start <= %(now)s - make_interval(secs => %(window)s)
-                                THEN %(now)s ELSE a.window_start END
-        RETURNING attempts,
-                  greatest(1, ceil(extract(epoch FROM
-                      window_start + make_interval(secs => %(window)s) - %(now)s)))::int
-        """
-    ).format(t=t)
-    params = {"scope": scope, "subject": subject, "window": window_seconds, "now": now}
-    row = conn.execute(query, params).fetchone()
-    assert row is not None
-    return int(row[0]), int(row[1])
+    return count_in_window(conn, schema, "login_attempts", (scope, subject), window_seconds, now)
 
 
 def pair_subject(username_key: str, client_address: str) -> str:
     """The subject of a (username, address) delay row: a space never occurs in either part."""
     return f"{username_key} {client_address}"
+
+
+def key_subject(client_address: str, idempotency_key: str) -> str:
+    """The subject of a (address, Idempotency-Key) row: the key hashed (bounded length)."""
+    return f"{client_address} {hashlib.sha256(idempotency_key.encode()).hexdigest()}"
+
+
+def admitted_before(conn: Conn, schema: str, subject: str) -> bool:
+    """Whether a request of ``subject`` (an address and Idempotency-Key) was admitted already.
+    Takes a transaction lock on the subject first: concurrent retries of one key wait for the
+    first one's count, then find it admitted."""
+    conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", ("register_key " + subject,))
+    query = sql.SQL("SELECT 1 FROM {} WHERE scope = 'register_key' AND subject = %s").format(
+        _t(schema, "login_attempts")
+    )
+    return conn.execute(query, (subject,)).fetchone() is not None
+
+
+def admit(conn: Conn, schema: str, subject: str, now: datetime) -> None:
+    """Record that the request of ``subject`` was admitted (purged with the registration window)."""
+    query = sql.SQL(
+        "INSERT INTO {} (scope, subject, window_start, attempts) VALUES ('register_key', %s, %s, 1) "
+        "ON CONFLICT (scope, subject) DO NOTHING"
+    ).format(_t(schema, "login_attempts"))
+    conn.execute(query, (subject, now))
 
 
 def seconds_blocked(conn: Conn, schema: str, subject: str, now: datetime) -> int:
@@ -127,7 +145,7 @@ def forgive_attempts(conn: Conn, schema: str, username_key: str, client_address:
     guesser on other addresses a fresh allowance."""
     t = _t(schema, "login_attempts")
     conn.execute(
-        sql.SQL("DELETE FROM {} WHERE scope = 'pair' AND subject = %s").format(t),
+        sql.SQL("DELETE FROM {} WHERE scope IN ('pair', 'pair_fail') AND subject = %s").format(t),
         (pair_subject(username_key, client_address),),
     )
     conn.execute(
@@ -136,6 +154,29 @@ def forgive_attempts(conn: Conn, schema: str, username_key: str, client_address:
         ).format(t),
         (client_address,),
     )
+
+
+def mark_logged_in(conn: Conn, schema: str, subject: str, now: datetime) -> None:
+    """Remember that the (username, address) ``subject`` logged in successfully ``now`` (scope
+    'known': its ``window_start`` is the last success)."""
+    query = sql.SQL(
+        """
+        INSERT INTO {} AS a (scope, subject, window_start, attempts) VALUES ('known', %(subject)s, %(now)s, 1)
+        ON CONFLICT (scope, subject) DO UPDATE SET window_start = %(now)s, attempts = a.attempts + 1
+        """
+    ).format(_t(schema, "login_attempts"))
+    conn.execute(query, {"subject": subject, "now": now})
+
+
+def logged_in_since(conn: Conn, schema: str, subject: str, now: datetime, seconds: int) -> bool:
+    """Whether ``subject`` (username and address) logged in successfully in the last ``seconds``."""
+    query = sql.SQL(
+        """
+        SELECT 1 FROM {} WHERE scope = 'known' AND subject = %(subject)s
+          AND window_start > %(now)s - make_interval(secs => %(secs)s)
+        """
+    ).format(_t(schema, "login_attempts"))
+    return conn.execute(query, {"subject": subject, "now": now, "secs": seconds}).fetchone() is not None
 
 
 def purge_login_attempts(conn: Conn, schema: str, now: datetime, windows: dict[str, int]) -> int:
@@ -150,6 +191,18 @@ def purge_login_attempts(conn: Conn, schema: str, now: datetime, windows: dict[s
     ).format(_t(schema, "login_attempts"))
     params = {"now": now, "windows": json.dumps(windows), "longest": max(windows.values())}
     return conn.execute(query, params).rowcount
+
+
+def set_display_name(conn: Conn, schema: str, player_id: uuid.UUID, display_name: str) -> None:
+    """Raises ``DisplayNameTaken`` (another player's, case-insensitively); the caller's
+    transaction is then failed, as with ``insert_player``."""
+    query = sql.SQL("UPDATE {} SET display_name = %s WHERE player_id = %s").format(_t(schema, "players"))
+    try:
+        conn.execute(query, (display_name, player_id))
+    except pg_errors.UniqueViolation as exc:
+        if exc.diag.constraint_name == "players_display_name_key":
+            raise DisplayNameTaken(display_name) from None
+        raise
 
 
 def lock_player(conn: Conn, schema: str, player_id: uuid.UUID) -> int:

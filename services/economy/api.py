@@ -9,8 +9,10 @@
   ``insufficient_dust``, ``craft_beyond_limit``, ``card_not_owned``
 - ``GET|POST /v1/decks``, ``GET|PUT|DELETE /v1/decks/{id}``, ``POST /v1/decks/{id}/activate``;
   404 ``deck_not_found``; 409 ``deck_limit_reached``, ``active_deck``; 422 ``invalid_deck``,
-  ``illegal_deck`` (details.problems names every problem)
-- ``POST /v1/admin/grants`` (operator token) → 201
+  ``illegal_deck`` (details.problems names every problem); 429 ``too_many_requests`` (``Retry-After``)
+  over 30 deck writes a minute per player
+- ``POST /v1/admin/grants`` (operator token) → 201; 404 ``wallet_not_found``; 422
+  ``grant_above_ceiling`` (``ARCANA_GRANT_MAX_COINS`` / ``_DUST`` / ``_PACKS``)
 A player sees and changes only their own wallet, collection and decks. POSTs honour
 ``Idempotency-Key``. Refusals write nothing.
 """
@@ -21,6 +23,7 @@ import uuid
 from typing import Any
 
 from libs.kit import ErrorTable, Problem
+from libs.kit.limits import TOO_MANY_REQUESTS, PlayerLimit, TooManyRequests, limited
 from libs.kit.web import current_service
 from libs.rules import CATALOG
 from libs.web import (
@@ -34,6 +37,7 @@ from libs.web import (
 from libs.web.contract import uuid_path
 from services.economy import schemas, store
 from services.economy.domain import (
+    AboveCeiling,
     ActiveDeckUndeletable,
     AlreadyCredited,
     CardNotOwned,
@@ -50,7 +54,7 @@ from services.economy.domain import (
     WalletNotFound,
 )
 from services.economy.domain.credits import PlayerCredit
-from services.economy.domain.wallet import Credit
+from services.economy.domain.wallet import Credit, Wallet
 from services.economy.events import CardCrafted, CardDisenchanted
 from services.economy.service import Busy, EconomyService
 
@@ -71,7 +75,7 @@ def _problem(status: int, cls: type[EconomyError], *, rules: bool = False) -> Pr
 ERRORS = ErrorTable(
     {
         **{cls: _problem(404, cls) for cls in (WalletNotFound, DeckNotFound)},
-        **{cls: _problem(422, cls) for cls in (UnknownCard, InvalidAmount)},
+        **{cls: _problem(422, cls) for cls in (UnknownCard, InvalidAmount, AboveCeiling)},
         **{cls: _problem(422, cls, rules=True) for cls in (InvalidDeck, IllegalDeck)},
         **{
             cls: _problem(409, cls)
@@ -87,8 +91,13 @@ ERRORS = ErrorTable(
             )
         },
         EconomyError: _problem(409, EconomyError),
+        TooManyRequests: TOO_MANY_REQUESTS,
     }
 )
+
+# Saving, renaming, deleting and activating decks (each a DeckSaved / ActiveDeckChanged that other
+# services store): ARCANA_DECK_WRITES_PER_WINDOW, ARCANA_DECK_WRITES_WINDOW_SECONDS.
+DECK_WRITES = PlayerLimit("deck_write", "DECK_WRITES", per_window=30, window_seconds=60)
 
 _DECK_ID = uuid_path("deck_id", "A deck of yours (anything else: 404 `deck_not_found`).")
 
@@ -162,14 +171,13 @@ def open_pack(args: dict[str, Any]) -> Any:
     }
 
 
-def _card_change(event: Any, dust_change: int) -> dict[str, Any]:
-    copies = _service().read(store.collection, _me()).get(event.card_id, 0)
+def _card_change(event: Any, after: Wallet, dust_change: int) -> dict[str, Any]:
     return {
         "card_id": event.card_id,
         "rarity": event.rarity,
         "dust_change": dust_change,
         "dust": event.dust_after,
-        "copies": copies,
+        "copies": after.owned(event.card_id),
     }
 
 
@@ -180,9 +188,9 @@ def _card_change(event: Any, dust_change: int) -> dict[str, Any]:
 @blp.response(201, schemas.CardChangeOut)
 def craft(args: dict[str, Any]) -> Any:
     """Craft one copy (20 / 80 / 200 / 600 / 1600 dust by rarity), up to the deck limit."""
-    event = _service().craft(_me(), args["card_id"], tx=request_transaction)
+    event, after = _service().craft(_me(), args["card_id"], tx=request_transaction)
     assert isinstance(event, CardCrafted)
-    return _card_change(event, -event.dust_spent)
+    return _card_change(event, after, -event.dust_spent)
 
 
 @blp.route("/v1/disenchants", methods=["POST"])
@@ -192,9 +200,9 @@ def craft(args: dict[str, Any]) -> Any:
 @blp.response(201, schemas.CardChangeOut)
 def disenchant(args: dict[str, Any]) -> Any:
     """Turn one owned copy into its dust value (5 / 20 / 50 / 150 / 400)."""
-    event = _service().disenchant(_me(), args["card_id"], tx=request_transaction)
+    event, after = _service().disenchant(_me(), args["card_id"], tx=request_transaction)
     assert isinstance(event, CardDisenchanted)
-    return _card_change(event, event.dust_gained)
+    return _card_change(event, after, event.dust_gained)
 
 
 @blp.route("/v1/decks", methods=["GET"])
@@ -207,13 +215,13 @@ def list_decks() -> Any:
 
 @blp.route("/v1/decks", methods=["POST"])
 @require_player
+@limited(DECK_WRITES)
 @idempotent
 @blp.arguments(_DeckIn)
 @blp.response(201, schemas.DeckOut)
 def create_deck(args: dict[str, Any]) -> Any:
     """Save a new deck (it may be incomplete; at most 20 cards, 2 copies, 1 of a legendary)."""
-    deck_id = _service().save_deck(_me(), None, args["name"], args["cards"], tx=request_transaction)
-    return _service().deck(_me(), deck_id)
+    return _service().save_deck(_me(), None, args["name"], args["cards"], tx=request_transaction)
 
 
 @blp.route("/v1/decks/<deck_id>", parameters=_DECK_ID, methods=["GET"])
@@ -226,18 +234,18 @@ def get_deck(deck_id: str) -> Any:
 
 @blp.route("/v1/decks/<deck_id>", parameters=_DECK_ID, methods=["PUT"])
 @require_player
+@limited(DECK_WRITES)
 @idempotent
 @blp.arguments(_DeckIn)
 @blp.response(200, schemas.DeckOut)
 def replace_deck(args: dict[str, Any], deck_id: str) -> Any:
     """Replace a deck's name and cards (the active deck is republished with its legality)."""
-    found = _deck_id(deck_id)
-    _service().save_deck(_me(), found, args["name"], args["cards"], tx=request_transaction)
-    return _service().deck(_me(), found)
+    return _service().save_deck(_me(), _deck_id(deck_id), args["name"], args["cards"], tx=request_transaction)
 
 
 @blp.route("/v1/decks/<deck_id>", parameters=_DECK_ID, methods=["DELETE"])
 @require_player
+@limited(DECK_WRITES)
 @blp.response(204)
 def delete_deck(deck_id: str) -> Any:
     """Delete a deck (not the active one)."""
@@ -247,13 +255,12 @@ def delete_deck(deck_id: str) -> Any:
 
 @blp.route("/v1/decks/<deck_id>/activate", parameters=_DECK_ID, methods=["POST"])
 @require_player
+@limited(DECK_WRITES)
 @idempotent
 @blp.response(200, schemas.DeckOut)
 def activate_deck(deck_id: str) -> Any:
     """Make a legal deck your active one (422 ``illegal_deck`` names every problem)."""
-    found = _deck_id(deck_id)
-    _service().activate_deck(_me(), found, tx=request_transaction)
-    return _service().deck(_me(), found)
+    return _service().activate_deck(_me(), _deck_id(deck_id), tx=request_transaction)
 
 
 @blp.route("/v1/admin/grants", methods=["POST"])
@@ -265,13 +272,12 @@ def grant(args: dict[str, Any]) -> Any:
     """Operators: credit a player coins, dust or free packs, with a required reason. A ``grant_id``
     is paid once (409 ``already_credited`` after)."""
     player = str(args["player_id"])
-    _service().wallet(player)  # 404 wallet_not_found: grants go to existing accounts only
     source = f"grant:{args.get('grant_id') or uuid.uuid4()}"
     paid = PlayerCredit(
         player,
         Credit(source, "grant", args["coins"], args["dust"], args["free_packs"], note=args["reason"]),
     )
-    recorded = _service().credit(paid, tx=request_transaction)
+    recorded = _service().grant(paid, tx=request_transaction)
     d = recorded.data
     return {
         "source": source,

@@ -1,5 +1,6 @@
 """What economy consumes and pays: ``PlayerRegistered`` and ``PlayerLoggedIn`` (accounts),
-``MatchEnded`` (match), ``RewardGranted`` (progression).
+``MatchEnded`` (match), ``RewardGranted`` (progression). A reward above what its rule can pay
+(``domain.bounds``) raises ``Unacceptable``: the consumer parks it as a dead letter at once.
 
 Each handler decodes its event first (``libs.contracts``): one that does not decode, or a reward
 that pays nothing valid, is a dead letter (never skipped). Every message is applied once through
@@ -19,10 +20,18 @@ from typing import Any
 
 import psycopg
 
-from libs.contracts import MalformedEvent, MatchEnded, PlayerLoggedIn, PlayerRegistered, RewardGranted
+from libs.contracts import (
+    MalformedEvent,
+    MatchEnded,
+    PlayerLoggedIn,
+    PlayerRegistered,
+    RewardGranted,
+    Unacceptable,
+)
 from libs.eventstore import RecordedEvent
 from libs.kit.definition import EventHandler
 from services.economy.domain import AlreadyCredited, AlreadyOpened
+from services.economy.domain.bounds import reward_problems
 from services.economy.domain.credits import PlayerCredit, daily_login, match_credits, reward_credit
 from services.economy.service import EconomyService
 
@@ -59,9 +68,13 @@ def match_ended(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connect
 
 
 def reward(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
-    paid = reward_credit(RewardGranted.decode(event))
+    granted = RewardGranted.decode(event)
+    paid = reward_credit(granted)
     if paid is None:
         raise MalformedEvent(f"RewardGranted {event.event_id} pays nothing valid: {event.data!r:.300}")
+    problems = reward_problems(paid.player_id, granted.reward_id, paid.credit)
+    if problems:  # more than its rule can pay, or not its rule's: parked, never paid
+        raise Unacceptable(f"RewardGranted {event.event_id} not paid: {'; '.join(problems)}")
     _pay(svc, paid, conn)
 
 

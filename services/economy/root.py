@@ -8,12 +8,13 @@ from libs.bus import lifecycle_topic_for, topic_for
 from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
 from services.economy import api, consumers
+from services.economy.ceilings import GRANT_CEILING
 from services.economy.events import CATALOG
 from services.economy.service import EconomyService
 
 
 def build(runtime: Runtime) -> EconomyService:
-    return EconomyService(runtime.pool, runtime.schema)
+    return EconomyService(runtime.pool, runtime.schema, runtime.option("grant_ceiling") or GRANT_CEILING)
 
 
 def _blueprints() -> list[Any]:

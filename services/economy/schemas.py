@@ -7,10 +7,8 @@ from marshmallow import validate as v
 
 from libs.rules import CATALOG
 from libs.web import FullMatch, QueryInteger, StrictInteger, StrictSchema
+from services.economy.ceilings import GRANT_CEILING
 from services.economy.domain.values import DECK_NAME_MAX, DECK_SIZE
-
-MAX_AMOUNT = 1_000_000
-
 
 _CARD_IDS = sorted(CATALOG)
 
@@ -61,9 +59,10 @@ class GrantIn(StrictSchema):
     }
 
     player_id = ma.fields.UUID(required=True)
-    coins = StrictInteger(load_default=0, validate=v.Range(min=0, max=MAX_AMOUNT))
-    dust = StrictInteger(load_default=0, validate=v.Range(min=0, max=MAX_AMOUNT))
-    free_packs = StrictInteger(load_default=0, validate=v.Range(min=0, max=100))
+    # at most the configured ceiling (services/economy/ceilings.py; the service checks it again)
+    coins = StrictInteger(load_default=0, validate=v.Range(min=0, max=GRANT_CEILING.coins))
+    dust = StrictInteger(load_default=0, validate=v.Range(min=0, max=GRANT_CEILING.dust))
+    free_packs = StrictInteger(load_default=0, validate=v.Range(min=0, max=GRANT_CEILING.free_packs))
     reason = ma.fields.String(required=True, validate=v.Length(min=1, max=200))
     grant_id = ma.fields.String(
         validate=FullMatch(r"[A-Za-z0-9_.:-]{1,100}"),

@@ -37,7 +37,9 @@ from libs.eventstore import (
     UnitOfWork,
 )
 from services.economy import projections, store
+from services.economy.ceilings import DEFAULT_GRANT_CEILING
 from services.economy.domain import (
+    AboveCeiling,
     AlreadyCredited,
     DeckNotFound,
     EconomyError,
@@ -45,6 +47,7 @@ from services.economy.domain import (
     decks,
     wallet,
 )
+from services.economy.domain.bounds import Ceiling
 from services.economy.domain.credits import PlayerCredit
 from services.economy.domain.packs import new_server_seed
 from services.economy.events import CATALOG, Event, PackOpened, event_from
@@ -101,9 +104,10 @@ def _evolving(evolve: Callable[[Any, Event], Any]) -> Callable[[Any, RecordedEve
 class EconomyService:
     """Wallets, collections, packs and decks of players, in the schema ``schema``."""
 
-    def __init__(self, pool: ConnectionPool, schema: str) -> None:
+    def __init__(self, pool: ConnectionPool, schema: str, grant_ceiling: Ceiling | None = None) -> None:
         self.pool = pool
         self.schema = schema
+        self.grant_ceiling = grant_ceiling or DEFAULT_GRANT_CEILING
         self.events = EventStore(pool, schema)
         self.repository = Repository(pool, self.events, project=self._project, declared=CATALOG.events)
         self.cache = StreamCache()
@@ -163,14 +167,24 @@ class EconomyService:
 
         self._execute(work, conn=conn)
 
-    def credit(self, paid: PlayerCredit, *, conn: Conn | None = None, tx: Tx | None = None) -> RecordedEvent:
-        """Pay one credit (also before the account's opening). Raises ``AlreadyCredited`` (its source
-        was paid), ``InvalidAmount``, ``Busy``."""
+    def credit(
+        self,
+        paid: PlayerCredit,
+        *,
+        conn: Conn | None = None,
+        tx: Tx | None = None,
+        opened_only: bool = False,
+    ) -> RecordedEvent:
+        """Pay one credit (also before the account's opening, unless ``opened_only``: then
+        ``WalletNotFound``). Raises ``AlreadyCredited`` (its source was paid), ``InvalidAmount``,
+        ``Busy``."""
         player_id = paid.player_id
         event_id = credit_event_id(player_id, paid.credit.source)
 
         def work(uow: UnitOfWork) -> RecordedEvent:
             current, version = self._wallet(uow, player_id)
+            if opened_only and (current is None or not current.opened):
+                raise WalletNotFound("this player has no wallet yet")
             events = wallet.decide_credit(current, paid.credit)
             try:
                 (recorded,) = uow.append(wallet_stream(player_id), version, events, event_ids=[event_id])
@@ -179,6 +193,14 @@ class EconomyService:
             return recorded
 
         return self._execute(work, tx, conn)
+
+    def grant(self, paid: PlayerCredit, *, tx: Tx | None = None) -> RecordedEvent:
+        """An operator's grant to an opened wallet, up to ``grant_ceiling``. Raises
+        ``AboveCeiling``, ``WalletNotFound``, ``AlreadyCredited``, ``InvalidAmount``."""
+        problems = self.grant_ceiling.problems(paid.credit)
+        if problems:
+            raise AboveCeiling("; ".join(problems), {"problems": problems})
+        return self.credit(paid, tx=tx, opened_only=True)
 
     # -- packs, crafting -----------------------------------------------------------------------
 
@@ -206,32 +228,43 @@ class EconomyService:
 
     def _card_change(
         self, player_id: str, decide: Callable[[wallet.Wallet | None], list[Event]], tx: Tx | None
-    ) -> Event:
-        def work(uow: UnitOfWork) -> Event:
+    ) -> tuple[Event, wallet.Wallet]:
+        def work(uow: UnitOfWork) -> tuple[Event, wallet.Wallet]:
             current, version = self._wallet(uow, player_id)
             events = decide(current)
             uow.append(wallet_stream(player_id), version, events)
-            self._refresh_active_deck(uow, player_id, wallet.evolve(current, events[0]).collection)
-            return events[0]
+            after = wallet.evolve(current, events[0])
+            self._refresh_active_deck(uow, player_id, after.collection)
+            return events[0], after
 
         return self._execute(work, tx)
 
-    def craft(self, player_id: str, card_id: str, *, tx: Tx | None = None) -> Event:
-        """Raises ``WalletNotFound``, ``UnknownCard``, ``CraftBeyondLimit``, ``InsufficientDust``."""
+    def craft(self, player_id: str, card_id: str, *, tx: Tx | None = None) -> tuple[Event, wallet.Wallet]:
+        """The ``CardCrafted`` and the wallet after it. Raises ``WalletNotFound``, ``UnknownCard``,
+        ``CraftBeyondLimit``, ``InsufficientDust``."""
         return self._card_change(player_id, lambda w: wallet.decide_craft(w, wallet.Craft(card_id)), tx)
 
-    def disenchant(self, player_id: str, card_id: str, *, tx: Tx | None = None) -> Event:
-        """Raises ``WalletNotFound``, ``UnknownCard``, ``CardNotOwned``; republishes the active deck
-        when it loses its legality."""
+    def disenchant(
+        self, player_id: str, card_id: str, *, tx: Tx | None = None
+    ) -> tuple[Event, wallet.Wallet]:
+        """The ``CardDisenchanted`` and the wallet after it. Raises ``WalletNotFound``,
+        ``UnknownCard``, ``CardNotOwned``; republishes the active deck when it loses its legality."""
         cmd = wallet.Disenchant(card_id)
         return self._card_change(player_id, lambda w: wallet.decide_disenchant(w, cmd), tx)
 
     # -- decks ------------------------------------------------------------------------------------
 
     def _deck_command(
-        self, player_id: str, decide: Callable[[decks.Decks, Any], list[Event]], tx: Tx | None
-    ) -> None:
-        def work(uow: UnitOfWork) -> None:
+        self,
+        player_id: str,
+        decide: Callable[[decks.Decks, Any], list[Event]],
+        tx: Tx | None,
+        show: str | None = None,
+    ) -> dict[str, Any] | None:
+        """Decide and append; then, in the same unit of work, the deck ``show`` as its player sees
+        it now (so the answer never comes from a second connection that cannot see the change)."""
+
+        def work(uow: UnitOfWork) -> dict[str, Any] | None:
             current, _ = self._wallet(uow, player_id)
             if current is None or not current.opened:
                 raise WalletNotFound("this player has no wallet yet")
@@ -239,27 +272,35 @@ class EconomyService:
             events = decide(state, current.collection)
             if events:
                 uow.append(decks_stream(player_id), version, events)
+            return None if show is None else self._deck_view(uow.conn, player_id, show)
 
-        self._execute(work, tx)
+        return self._execute(work, tx)
 
     def save_deck(
         self, player_id: str, deck_id: str | None, name: str, cards: Sequence[str], *, tx: Tx | None = None
-    ) -> str:
-        """Create (``deck_id`` None) or replace a deck; returns its id. Raises ``InvalidDeck``,
-        ``DeckLimitReached``, ``DeckNotFound`` (replacing a deck that is not the player's)."""
+    ) -> dict[str, Any]:
+        """Create (``deck_id`` None) or replace a deck; returns it as ``deck`` shows it. Raises
+        ``InvalidDeck`` (also for copies the player does not own), ``DeckLimitReached``,
+        ``DeckNotFound`` (replacing a deck that is not the player's)."""
         new_id = deck_id or str(uuid.uuid4())
         cmd = decks.SaveDeck(new_id, name, tuple(cards))
         decide = decks.decide_update if deck_id else decks.decide_save
-        self._deck_command(player_id, lambda state, owned: decide(state, cmd, owned), tx)
-        return new_id
+        saved = self._deck_command(player_id, lambda state, owned: decide(state, cmd, owned), tx, new_id)
+        assert saved is not None
+        return saved
 
     def delete_deck(self, player_id: str, deck_id: str, *, tx: Tx | None = None) -> None:
         """Raises ``DeckNotFound``, ``ActiveDeckUndeletable``."""
         self._deck_command(player_id, lambda state, _owned: decks.decide_delete(state, deck_id), tx)
 
-    def activate_deck(self, player_id: str, deck_id: str, *, tx: Tx | None = None) -> None:
-        """Raises ``DeckNotFound``, ``IllegalDeck`` (every problem in its details)."""
-        self._deck_command(player_id, lambda state, owned: decks.decide_activate(state, deck_id, owned), tx)
+    def activate_deck(self, player_id: str, deck_id: str, *, tx: Tx | None = None) -> dict[str, Any]:
+        """Returns the deck, now active. Raises ``DeckNotFound``, ``IllegalDeck`` (every problem in
+        its details)."""
+        activated = self._deck_command(
+            player_id, lambda state, owned: decks.decide_activate(state, deck_id, owned), tx, deck_id
+        )
+        assert activated is not None
+        return activated
 
     # -- reads ------------------------------------------------------------------------------------
 
@@ -277,16 +318,23 @@ class EconomyService:
     def decks(self, player_id: str) -> list[dict[str, Any]]:
         """The player's decks, each with its legality against the collection now."""
         with self.pool.connection() as c:
-            owned = store.collection(c, self.schema, player_id)
-            found = store.decks(c, self.schema, player_id)
+            return self._deck_views(c, player_id)
+
+    def deck(self, player_id: str, deck_id: str) -> dict[str, Any]:
+        """One of the player's decks. Raises ``DeckNotFound`` (also for another player's deck)."""
+        with self.pool.connection() as c:
+            return self._deck_view(c, player_id, deck_id)
+
+    def _deck_views(self, c: Conn, player_id: str) -> list[dict[str, Any]]:
+        owned = store.collection(c, self.schema, player_id)
+        found = store.decks(c, self.schema, player_id)
         for deck in found:
             problems = decks.legality(deck["cards"], owned)
             deck.update(legal=not problems, problems=problems)
         return found
 
-    def deck(self, player_id: str, deck_id: str) -> dict[str, Any]:
-        """One of the player's decks. Raises ``DeckNotFound`` (also for another player's deck)."""
-        for deck in self.decks(player_id):
+    def _deck_view(self, c: Conn, player_id: str, deck_id: str) -> dict[str, Any]:
+        for deck in self._deck_views(c, player_id):
             if deck["deck_id"] == deck_id:
                 return deck
         raise DeckNotFound(f"no deck {deck_id}")

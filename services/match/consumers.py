@@ -3,7 +3,8 @@
 
 - ``MatchRequested`` (``arcana.matchmaking.events``): ``request_id`` (the event id when absent),
   ``game`` (``arcana`` when absent; matchmaking does not send one yet), ``mode`` (``ranked`` |
-  ``casual``) and ``players`` (``{"id", "deck"}`` per seat) start a match, or a
+  ``casual``) and ``players`` (two ``{"id"}``: each plays their active deck as economy published
+  it; older requests carry ``{"id", "deck"}``, vetted against it) start a match, or a
   ``MatchRequestRejected`` (``creation.requested``);
 - ``PlayerRegistered`` (``arcana.accounts.events``): the players that exist (for requests);
 - ``ActiveDeckChanged`` (``arcana.economy.events``): each player's active deck (practice, requests).

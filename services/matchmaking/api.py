@@ -9,6 +9,10 @@ and cancels only their own tickets: anyone else's is 404).
   ``matched`` (match id), ``cancelled`` or ``failed`` (reason); polling keeps a waiting ticket
   alive (30 s without a poll: cancelled as abandoned). 404 ``ticket_not_found``.
 - ``DELETE /v1/queue/{ticket}`` → 200 the cancelled ticket; 409 ``ticket_not_waiting``; 404.
+
+Joins and cancels together: at most 10 a minute per player (429 ``too_many_requests`` with
+``Retry-After``). Closed tickets leave the ``tickets`` read model after the purge policy's
+``ARCANA_CLOSED_TICKETS_KEEP_HOURS``; their events stay, so ``GET`` still answers them.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import marshmallow as ma
 
 from libs import clock
 from libs.kit import ErrorTable, Problem
+from libs.kit.limits import TOO_MANY_REQUESTS, PlayerLimit, TooManyRequests, limited
 from libs.kit.web import current_service
 from libs.web import (
     Blueprint,
@@ -77,8 +82,12 @@ ERRORS = ErrorTable(
             rules=True,  # the active deck economy last published: no request names it
         ),
         InvalidMode: Problem(422, "invalid_mode", lambda e: str(e)),
+        TooManyRequests: TOO_MANY_REQUESTS,
     }
 )
+
+# Joining and cancelling, together: ARCANA_QUEUE_ACTIONS_PER_WINDOW, ARCANA_QUEUE_ACTIONS_WINDOW_SECONDS.
+QUEUE_ACTIONS = PlayerLimit("queue", "QUEUE_ACTIONS", per_window=10, window_seconds=60)
 
 _TICKET_ID = uuid_path("ticket_id", "A ticket of yours (anything else: 404 `ticket_not_found`).")
 
@@ -121,6 +130,7 @@ def _me() -> str:
 
 @blp.route("/v1/queue", methods=["POST"])
 @require_player
+@limited(QUEUE_ACTIONS)
 @idempotent
 @blp.arguments(QueueIn)
 @blp.response(202, TicketOut)
@@ -143,6 +153,7 @@ def look(ticket_id: str) -> Any:
 
 @blp.route("/v1/queue/<ticket_id>", methods=["DELETE"], parameters=_TICKET_ID)
 @require_player
+@limited(QUEUE_ACTIONS)
 @blp.doc(**{KEEPS_RESOURCE: True})  # GET then answers the ticket as `cancelled`
 @blp.response(200, TicketOut)
 @blp.alt_response(404, schema=ErrorSchema, description="ticket_not_found")

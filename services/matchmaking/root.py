@@ -27,6 +27,7 @@ SERVICE = ServiceDef(
     blueprints=_blueprints,
     errors=api.ERRORS,
     events=(CATALOG,),
+    purge_closed=MatchmakingService.purge_closed,
     subscriptions=(
         Subscription(consumers.DECKS_CONSUMER, (topic_for("economy"),), consumers.DECK_HANDLERS),
         Subscription(consumers.RATINGS_CONSUMER, (topic_for("ratings"),), consumers.RATING_HANDLERS),

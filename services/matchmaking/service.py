@@ -33,10 +33,10 @@ from libs.contracts import (
     RatingChanged,
 )
 from libs.eventstore import (
+    ConcurrencyError,
     EventStore,
     RecordedEvent,
     Repository,
-    TooManyConflicts,
     Transaction,
     UnitOfWork,
 )
@@ -124,15 +124,15 @@ class MatchmakingService:
             known = store.rating_of(uow.conn, self.schema, player_id)
             rating = START_RATING if known is None else known
             event = domain.open_ticket(ticket_id, player_id, mode, rating, deck, now)
-            uow.append(domain.ticket_stream(ticket_id), 0, [event], occurred_at=now)
+            try:
+                with uow.conn.transaction():  # a savepoint: the refusal is answered on this connection
+                    uow.append(domain.ticket_stream(ticket_id), 0, [event], occurred_at=now)
+            except pg_errors.UniqueViolation:
+                raise TicketAlreadyOpen(store.open_ticket_of(uow.conn, self.schema, player_id)) from None
             store.touch(uow.conn, self.schema, ticket_id, now)
             return event
 
-        try:
-            opened = self.repository.execute(open_one, transaction=transaction)
-        except pg_errors.UniqueViolation:
-            with self.pool.connection() as conn:
-                raise TicketAlreadyOpen(store.open_ticket_of(conn, self.schema, player_id)) from None
+        opened = self.repository.execute(open_one, transaction=transaction)
         return domain.evolve(None, opened)
 
     def _owned(self, player_id: str, ticket_id: str, conn: psycopg.Connection[Any]) -> domain.Ticket:
@@ -162,14 +162,20 @@ class MatchmakingService:
         def cancel_one(uow: UnitOfWork) -> domain.Ticket:
             t = self._owned(player_id, ticket_id, uow.conn)
             event = domain.cancel(t, "player", now)
-            uow.append(domain.ticket_stream(t.ticket_id), t.version, [event], occurred_at=now)
+            try:
+                with uow.conn.transaction():  # a savepoint: the refusal is answered on this connection
+                    uow.append(domain.ticket_stream(t.ticket_id), t.version, [event], occurred_at=now)
+            except ConcurrencyError:
+                raise domain.TicketNotWaiting(self._owned(player_id, ticket_id, uow.conn).status) from None
             return domain.evolve(t, event)
 
-        try:
-            return self.repository.execute(cancel_one, transaction=transaction)
-        except TooManyConflicts:
-            with self.pool.connection() as conn:
-                raise domain.TicketNotWaiting(self._owned(player_id, ticket_id, conn).status) from None
+        return self.repository.execute(cancel_one, transaction=transaction)
+
+    def purge_closed(self, before: datetime) -> int:
+        """Drop closed tickets last active before ``before`` from the read models (the purge
+        policy's task calls it); ``look`` still answers them from their events."""
+        with self.pool.connection() as conn, conn.transaction():
+            return store.purge_closed(conn, self.schema, before)
 
     # -- the pairing pass ----------------------------------------------------------------------
 

@@ -81,6 +81,26 @@ def open_ticket_of(conn: psycopg.Connection[Any], schema: str, player_id: str) -
     return str(row[0]) if row else None
 
 
+def purge_closed(conn: psycopg.Connection[Any], schema: str, before: datetime) -> int:
+    """Delete the read-model rows of tickets closed (matched, cancelled, failed) that were last
+    active (paired, else opened) before ``before``, and the poll rows of tickets no longer open;
+    returns how many tickets went. Their events stay in ``ticket-<id>``."""
+    tickets = conn.execute(
+        sql.SQL(
+            "DELETE FROM {} WHERE status IN ('matched', 'cancelled', 'failed') "
+            "AND coalesce(paired_at, opened_at) < %s"
+        ).format(_t(schema, "tickets")),
+        (before,),
+    ).rowcount
+    conn.execute(
+        sql.SQL(
+            "DELETE FROM {p} WHERE NOT EXISTS (SELECT 1 FROM {t} t WHERE t.ticket_id = {p}.ticket_id "
+            "AND t.status IN ('waiting', 'paired'))"
+        ).format(p=_t(schema, "ticket_polls"), t=_t(schema, "tickets"))
+    )
+    return tickets
+
+
 def tickets_of_request(conn: psycopg.Connection[Any], schema: str, request_id: str) -> list[str]:
     rows = conn.execute(
         sql.SQL("SELECT ticket_id FROM {} WHERE request_id = %s ORDER BY ticket_id").format(

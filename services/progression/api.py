@@ -6,6 +6,7 @@
 - ``GET  /v1/streak`` → 200 cycle day, kept today, forgiveness, the last 30 days
 - ``GET  /v1/pass`` → 200 season, level, XP into the level, unlocked rewards; 404 ``no_season``
 - ``GET  /v1/pass/track`` → 200 the season's 30 levels; 404 ``no_season``
+- ``GET  /v1/pass/cosmetics`` → 200 every cosmetic unlocked, by season (past seasons too)
 - ``GET  /v1/arcana/today[?date=YYYY-MM-DD]`` → 200 the ascendant arcana of the date (public);
   422 ``validation_error`` for a bad date
 A player only ever reads and changes their own quests, streak and pass (the token's player).
@@ -145,6 +146,16 @@ def get_track() -> Any:
     if season is None:
         raise NoSeason()
     return {"season": views.season_out(season), "levels": views.track_of(season)}
+
+
+@blp.route("/v1/pass/cosmetics", methods=["GET"])
+@require_player
+@blp.response(200, schemas.CosmeticsOut)
+def get_cosmetics() -> Any:
+    """Every cosmetic you unlocked, season by season (past seasons too): they stay yours."""
+    svc = _service()
+    with svc.pool.connection() as conn:
+        return views.cosmetics_view(conn, svc.schema, _me())
 
 
 @blp.route("/v1/arcana/today", methods=["GET"])

@@ -21,7 +21,13 @@ class QuestOut(ma.Schema):
 class QuestsOut(ma.Schema):
     day = ma.fields.Date(required=True)
     quests = ma.fields.List(ma.fields.Nested(QuestOut), required=True)
-    swap_available = ma.fields.Boolean(required=True)
+    swap_available = ma.fields.Boolean(
+        required=True,
+        metadata={
+            "description": "whether a swap is possible now: false once today's swap is used, and "
+            "when every quest of today is completed (a completed quest cannot be swapped)"
+        },
+    )
 
 
 class ForgivenessOut(ma.Schema):
@@ -71,6 +77,20 @@ class TrackLevelOut(ma.Schema):
     level = ma.fields.Integer(required=True)
     xp_required = ma.fields.Integer(required=True)
     reward = ma.fields.Nested(CosmeticOut, required=True)
+
+
+class SeasonCosmeticsOut(ma.Schema):
+    season = ma.fields.Nested(SeasonOut, required=True)
+    level = ma.fields.Integer(required=True, metadata={"description": "the pass level reached"})
+    unlocked = ma.fields.List(ma.fields.Nested(CosmeticOut), required=True)
+
+
+class CosmeticsOut(ma.Schema):
+    seasons = ma.fields.List(
+        ma.fields.Nested(SeasonCosmeticsOut),
+        required=True,
+        metadata={"description": "every season with a level reached, newest first: its cosmetics are yours"},
+    )
 
 
 class TrackOut(ma.Schema):

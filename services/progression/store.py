@@ -60,6 +60,14 @@ def pass_row(conn: psycopg.Connection[Any], schema: str, player: str, season_id:
     return int(row[0]) if row else 0
 
 
+def passes_of(conn: psycopg.Connection[Any], schema: str, player: str) -> list[tuple[str, int]]:
+    """(season id, level reached) of every season the player reached a level in, newest first."""
+    query = sql.SQL(
+        "SELECT season_id, level FROM {} WHERE player_id = %s AND level > 0 ORDER BY season_id DESC"
+    ).format(_table(schema, "pass_progress"))
+    return [(str(season), int(level)) for season, level in conn.execute(query, (player,))]
+
+
 def rewards_of(conn: psycopg.Connection[Any], schema: str, player: str) -> list[dict[str, Any]]:
     query = sql.SQL(
         "SELECT reward_id, coins, packs, reason, source FROM {} WHERE player_id = %s ORDER BY reward_id"

@@ -8,7 +8,7 @@ from typing import Any
 import psycopg
 
 from services.progression import store
-from services.progression.domain import QUESTS, Season, season_of
+from services.progression.domain import QUESTS, Season, season_by_id, season_of
 from services.progression.domain.season_pass import XP_PER_LEVEL, level_of, xp_into_level
 from services.progression.domain.streak import FORGIVENESS_COOLDOWN_DAYS, Streak, shown_day
 
@@ -28,7 +28,9 @@ def quests_view(conn: psycopg.Connection[Any], schema: str, player: str, day: dt
     return {
         "day": day,
         "quests": items,
-        "swap_available": not store.swapped_on(conn, schema, player, day),
+        # a swap needs today's swap unused and a quest left that is not completed
+        "swap_available": not store.swapped_on(conn, schema, player, day)
+        and any(not r["completed"] for r in rows),
     }
 
 
@@ -90,3 +92,14 @@ def pass_view(
         "xp_per_level": XP_PER_LEVEL,
         "unlocked": [r["reward"] for r in track_of(season)[:level]],
     }
+
+
+def cosmetics_view(conn: psycopg.Connection[Any], schema: str, player: str) -> dict[str, Any]:
+    """Every cosmetic the player unlocked, by season (past ones included), newest season first."""
+    seasons = []
+    for season_id, level in store.passes_of(conn, schema, player):
+        season = season_by_id(season_id)
+        if season is not None:
+            unlocked = [r["reward"] for r in track_of(season)[:level]]
+            seasons.append({"season": season_out(season), "level": level, "unlocked": unlocked})
+    return {"seasons": seasons}

@@ -4,7 +4,7 @@
 - ``GET /v1/ratings/me/history?limit=&after=`` → 200 rating changes, newest first, ``next`` cursor.
 - ``GET /v1/ratings/{player_id}`` → 200 the public part; 404 ``player_not_found``.
 - ``GET /v1/leaderboard?limit=&after=`` → 200 players by rating (ties by player id), with rank and
-  username, ``next`` cursor; 400 ``invalid_cursor``.
+  display name (never the username), ``next`` cursor; 400 ``invalid_cursor``.
 """
 
 from __future__ import annotations
@@ -49,7 +49,9 @@ class LeaderboardQuery(HistoryQuery):
 
 class PublicOut(ma.Schema):
     player_id = ma.fields.String(required=True)
-    username = ma.fields.String(allow_none=True)
+    display_name = ma.fields.String(
+        required=True, metadata={"description": "the player's public name (never their log-in name)"}
+    )
     rating = ma.fields.Integer(required=True)
     tier = ma.fields.String(required=True)
     highest_tier = ma.fields.String(required=True)
@@ -137,6 +139,6 @@ def public(player_id: str) -> Any:
 @blp.response(200, LeaderboardOut)
 @blp.alt_response(400, schema=ErrorSchema, description="invalid_cursor")
 def leaderboard(query: dict[str, Any]) -> Any:
-    """Rated players by rating (ties by player id: stable pages), with rank and username."""
+    """Rated players by rating (ties by player id: stable pages), with rank and display name."""
     page = _service().leaderboard(query["limit"], query["after"])
     return {"items": page.items, "next": page.next}

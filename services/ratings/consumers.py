@@ -4,7 +4,8 @@ event changes nothing; it decodes the event first (``libs.contracts``): one that
 a dead letter.
 
 - ``MatchEnded`` (``arcana.match.events``): a counted ranked match moves both ratings.
-- ``PlayerRegistered`` (``arcana.accounts.events``): the username shown on the leaderboard.
+- ``PlayerRegistered``, ``DisplayNameChanged`` (``arcana.accounts.events``): the public name shown
+  on the leaderboard (the default one, then the player's choice); never the username.
 """
 
 from __future__ import annotations
@@ -13,18 +14,27 @@ from typing import Any
 
 import psycopg
 
-from libs.contracts import MatchEnded, PlayerRegistered
+from libs.contracts import DisplayNameChanged, MatchEnded, PlayerRegistered, default_display_name
 from libs.eventstore import RecordedEvent
 from services.ratings.service import RatingsService
 
 MATCHES_CONSUMER = "ratings-matches"
 ACCOUNTS_CONSUMER = "ratings-accounts"
 MATCH_ENDED, PLAYER_REGISTERED = MatchEnded.TYPE, PlayerRegistered.TYPE
+DISPLAY_NAME_CHANGED = DisplayNameChanged.TYPE
 
 
 def match_ended(svc: RatingsService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
     svc.record_match(MatchEnded.decode(event), conn, cause=event.event_id)
 
 
-def player_registered(svc: RatingsService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
-    svc.remember_username(PlayerRegistered.decode(event), conn)
+def display_name(svc: RatingsService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+    """``PlayerRegistered`` (the default name) or ``DisplayNameChanged`` (the chosen one): the name
+    others see, at the version of the player's stream it was written at."""
+    if event.type == DISPLAY_NAME_CHANGED:
+        changed = DisplayNameChanged.decode(event)
+        svc.remember_display_name(changed.player_id, changed.display_name, event.version, conn)
+    else:
+        registered = PlayerRegistered.decode(event)
+        shown = default_display_name(registered.player_id)
+        svc.remember_display_name(registered.player_id, shown, event.version, conn)

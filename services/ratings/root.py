@@ -36,7 +36,10 @@ SERVICE = ServiceDef(
         Subscription(
             consumers.ACCOUNTS_CONSUMER,
             (topic_for("accounts"),),
-            {consumers.PLAYER_REGISTERED: consumers.player_registered},
+            {
+                consumers.PLAYER_REGISTERED: consumers.display_name,
+                consumers.DISPLAY_NAME_CHANGED: consumers.display_name,
+            },
         ),
     ),
 )

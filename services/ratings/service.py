@@ -1,4 +1,4 @@
-"""The ratings service: rate counted ranked matches, keep usernames, answer reads.
+"""The ratings service: rate counted ranked matches, keep display names (never usernames), answer reads.
 
 ``record_match`` runs in the consumer's transaction (the inbox row of the ``MatchEnded`` commits
 with it), through the one command path (``libs.eventstore.Repository``): it folds both players'
@@ -20,7 +20,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from libs import clock, fairplay
-from libs.contracts import MatchEnded, PlayerRegistered
+from libs.contracts import MatchEnded, default_display_name
 from libs.eventstore import EventStore, Fold, RecordedEvent, Repository, UnitOfWork
 from libs.web.cursors import Cursor, InvalidCursor
 from services.ratings import domain, events, projections, store
@@ -68,7 +68,7 @@ def _public(row: Mapping[str, Any]) -> dict[str, Any]:
     rating = domain.START_RATING if row.get("rating") is None else row["rating"]
     return {
         "player_id": row["player_id"],
-        "username": row.get("username"),
+        "display_name": row.get("display_name") or default_display_name(row["player_id"]),
         "rating": rating,
         "tier": row.get("tier") or domain.tier_for(rating),
         "highest_tier": row.get("highest_tier") or domain.tier_for(rating),
@@ -128,9 +128,14 @@ class RatingsService:
 
         return self.repository.execute(rate, conn=conn)
 
-    def remember_username(self, registered: PlayerRegistered, conn: psycopg.Connection[Any]) -> None:
-        if registered.player_id and registered.username:
-            store.save_username(conn, self.schema, registered.player_id, registered.username)
+    def remember_display_name(
+        self, player_id: str, display_name: str, version: int, conn: psycopg.Connection[Any]
+    ) -> None:
+        """The name others see of ``player_id`` (the default one from accounts' ``PlayerRegistered``,
+        a chosen one from ``DisplayNameChanged``) at ``version`` of the player's stream. A username
+        is never kept."""
+        if player_id and display_name:
+            store.save_display_name(conn, self.schema, player_id, display_name, version)
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -165,7 +170,7 @@ class RatingsService:
 
     def leaderboard(self, limit: int, after: str | None) -> Page:
         """Players by rating (ties by player id), with rank (equal ratings share it) and
-        username. Raises ``BadCursor``."""
+        display name. Raises ``BadCursor``."""
         cursor = _leaderboard_cursor(after) if after is not None else None
         with self.pool.connection() as conn:
             rows = store.leaderboard_page(conn, self.schema, cursor, limit)

@@ -1,4 +1,4 @@
-"""SQL of the ratings service besides the event store: usernames, one rating, history pages and
+"""SQL of the ratings service besides the event store: display names, one rating, history pages and
 leaderboard pages (all read models of the ``ratings`` schema)."""
 
 from __future__ import annotations
@@ -12,24 +12,28 @@ from psycopg.rows import dict_row
 _RATING_COLUMNS = "player_id, rating, tier, highest_tier, wins, losses"
 
 
-def save_username(conn: psycopg.Connection[Any], schema: str, player_id: str, username: str) -> None:
+def save_display_name(
+    conn: psycopg.Connection[Any], schema: str, player_id: str, display_name: str, version: int
+) -> None:
+    """Keep the player's public name as of accounts' stream ``version`` (an older one changes nothing)."""
     conn.execute(
         sql.SQL(
-            "INSERT INTO {} (player_id, username) VALUES (%s, %s) "
-            "ON CONFLICT (player_id) DO UPDATE SET username = EXCLUDED.username"
-        ).format(sql.Identifier(schema, "usernames")),
-        (player_id, username),
+            "INSERT INTO {t} AS d (player_id, display_name, version) VALUES (%s, %s, %s) "
+            "ON CONFLICT (player_id) DO UPDATE SET display_name = EXCLUDED.display_name, "
+            "version = EXCLUDED.version WHERE d.version < EXCLUDED.version"
+        ).format(t=sql.Identifier(schema, "display_names")),
+        (player_id, display_name, version),
     )
 
 
 def rating_row(conn: psycopg.Connection[Any], schema: str, player_id: str) -> dict[str, Any] | None:
-    """The player's rating row with their username (either may be missing: None when both are)."""
+    """The player's rating row with their display name (either may be missing: None when both are)."""
     query = sql.SQL(
-        "SELECT p.player_id, u.username, r.rating, r.tier, r.highest_tier, r.wins, r.losses "
+        "SELECT p.player_id, u.display_name, r.rating, r.tier, r.highest_tier, r.wins, r.losses "
         "FROM (SELECT %s::text AS player_id) p "
         "LEFT JOIN {r} r ON r.player_id = p.player_id LEFT JOIN {u} u ON u.player_id = p.player_id "
         "WHERE r.player_id IS NOT NULL OR u.player_id IS NOT NULL"
-    ).format(r=sql.Identifier(schema, "ratings"), u=sql.Identifier(schema, "usernames"))
+    ).format(r=sql.Identifier(schema, "ratings"), u=sql.Identifier(schema, "display_names"))
     with conn.cursor(row_factory=dict_row) as cur:
         return cur.execute(query, (player_id,)).fetchone()
 
@@ -51,17 +55,17 @@ def leaderboard_page(
     conn: psycopg.Connection[Any], schema: str, after: tuple[int, str] | None, limit: int
 ) -> list[dict[str, Any]]:
     """Up to ``limit`` + 1 rows in leaderboard order (rating descending, player id ascending)
-    strictly after the ``(rating, player_id)`` cursor, with usernames."""
+    strictly after the ``(rating, player_id)`` cursor, with display names."""
     where = (
         sql.SQL("WHERE r.rating < %(r)s OR (r.rating = %(r)s AND r.player_id > %(p)s)")
         if after
         else sql.SQL("")
     )
     query = sql.SQL(
-        "SELECT r.player_id, u.username, r.rating, r.tier, r.highest_tier, r.wins, r.losses FROM {r} r "
+        "SELECT r.player_id, u.display_name, r.rating, r.tier, r.highest_tier, r.wins, r.losses FROM {r} r "
         "LEFT JOIN {u} u ON u.player_id = r.player_id {where} "
         "ORDER BY r.rating DESC, r.player_id ASC LIMIT %(n)s"
-    ).format(r=sql.Identifier(schema, "ratings"), u=sql.Identifier(schema, "usernames"), where=where)
+    ).format(r=sql.Identifier(schema, "ratings"), u=sql.Identifier(schema, "display_names"), where=where)
     params = {"r": after[0] if after else None, "p": after[1] if after else None, "n": limit + 1}
     with conn.cursor(row_factory=dict_row) as cur:
         return cur.execute(query, params).fetchall()

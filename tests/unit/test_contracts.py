@@ -12,6 +12,7 @@ import pytest
 
 import libs.contracts as contracts
 from libs.contracts import (
+    DisplayNameChanged,
     IntegrationEvent,
     MalformedEvent,
     MatchEnded,
@@ -77,12 +78,13 @@ def test_every_contract_reads_back_what_its_producer_writes() -> None:
         RatingChanged: RatingChanged("p", "m", 900, 920, "bronze", "bronze", 20, "win"),
         RewardGranted: RewardGranted("r", "p", 20, 0, "quest", {"quest_id": "q", "day": "2026-12-01"}),
         MatchEnded: MatchEnded(**ENDED),
+        DisplayNameChanged: DisplayNameChanged("p", "Night Owl"),
     }
     for cls, event in made.items():
         assert cls.decode(envelope(cls.TYPE, event.data())) == event
     declared = [getattr(contracts, n) for n in contracts.__all__]
     events = [c for c in declared if isinstance(c, type) and issubclass(c, IntegrationEvent)]
-    assert len({c.TYPE for c in events if c is not IntegrationEvent}) == 13  # one class per type
+    assert len({c.TYPE for c in events if c is not IntegrationEvent}) == 14  # one class per type
 
 
 @integration_event("Renamed", version=3)

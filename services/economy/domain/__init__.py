@@ -3,8 +3,9 @@ decisions and evolution of wallets and decks, the fair pack function and its exa
 
 from services.economy.events import EVENT_TYPES, Event, event_from
 
-from . import credits, decks, odds, packs, values, wallet
+from . import bounds, credits, decks, odds, packs, values, wallet
 from .errors import (
+    AboveCeiling,
     ActiveDeckUndeletable,
     AlreadyCredited,
     AlreadyOpened,
@@ -24,6 +25,7 @@ from .errors import (
 
 __all__ = [
     "EVENT_TYPES",
+    "AboveCeiling",
     "ActiveDeckUndeletable",
     "AlreadyCredited",
     "AlreadyOpened",
@@ -40,6 +42,7 @@ __all__ = [
     "InvalidDeck",
     "UnknownCard",
     "WalletNotFound",
+    "bounds",
     "credits",
     "decks",
     "event_from",

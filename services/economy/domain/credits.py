@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from libs import fairplay
 from libs.contracts import MatchEnded, RewardGranted
@@ -29,8 +29,9 @@ class PlayerCredit:
 
 
 def daily_login(player_id: str, logged_in_at: datetime) -> PlayerCredit:
-    """50 coins for the UTC day of ``logged_in_at`` (paid once per day: the source is the day)."""
-    day = logged_in_at.date().isoformat()
+    """50 coins for the UTC day of ``logged_in_at`` (paid once per day: the source is the day),
+    whatever time zone the timestamp was read in."""
+    day = logged_in_at.astimezone(UTC).date().isoformat()
     return PlayerCredit(player_id, Credit(f"login:{player_id}:{day}", "daily_login", coins=DAILY_LOGIN_COINS))
 
 
@@ -60,7 +61,7 @@ def match_credits(ended: MatchEnded) -> list[PlayerCredit]:
 def reward_credit(granted: RewardGranted) -> PlayerCredit | None:
     """A progression ``RewardGranted``'s coins and packs (held free packs), or None when it pays
     nothing valid. The credit's note is the reward's ``source`` (quest id or streak day, and the
-    day) as JSON."""
+    day) as JSON. Whether it may be paid at all: ``bounds.reward_problems``."""
     reward_id, player, reason = granted.reward_id, granted.player_id, granted.reason
     coins, packs = granted.coins, granted.packs
     if not reward_id or reason not in REWARD_REASONS:

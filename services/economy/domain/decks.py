@@ -1,7 +1,9 @@
 """The decks of one player (stream ``decks-<player>``): at most five, one active.
 
-A deck may be saved incomplete or with cards not owned (yet); it may never hold more than 20
-cards, more copies than a deck allows or unknown ids (``InvalidDeck``). Activation needs a legal
+A deck may be saved incomplete (fewer than 20 cards), but only with cards the player owns (the
+seed: "only cards you own"); it may never hold more than 20 cards, more copies than a deck allows
+or the player owns, or unknown ids (``InvalidDeck`` names every problem). A deck saved legal may
+still lose cards later (a disenchant): its legality then says so. Activation needs a legal
 deck: exactly 20 cards, at most 2 copies (1 of a legendary), every copy owned (``IllegalDeck``
 names every problem). After every change that may alter the active deck or its legality (a deck
 edited or activated, the collection changed) ``refresh`` yields ``ActiveDeckChanged`` if what was
@@ -74,6 +76,17 @@ def structural_problems(cards: Sequence[str]) -> list[str]:
     return problems
 
 
+def ownership_problems(cards: Sequence[str], collection: Mapping[str, int]) -> list[str]:
+    """Every card of which the list holds more copies than ``collection`` has (cards already
+    named by ``structural_problems`` are left out: one problem per card)."""
+    problems = []
+    for card_id, n in Counter(cards).items():
+        rarity = rarity_of(card_id)
+        if rarity is not None and n <= copy_limit(rarity) and n > collection.get(card_id, 0):
+            problems.append(f"{n} copies of {card_id}, {collection.get(card_id, 0)} owned")
+    return problems
+
+
 def legality(cards: Sequence[str], collection: Mapping[str, int]) -> list[str]:
     """Every reason the deck cannot be played with ``collection`` (empty: legal)."""
     return deck_problems(cards, collection)
@@ -91,8 +104,9 @@ def decide_starter(state: Decks, deck_id: str, collection: Mapping[str, int]) ->
 
 
 def decide_save(state: Decks, cmd: SaveDeck, collection: Mapping[str, int]) -> list[Event]:
-    """Save a deck. Raises ``InvalidDeck`` (problems in details), ``DeckLimitReached`` for a sixth."""
-    problems = structural_problems(cmd.cards)
+    """Save a deck. Raises ``InvalidDeck`` (problems in details: structure and copies not owned),
+    ``DeckLimitReached`` for a sixth."""
+    problems = structural_problems(cmd.cards) + ownership_problems(cmd.cards, collection)
     if problems:
         raise InvalidDeck("; ".join(problems), {"problems": problems})
     created = cmd.deck_id not in state.decks

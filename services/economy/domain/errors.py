@@ -52,7 +52,8 @@ class DeckLimitReached(EconomyError):
 
 
 class InvalidDeck(EconomyError):
-    """A deck whose card list can never be legal (too many cards, copies, unknown ids)."""
+    """A deck refused at saving: too many cards or copies, unknown ids, copies the player does not
+    own (``details["problems"]`` names every problem)."""
 
     code = "invalid_deck"
 
@@ -81,3 +82,9 @@ class AlreadyOpened(EconomyError):
     """The player's wallet exists already (a redelivered PlayerRegistered)."""
 
     code = "wallet_exists"
+
+
+class AboveCeiling(EconomyError):
+    """An operator grant above the configured ceiling (``details["problems"]``)."""
+
+    code = "grant_above_ceiling"

@@ -9,10 +9,11 @@ Modes are data (``domain.MODES``); what each way in checks before ``create_match
   deck as economy last published it (``IllegalActiveDeck`` when illegal), else the game's
   starter deck; the bot plays the starter deck;
 - operators (always ``admin``, which pays and moves nothing): a full setup, trusted;
-- a ``MatchRequested`` (``requested``): well-formed (``domain.request_problem``) and agreeing with
-  what match knows (``request_mismatch``: registered players, none with an unfinished ranked or
-  casual match, each deck the player's active deck and legal, the starter deck before any);
-  otherwise a ``MatchRequestRejected`` stream.
+- a ``MatchRequested`` (``requested``): players given by id only play their active deck as economy
+  last published it (``with_active_decks``; older requests carry each deck); well-formed
+  (``domain.request_problem``) and agreeing with what match knows (``request_mismatch``:
+  registered players, none with an unfinished ranked or casual match, each deck the player's
+  active deck and legal, the starter deck before any); otherwise a ``MatchRequestRejected`` stream.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from libs import clock
 from libs.contracts import match_id_for
 from libs.eventstore import ConcurrencyError, RecordedEvent
 from libs.fairplay import ADMIN
-from libs.games import IllegalCommand
+from libs.games import IllegalCommand, registry
 from libs.games.registry import DEFAULT_GAME
 from services.match import domain, fairplay, store
 from services.match.errors import IllegalActiveDeck, MatchExists
@@ -149,7 +150,8 @@ class MatchCreation:
         data = event.data
         request_id = str(data.get("request_id") or event.event_id)
         match_id = match_id_for(request_id)
-        mode, players, game = data.get("mode"), data.get("players"), data.get("game", DEFAULT_GAME)
+        mode, game = data.get("mode"), data.get("game", DEFAULT_GAME)
+        players = self.with_active_decks(data.get("players"), conn, str(game))
         problem = domain.request_problem(mode, players, game) or self.request_mismatch(
             list(players or ()), conn, str(game)
         )
@@ -192,6 +194,19 @@ class MatchCreation:
             return False
         return True
 
+    def with_active_decks(self, players: Any, conn: psycopg.Connection[Any], game: str = DEFAULT_GAME) -> Any:
+        """``players`` of a MatchRequested, each given without a ``deck`` given the deck it must
+        play (requests carry ids only, issue 17 finding 5; older ones carried decks, which are kept
+        and vetted). Anything malformed is returned as it is, for ``request_problem`` to name."""
+        if not isinstance(players, list) or game not in registry.names():
+            return players
+        return [
+            {**p, "deck": self._expected_deck(conn, p["id"], game)}
+            if isinstance(p, Mapping) and "deck" not in p and isinstance(p.get("id"), str)
+            else p
+            for p in players
+        ]
+
     def request_mismatch(
         self, players: Sequence[Mapping[str, Any]], conn: psycopg.Connection[Any], game: str = DEFAULT_GAME
     ) -> Problem | None:
@@ -219,7 +234,9 @@ class MatchCreation:
         if illegal:
             return "illegal_deck", f"the active deck of {', '.join(sorted(illegal))} is not legal", illegal
         wrong = [
-            str(p["id"]) for p in players if sorted(p["deck"]) != sorted(self._expected_deck(conn, p["id"]))
+            str(p["id"])
+            for p in players
+            if sorted(p["deck"]) != sorted(self._expected_deck(conn, str(p["id"])))
         ]
         if wrong:
             details = {i: ["the deck is not the player's active deck"] for i in wrong}
@@ -232,10 +249,16 @@ class MatchCreation:
         found = {i: store.active_deck(conn, self.schema, i) for i in ids}
         return {i: d.problems or ["the deck is not legal"] for i, d in found.items() if d and not d.legal}
 
-    def _expected_deck(self, conn: psycopg.Connection[Any], player_id: str) -> list[str]:
-        """The deck a player's ranked or casual match must use: their active deck, or the starter deck."""
+    def _expected_deck(
+        self, conn: psycopg.Connection[Any], player_id: str, game: str = DEFAULT_GAME
+    ) -> list[str]:
+        """The deck a player's ranked or casual match must use: their active deck, or the starter
+        deck (the game's own starter deck: economy keeps Arcana decks only)."""
+        starter = list(domain.game_named(game).starter_deck)
+        if game != DEFAULT_GAME:
+            return starter
         found = store.active_deck(conn, self.schema, player_id)
-        return list(found.cards) if found is not None else list(domain.game_named(DEFAULT_GAME).starter_deck)
+        return list(found.cards) if found is not None else starter
 
     # -- other services' read models (in the consumer's transaction) -------------------------------
 

@@ -36,7 +36,9 @@ def request_match(a: Ticket, b: Ticket, now: datetime) -> tuple[str, dict[str, S
     requested = MatchRequested(
         request_id=request_id,
         mode=a.mode,
-        players=[{"id": a.player_id, "deck": list(a.deck)}, {"id": b.player_id, "deck": list(b.deck)}],
+        # ids only: match plays each player's active deck as economy published it, and the
+        # topic carries no deck list (docs/rules.md, "Fair play"; issue 17, finding 5)
+        players=[{"id": a.player_id}, {"id": b.player_id}],
         tickets=[a.ticket_id, b.ticket_id],
         match_id=match_id,
     )

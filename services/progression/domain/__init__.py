@@ -3,7 +3,7 @@ pass, their events and errors. Dates are passed in; randomness comes in as seeds
 """
 
 from services.progression.domain import quests, season_pass, streak
-from services.progression.domain.catalog import QUESTS, SEASONS, Quest, Season, season_by_id, season_of
+from services.progression.domain.catalog import QUESTS, Quest, Season, season_by_id, season_of
 from services.progression.domain.commands import RecordMatch, RecordVisit, SwapQuest
 from services.progression.domain.errors import (
     ProgressionError,
@@ -18,7 +18,6 @@ from services.progression.events import EVENT_TYPES, Event, RewardGranted, event
 __all__ = [
     "EVENT_TYPES",
     "QUESTS",
-    "SEASONS",
     "Event",
     "MatchResult",
     "ProgressionError",

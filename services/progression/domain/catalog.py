@@ -1,15 +1,19 @@
-"""The quest pool and the seasons with their pass tracks, read from ``services/progression/data``.
+"""The quest pool (``services/progression/data/quests.json``) and the seasons with their pass
+tracks, by rule.
 
 Standard library only. A quest is a counter over one fact a ``MatchEnded`` reports (see
-``facts.FACTS``) with a target; a season has inclusive UTC ``start`` and ``end`` dates and a
-30-level track of cosmetics.
+``facts.FACTS``) with a target. A season is a UTC calendar quarter from the first, 2026-q1, on,
+forever (no table of dates that can run out): id ``YYYY-qN``, inclusive ``start`` and ``end``
+dates, named after the Major Arcana in order, one per season, cycling (2026-q1 the Fool, 2026-q4
+the Empress, 2031-q3 the Fool again), and a 30-level track of cosmetics: a card back, an avatar
+and a title in turn, each named after the season's arcana.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import itertools
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,39 +111,83 @@ def load_quests(path: Path = DATA / "quests.json") -> dict[str, Quest]:
     return pool
 
 
-def _season(row: Mapping[str, Any]) -> Season:
-    track = tuple(TrackLevel(t["level"], t["kind"], t["id"], t["name"]) for t in row["track"])
-    season = Season(
-        row["id"], row["name"], dt.date.fromisoformat(row["start"]), dt.date.fromisoformat(row["end"]), track
-    )
-    if [t.level for t in track] != list(range(1, TRACK_LEVELS + 1)):
-        raise ValueError(f"season {season.id}: the track must have levels 1..{TRACK_LEVELS}")
-    if any(t.kind not in COSMETIC_KINDS for t in track) or season.end < season.start:
-        raise ValueError(f"season {season.id}: cosmetics only, end on or after start")
-    return season
+FIRST_SEASON_YEAR: Final = 2026  # 2026-q1 is the first season; days before it have none
+MAJOR_ARCANA: Final = (
+    "the Fool",
+    "the Magician",
+    "the Priestess",
+    "the Empress",
+    "the Emperor",
+    "the Hierophant",
+    "the Lovers",
+    "the Chariot",
+    "Strength",
+    "the Hermit",
+    "the Wheel of Fortune",
+    "Justice",
+    "the Hanged Man",
+    "Death",
+    "Temperance",
+    "the Devil",
+    "the Tower",
+    "the Star",
+    "the Moon",
+    "the Sun",
+    "Judgement",
+    "the World",
+)
+TITLE_RANKS: Final = (
+    "Novice",
+    "Adept",
+    "Seeker",
+    "Keeper",
+    "Sage",
+    "Oracle",
+    "Herald",
+    "Warden",
+    "Mystic",
+    "Ascendant",
+)
+_SEASON_ID = re.compile(r"(\d{4})-q([1-4])")
 
 
-def load_seasons(path: Path = DATA / "seasons.json") -> tuple[Season, ...]:
-    """Seasons in date order. Raises ``ValueError`` when two overlap."""
-    rows = json.loads(path.read_text(encoding="utf-8"))
-    seasons = tuple(sorted((_season(r) for r in rows), key=lambda s: s.start))
-    for before, after in itertools.pairwise(seasons):
-        if after.start <= before.end:
-            raise ValueError(f"seasons {before.id} and {after.id} overlap")
-    return seasons
+def _track(year: int, quarter: int, arcana: str) -> tuple[TrackLevel, ...]:
+    short = arcana.removeprefix("the ")
+    levels = []
+    for level in range(1, TRACK_LEVELS + 1):
+        kind, nth = COSMETIC_KINDS[(level - 1) % 3], (level - 1) // 3 + 1
+        name = (
+            f"{short} {TITLE_RANKS[nth - 1]}"
+            if kind == "title"
+            else f"{short} {kind.replace('_', ' ')} {nth}"
+        )
+        levels.append(TrackLevel(level, kind, f"{year}q{quarter}-{kind}-{level}", name))
+    return tuple(levels)
+
+
+def season_in(year: int, quarter: int) -> Season | None:
+    """The season of a calendar quarter (1..4), or None before the first season."""
+    if year < FIRST_SEASON_YEAR or not 1 <= quarter <= 4:
+        return None
+    arcana = MAJOR_ARCANA[((year - FIRST_SEASON_YEAR) * 4 + quarter - 1) % len(MAJOR_ARCANA)]
+    start = dt.date(year, 3 * quarter - 2, 1)
+    end = dt.date(year + 1, 1, 1) if quarter == 4 else dt.date(year, 3 * quarter + 1, 1)
+    track = _track(year, quarter, arcana)
+    return Season(f"{year}-q{quarter}", f"Season of {arcana}", start, end - dt.timedelta(days=1), track)
 
 
 QUESTS: Final[Mapping[str, Quest]] = load_quests()
-SEASONS: Final[tuple[Season, ...]] = load_seasons()
 
 
-def season_of(day: dt.date, seasons: tuple[Season, ...] = SEASONS) -> Season | None:
-    """The season holding ``day``, or None between or outside seasons."""
-    return next((s for s in seasons if s.holds(day)), None)
+def season_of(day: dt.date) -> Season | None:
+    """The season holding the UTC date ``day`` (every day from 2026-01-01 on), or None before."""
+    return season_in(day.year, (day.month - 1) // 3 + 1)
 
 
 def season_by_id(season_id: str) -> Season | None:
-    return next((s for s in SEASONS if s.id == season_id), None)
+    """The season ``YYYY-qN``, or None for anything else (or before the first season)."""
+    found = _SEASON_ID.fullmatch(season_id)
+    return season_in(int(found[1]), int(found[2])) if found else None
 
 
 def pool_of(difficulty: str) -> list[Quest]:

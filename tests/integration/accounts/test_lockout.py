@@ -37,11 +37,12 @@ def test_failures_over_the_username_limit_make_the_guesser_wait_longer_each_time
         waits.append(refused)
         clock.advance(refused)
     assert waits == [2, 4, 8, 16]
-    # the delay grows per username: a new address failing now waits as long as the next step
+    # the delay grows with the failing address's own failures (issue 17, finding 6): a new address
+    # failing now waits the first step, not the guesser's next one
     assert_error(login("peggy", "elsewhere", address="198.51.100.2"), 401, "invalid_credentials")
-    assert assert_error_with_wait(login("peggy", PASSWORD, address="198.51.100.2")) == 32
+    assert assert_error_with_wait(login("peggy", PASSWORD, address="198.51.100.2")) == 2
     # a refused attempt is not verified and does not lengthen the delay
-    assert assert_error_with_wait(login("peggy", "again", address="198.51.100.2")) == 32
+    assert assert_error_with_wait(login("peggy", "again", address="198.51.100.2")) == 2
 
 
 def assert_error_with_wait(resp: Any) -> int:
@@ -79,3 +80,23 @@ def test_registrations_are_throttled_per_address(
     assert register_from("reg_y", "198.51.100.21").status_code == 201
     clock.advance(3600)
     assert register_from("reg_x", "198.51.100.20").status_code == 201
+
+
+def test_retries_of_one_keyed_registration_count_once_and_a_refused_key_stays_refused(
+    client: FlaskClient,
+) -> None:
+    def register_from(username: str, key: str) -> Any:
+        return client.post(
+            "/v1/accounts",
+            json={"username": username, "password": PASSWORD},
+            headers={"Idempotency-Key": key},
+            environ_base={"REMOTE_ADDR": "198.51.100.30"},
+        )
+
+    for i in range(29):  # one short of register_per_address of the tests' policy (30)
+        assert register_from(f"keyed_{i}", f"k{i}").status_code == 201
+    for _ in range(5):  # a retried registration is one registration: it replays, uncounted
+        assert register_from("keyed_0", "k0").status_code == 201
+    assert register_from("keyed_last", "k-last").status_code == 201  # the 30th
+    assert_error(register_from("keyed_over", "k-over"), 429, "too_many_attempts")
+    assert_error(register_from("keyed_over", "k-over"), 429, "too_many_attempts")  # no way around

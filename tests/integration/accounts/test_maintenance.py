@@ -42,10 +42,10 @@ def test_counters_are_purged_after_their_window(
     register("cyrus")
     for _ in range(7):  # over the username limit: a delay row too
         login("cyrus", "wrong password", address="198.51.100.40")
-    assert scopes(pool, accounts_schema) == ["ip", "pair", "register_ip", "username"]
+    assert scopes(pool, accounts_schema) == ["ip", "pair", "pair_fail", "register_ip", "username"]
     assert _purge(pool, accounts_schema, policy, settings) == 0  # all still limiting someone
     clock.advance(policy.window_seconds + 1)
-    assert _purge(pool, accounts_schema, policy, settings) == 3
+    assert _purge(pool, accounts_schema, policy, settings) == 4
     assert scopes(pool, accounts_schema) == ["register_ip"]  # its window is longer
     clock.advance(policy.register_window_seconds)
     assert _purge(pool, accounts_schema, policy, settings) == 1

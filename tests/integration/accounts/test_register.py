@@ -27,7 +27,7 @@ def test_register_writes_the_row_and_the_event_together(
     resp = client.post("/v1/accounts", json={"username": "Alice_01", "password": PASSWORD})
     assert resp.status_code == 201
     body = resp.get_json()
-    assert set(body) == {"player_id", "username"}
+    assert set(body) == {"player_id", "username", "display_name"}  # the public name: issue 17, finding 11
     assert body["username"] == "alice_01"  # usernames are case-insensitive: stored in lower case
     player_id = uuid.UUID(body["player_id"])
     after = counts()
@@ -168,3 +168,27 @@ def test_concurrent_registrations_of_one_name_make_one_account(app: Flask, count
     assert sorted(statuses) == [201] + [409] * 11
     after = counts()
     assert after["players"] == before["players"] + 1 and after["events"] == before["events"] + 1
+
+
+def test_a_keyed_registration_needs_only_the_one_connection_a_pool_of_one_has(
+    postgres_url: str, settings: Any, accounts_schema: str, policy: Any
+) -> None:
+    """Issue 17, finding 4 (accounts' share): the registration counter took a second pooled
+    connection while the keyed request held its idempotency record's; with a pool of one that
+    waited out the pool (503). The counter now runs before the key is claimed."""
+    from libs.kit.web import service_app
+    from services.accounts.service import AccountsConfig
+    from tests.integration.accounts.conftest import FAST_SCRYPT
+
+    tiny = ConnectionPool(postgres_url, min_size=1, max_size=1, timeout=2.0, open=False)
+    tiny.open(wait=True, timeout=30)
+    try:
+        config = AccountsConfig(FAST_SCRYPT, policy)
+        app = service_app("accounts", settings, tiny, schema=accounts_schema, config=config)
+        body = {"username": "solo_pool", "password": PASSWORD}
+        first = app.test_client().post("/v1/accounts", json=body, headers={"Idempotency-Key": "reg-1"})
+        assert first.status_code == 201, first.get_json()
+        again = app.test_client().post("/v1/accounts", json=body, headers={"Idempotency-Key": "reg-1"})
+        assert again.get_json() == first.get_json() and again.headers["Idempotent-Replayed"] == "true"
+    finally:
+        tiny.close()

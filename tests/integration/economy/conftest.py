@@ -10,6 +10,7 @@ from psycopg_pool import ConnectionPool
 
 from libs.config import PROJECT_ROOT
 from libs.db import migrate
+from libs.eventstore import EventStore
 from services.economy.service import EconomyService
 from tests.integration.conftest import row_counter
 
@@ -21,6 +22,14 @@ WRITTEN = ("events", "pack_seeds", "wallets", "ledger", "collection", "decks", "
 def economy_schema(postgres_url: str, schema_name: str) -> str:
     migrate(postgres_url, schema_name, [MIGRATIONS])
     return schema_name
+
+
+@pytest.fixture
+def source(postgres_url: str, pool: ConnectionPool) -> EventStore:
+    """Another service's event store (accounts, match and progression in one, for the test)."""
+    schema = f"src_{uuid.uuid4().hex[:10]}"
+    migrate(postgres_url, schema)
+    return EventStore(pool, schema)
 
 
 @pytest.fixture

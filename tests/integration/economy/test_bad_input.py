@@ -78,15 +78,35 @@ def test_a_sixth_deck_is_refused(me, counts) -> None:  # type: ignore[no-untyped
 
 
 def test_activating_a_deck_with_cards_not_owned_names_every_problem(me, counts) -> None:  # type: ignore[no-untyped-def]
-    cards = [*STARTER_DECK[:18], EPIC, LEGENDARY]
-    deck_id = me.post("/v1/decks", {"name": "dream", "cards": cards}).get_json()["deck_id"]
+    deck_id = me.post("/v1/decks", {"name": "copy", "cards": list(STARTER_DECK)}).get_json()["deck_id"]
+    other = next(c for c in STARTER_DECK if c != "wolf_pup" and STARTER_DECK.count(c) == 2)
+    for card in ("wolf_pup", "wolf_pup", other):  # owned when saved, not any more
+        assert me.post("/v1/disenchants", {"card_id": card}).status_code == 201
     before = counts()
     r = me.post(f"/v1/decks/{deck_id}/activate")
     assert_refused(r, 422, "illegal_deck")
     assert sorted(r.get_json()["error"]["details"]["problems"]) == sorted(
+        ["2 copies of wolf_pup, 0 owned", f"2 copies of {other}, 1 owned"]
+    )
+    assert counts() == before
+
+
+def test_saving_a_deck_with_cards_not_owned_is_refused_naming_each(me, counts) -> None:  # type: ignore[no-untyped-def]
+    """Only cards you own: a deck (even incomplete) holding copies the player lacks is not saved."""
+    cards = [*STARTER_DECK[:18], EPIC, LEGENDARY]
+    (active,) = me.get("/v1/decks").get_json()["decks"]
+    before = counts()
+    for response in (
+        me.post("/v1/decks", {"name": "dream", "cards": cards}),
+        me.post("/v1/decks", {"name": "dream", "cards": [EPIC]}),
+        me.put(f"/v1/decks/{active['deck_id']}", {"name": "dream", "cards": cards}),
+    ):
+        assert_refused(response, 422, "invalid_deck")
+    assert sorted(response.get_json()["error"]["details"]["problems"]) == sorted(
         [f"1 copies of {EPIC}, 0 owned", f"1 copies of {LEGENDARY}, 0 owned"]
     )
     assert counts() == before
+    assert me.get("/v1/decks").get_json()["decks"] == [active]
 
 
 def test_another_players_deck_is_not_found(me, client, counts) -> None:  # type: ignore[no-untyped-def]

@@ -7,11 +7,9 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-import pytest
 from psycopg import sql
 
 from libs.bus import OutboxRelay, topic_for
-from libs.db import migrate
 from libs.eventstore import EventStore, Expect, NewEvent
 from libs.kit import definition
 from libs.kit.consume import subscription_runner
@@ -20,14 +18,6 @@ from services.economy.service import EconomyService
 from tests.integration.bus.helpers import wait_until
 
 DAY = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def source(postgres_url: str, pool) -> EventStore:  # type: ignore[no-untyped-def]
-    """Another service's event store (accounts, match and progression in one, for the test)."""
-    schema = f"src_{uuid.uuid4().hex[:10]}"
-    migrate(postgres_url, schema)
-    return EventStore(pool, schema)
 
 
 def _publish_world(source: EventStore, a: str, b: str) -> int:

@@ -105,7 +105,7 @@ def test_dropping_and_rebuilding_the_read_models_gives_the_same_state(
         svc.open_pack(p, "x")
     svc.craft(players[0], CARDS_BY_RARITY["epic"][0])
     svc.disenchant(players[0], "wolf_pup")  # breaks the starter deck: published as illegal
-    deck_id = svc.save_deck(players[1], None, "second", ["wolf_pup"] * 2)
+    deck_id = svc.save_deck(players[1], None, "second", ["wolf_pup"] * 2)["deck_id"]
     svc.delete_deck(players[1], deck_id)
     before = _snapshot(svc, players)
     assert before[players[0]][3][0]["legal"] is False

@@ -15,6 +15,7 @@ from libs.bus import inbox
 from libs.bus.purge import horizons
 from libs.config import Settings
 from libs.db import migrate
+from libs.db.migrate_all import service_folders
 from libs.eventstore import RecordedEvent
 from libs.kit import definition, service_names
 from libs.kit.runtime import Runtime, provided
@@ -28,10 +29,13 @@ def schemas(postgres_url: str, pool: ConnectionPool, schema_name: str) -> Iterat
     """Every service's runtime on a fresh schema of its own, as the worker would build it."""
     settings: Settings = settings_for_tests(postgres_url)
     found = {name: f"{schema_name}_{name}" for name in service_names()}
+    folders = service_folders()
     with ExitStack() as stack:
         for name, schema in found.items():
-            migrate(postgres_url, schema)
-            stack.enter_context(provided(name, object(), Runtime(definition(name), schema, settings, pool)))
+            migrate(postgres_url, schema, folders[name])
+            runtime = Runtime(definition(name), schema, settings, pool)
+            service = definition(name).build(runtime) if definition(name).purge_closed else object()
+            stack.enter_context(provided(name, service, runtime))
         yield found
 
 
@@ -119,3 +123,49 @@ def test_the_policy_reads_its_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ARCANA_INBOX_HORIZON_DAYS", "0")
     with pytest.raises(ValueError, match="ARCANA_INBOX_HORIZON_DAYS"):
         PurgePolicy.from_env()
+
+
+def _ticket(pool: ConnectionPool, schema: str, ticket: str, status: str, age: timedelta) -> None:
+    with pool.connection() as conn:
+        conn.execute(
+            sql.SQL(
+                "INSERT INTO {} (ticket_id, player_id, mode, rating, deck, status, opened_at, version) "
+                "VALUES (%s, %s, 'casual', 900, '{{}}', %s, now() - %s, 1)"
+            ).format(sql.Identifier(schema, "tickets")),
+            (ticket, f"player-{ticket}", status, age),
+        )
+        conn.execute(
+            sql.SQL("INSERT INTO {} (ticket_id, last_polled_at) VALUES (%s, now() - %s)").format(
+                sql.Identifier(schema, "ticket_polls")
+            ),
+            (ticket, age),
+        )
+
+
+def test_closed_tickets_and_old_rate_counters_go_by_the_shared_policy(
+    pool: ConnectionPool, schemas: dict[str, str]
+) -> None:
+    """Issue 17, finding 9: closed queue tickets are purged from matchmaking's read models a day
+    after they closed (open ones never), and per-player rate counters once their window is long over."""
+    mm = schemas["matchmaking"]
+    for ticket, status, age in (
+        ("old-cancelled", "cancelled", timedelta(days=2)),
+        ("old-matched", "matched", timedelta(days=2)),
+        ("old-failed", "failed", timedelta(days=3)),
+        ("new-matched", "matched", timedelta(hours=1)),
+        ("old-waiting", "waiting", timedelta(days=2)),
+    ):
+        _ticket(pool, mm, ticket, status, age)
+    economy = schemas["economy"]
+    with pool.connection() as conn:
+        for subject, age in (("old", timedelta(days=2)), ("fresh", timedelta(minutes=1))):
+            conn.execute(
+                sql.SQL("INSERT INTO {} VALUES ('deck_write', %s, now() - %s, 3)").format(
+                    sql.Identifier(economy, "rate_limits")
+                ),
+                (subject, age),
+            )
+    assert tasks.purge.run() == 3 + 1
+    assert rows(pool, mm, "tickets", "ticket_id") == ["new-matched", "old-waiting"]
+    assert rows(pool, mm, "ticket_polls", "ticket_id") == ["old-waiting"]
+    assert rows(pool, economy, "rate_limits", "subject") == ["fresh"]

@@ -71,3 +71,18 @@ def test_a_deck_other_than_the_active_one_is_rejected(svc: MatchService) -> None
     _active_deck(svc, bob, OTHER_DECK, 1)
     started = _request(svc, "ranked", (alice, list(STARTER_DECK)), (bob, list(STARTER_DECK)))
     assert started[0].type == "MatchCreated"
+
+
+def test_a_request_of_ids_only_plays_each_players_active_deck(svc: MatchService) -> None:
+    """Issue 17, finding 5: MatchRequested carries no deck lists; match plays the decks economy
+    published (the starter deck before any)."""
+    alice, bob = str(uuid.uuid4()), str(uuid.uuid4())
+    registered(svc, alice, bob)
+    _active_deck(svc, bob, OTHER_DECK, 1)
+    request_id = f"req-{uuid.uuid4()}"
+    data = {"request_id": request_id, "mode": "ranked", "players": [{"id": alice}, {"id": bob}]}
+    deliver(svc, "MatchRequested", data, f"pairing-{request_id}")
+    events = svc.matches.read_events(match_id_for(request_id))
+    assert [e.type for e in events[:2]] == ["MatchCreated", "MatchStarted"]
+    decks = {p["id"]: sorted(p["deck"]) for p in events[1].data["players"]}
+    assert decks == {alice: sorted(STARTER_DECK), bob: sorted(OTHER_DECK)}

@@ -129,3 +129,55 @@ def test_a_retried_join_with_the_same_idempotency_key_returns_the_first_ticket(p
 def test_the_openapi_document_lists_the_queue(app: object) -> None:
     doc = app.test_client().get("/v1/openapi/matchmaking.json").get_json()  # type: ignore[attr-defined]
     assert {"/v1/queue", "/v1/queue/{ticket_id}"} <= set(doc["paths"])
+
+
+def test_a_keyed_join_refused_as_already_open_needs_only_its_own_connection(
+    postgres_url: str, mm_schema: str
+) -> None:
+    """Finding 4: the refusal was looked up on a second pooled connection while the keyed request
+    held the first; with a pool of one that waited out the pool and failed with 503."""
+    from psycopg_pool import ConnectionPool
+
+    from libs.kit.web import service_app
+    from tests.integration.conftest import settings_for_tests
+    from tests.integration.matchmaking.conftest import SECRET, Player
+
+    pool = ConnectionPool(postgres_url, min_size=1, max_size=1, timeout=2.0, open=False)
+    pool.open(wait=True, timeout=30)
+    try:
+        app = service_app(
+            "matchmaking", settings_for_tests(postgres_url, token_secret=SECRET), pool, schema=mm_schema
+        )
+        me = Player(app)
+        first = me.post("/v1/queue", {"mode": "casual"}, headers={"Idempotency-Key": "one"})
+        assert first.status_code == 202, first.get_json()
+        again = me.post("/v1/queue", {"mode": "ranked"}, headers={"Idempotency-Key": "two"})
+        assert again.status_code == 409, again.get_json()
+        error = again.get_json()["error"]
+        assert error["code"] == "ticket_already_open"
+        assert error["details"]["ticket_id"] == first.get_json()["ticket_id"]
+    finally:
+        pool.close()
+
+
+def test_join_and_cancel_cycles_are_limited_per_player(
+    player: Callable, counts: Callable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 17, finding 9: joins and cancels together, at most ARCANA_QUEUE_ACTIONS_PER_WINDOW a
+    window per player; over it 429 with Retry-After and nothing written."""
+    from libs import clock
+
+    monkeypatch.setenv("ARCANA_QUEUE_ACTIONS_PER_WINDOW", "6")
+    me, other = player(), player()
+    for _ in range(3):
+        ticket = me.post("/v1/queue", {"mode": "casual"}).get_json()["ticket_id"]
+        assert me.delete(f"/v1/queue/{ticket}").status_code == 200
+    before = counts()
+    refused = me.post("/v1/queue", {"mode": "casual"})
+    assert refused.status_code == 429, refused.get_json()
+    assert refused.get_json()["error"]["code"] == "too_many_requests"
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert counts() == before
+    assert other.post("/v1/queue", {"mode": "casual"}).status_code == 202
+    clock.advance(61)
+    assert me.post("/v1/queue", {"mode": "casual"}).status_code == 202

@@ -117,7 +117,7 @@ def test_a_pair_requests_a_match_and_is_matched_on_its_creation(
     assert mm.pair().pairs == 1
     (req,) = requested(mm)
     assert {p["id"] for p in req["players"]} == {a.player_id, b.player_id}
-    assert all(p["deck"] == list(STARTER_DECK) for p in req["players"]) and req["mode"] == "ranked"
+    assert all(set(p) == {"id"} for p in req["players"]) and req["mode"] == "ranked"  # no deck lists
     assert mm.look(a.player_id, a.ticket_id).status == "paired"
     with pytest.raises(domain.TicketNotWaiting):
         mm.cancel(a.player_id, a.ticket_id)

@@ -108,11 +108,18 @@ def test_streak_and_pass_of_a_new_player(make_client: Any) -> None:
         _assert_error(ada.client.get(path), 401, "unauthorized")
 
 
-def test_no_season_far_in_the_future(make_client: Any) -> None:
+def test_seasons_go_on_after_the_former_table_ended(make_client: Any) -> None:
+    """Issue 17, finding 10: the table ended on 2027-12-31 and /v1/pass answered 404 after it."""
     from tests.integration.progression.conftest import move_clock_to
 
     move_clock_to(dt.date(2028, 3, 1))
-    _assert_error(make_client().get("/v1/pass"), 404, "no_season")
+    body = make_client().get("/v1/pass").get_json()
+    assert body["season"] == {
+        "id": "2028-q1",
+        "name": "Season of Strength",
+        "start": "2028-01-01",
+        "end": "2028-03-31",
+    }
 
 
 def test_a_retried_swap_with_an_idempotency_key_answers_the_first_result(
@@ -129,3 +136,22 @@ def test_a_retried_swap_with_an_idempotency_key_answers_the_first_result(
     assert again.headers.get("Idempotent-Replayed") == "true"
     assert counts() == written
     assert first.get_json()["quests"][2]["id"] != quest and first.get_json()["swap_available"] is False
+
+
+def test_swap_available_is_false_when_every_quest_is_completed(
+    make_client: Any, progression: Any, pool: Any
+) -> None:
+    """Issue 17, finding 10: a completed quest cannot be swapped, so with all three completed no
+    swap is possible, and the answer says so."""
+    from psycopg import sql
+
+    ada = make_client()
+    assert ada.get("/v1/quests").get_json()["swap_available"] is True
+    with pool.connection() as conn:  # the read model as three completions leave it
+        conn.execute(
+            sql.SQL("UPDATE {} SET completed = true WHERE player_id = %s").format(
+                sql.Identifier(progression.schema, "quest_progress")
+            ),
+            (ada.id,),
+        )
+    assert ada.get("/v1/quests").get_json()["swap_available"] is False

@@ -5,6 +5,7 @@ days without sleeping."""
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from typing import Any
 
 from psycopg_pool import ConnectionPool
@@ -93,3 +94,44 @@ def test_the_streak_view_follows_the_clock(
     assert ada.get("/v1/streak").get_json()["streak_day"] == 0
     rewards = events_of(pool, progression.schema, ("RewardGranted",))
     assert [d["reward_id"] for _, d in rewards] == [f"streak:{ada.id}:2026-12-10"]
+
+
+def test_past_seasons_cosmetics_stay_listed_and_xp_counts_in_2028(
+    pool: ConnectionPool, progression: ProgressionService, make_client: Any
+) -> None:
+    """Issue 17, finding 10: seasons come from a rule (a match of 2028 earned nothing under the old
+    table), and a player lists the cosmetics of every season they reached a level in."""
+    from services.progression.domain import season_by_id
+    from services.progression.views import track_of
+
+    ada = make_client()
+
+    def wins(first: dt.datetime, n: int) -> list[Any]:
+        return [
+            match_ended((ada.id, str(uuid.uuid4())), ada.id, first + dt.timedelta(minutes=i))
+            for i in range(n)
+        ]
+
+    _apply_all(
+        pool,
+        progression,
+        [
+            *wins(dt.datetime(2026, 12, 10, 12, tzinfo=dt.UTC), 10),
+            *wins(dt.datetime(2028, 2, 1, 12, tzinfo=dt.UTC), 20),
+        ],
+    )
+    move_clock_to(dt.date(2028, 2, 1))
+    now = ada.get("/v1/pass").get_json()
+    assert now["season"]["id"] == "2028-q1" and now["xp"] >= 20 * 60 and now["level"] >= 2
+    listed = ada.get("/v1/pass/cosmetics").get_json()["seasons"]
+    assert [s["season"]["id"] for s in listed] == ["2028-q1", "2026-q4"]
+    assert listed[0]["level"] == now["level"] and listed[0]["unlocked"] == now["unlocked"]
+    past = season_by_id("2026-q4")
+    assert past is not None and listed[1]["level"] >= 1
+    assert listed[1]["unlocked"] == [lv["reward"] for lv in track_of(past)[: listed[1]["level"]]]
+    assert listed[1]["unlocked"][0] == {
+        "id": "2026q4-card_back-1",
+        "kind": "card_back",
+        "name": "Empress card back 1",
+    }
+    assert make_client().get("/v1/pass/cosmetics").get_json() == {"seasons": []}

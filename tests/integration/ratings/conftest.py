@@ -52,20 +52,20 @@ def ended(
     }
 
 
-def as_event(kind: str, data: dict[str, Any]) -> RecordedEvent:
-    return RecordedEvent(uuid.uuid4(), "x", 1, 1, kind, 1, clock.now(), None, None, data)
+def as_event(kind: str, data: dict[str, Any], version: int = 1) -> RecordedEvent:
+    return RecordedEvent(uuid.uuid4(), "x", version, 1, kind, 1, clock.now(), None, None, data)
 
 
 @pytest.fixture
-def deliver(svc: RatingsService) -> Callable[[str, dict[str, Any]], None]:
+def deliver(svc: RatingsService) -> Callable[..., None]:
     """Apply an event in its own transaction, as the consumer does (the handlers of root.py)."""
     from services.ratings.root import SERVICE
 
     handlers = {k: v for sub in SERVICE.subscriptions for k, v in sub.handlers.items()}
 
-    def run(kind: str, data: dict[str, Any]) -> None:
+    def run(kind: str, data: dict[str, Any], version: int = 1) -> None:
         with svc.pool.connection() as conn, conn.transaction():
-            handlers[kind](svc, as_event(kind, data), conn)
+            handlers[kind](svc, as_event(kind, data, version), conn)
 
     return run
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from psycopg import sql
 
-from libs.contracts import MatchEnded
+from libs.contracts import MatchEnded, default_display_name
 from libs.eventstore import ConcurrencyError
 from services.ratings import domain
 from services.ratings.service import RatingsService
@@ -59,7 +59,7 @@ def test_uncounted_matches_change_nothing(svc: RatingsService, deliver: Callable
     ] * ranked
     assert svc.mine(a) == {
         "player_id": a,
-        "username": None,
+        "display_name": default_display_name(a),
         "rating": 900,
         "tier": "bronze",
         "highest_tier": "bronze",
@@ -135,7 +135,8 @@ def test_me_public_and_history_over_http(player: Callable, deliver: Callable) ->
     me = ada.get("/v1/ratings/me").get_json()
     assert (me["games"], me["wins"], me["losses"]) == (5, 3, 2)
     public = ada.get(f"/v1/ratings/{bob.id}").get_json()
-    assert public["username"] == "bob" and public["games"] == 5 and "wins" not in public
+    assert public["games"] == 5 and "wins" not in public
+    assert public["display_name"] == default_display_name(bob.id) and "username" not in public
     page1 = ada.get("/v1/ratings/me/history?limit=2").get_json()
     page2 = ada.get(f"/v1/ratings/me/history?limit=2&after={page1['next']}").get_json()
     page3 = ada.get(f"/v1/ratings/me/history?limit=2&after={page2['next']}").get_json()
@@ -185,7 +186,8 @@ def test_leaderboard_pages_are_stable_under_ties(
         p for _, p in sorted(zip(ratings, ids, strict=True), key=lambda x: (-x[0], x[1]))
     ]
     assert [s["rank"] for s in seen] == [1, 2, 2, 2, 5, 5, 7, 7, 7]
-    assert all(s["username"].startswith("user") for s in seen)
+    assert all(s["display_name"] == default_display_name(s["player_id"]) for s in seen)
+    assert not any("user" in str(s) for s in seen)  # no username on the leaderboard
     assert seen[0]["tier"] == "gold"
 
 
@@ -239,3 +241,19 @@ def test_the_verdict_decides_whose_rating_moves_and_the_history_says_why(
     assert [h["reason"] for h in svc.history(b, 10, None).items] == ["early_concede", "repeat_opponent"]
     deliver("MatchEnded", _with_verdict(early, **{a: leaver, b: kept}))  # again: nothing more
     assert len(svc.history(b, 10, None).items) == 2 and svc.mine(a)["rating"] == 880
+
+
+def test_others_see_the_chosen_display_name_never_the_username(player: Callable, deliver: Callable) -> None:
+    """Issue 17, finding 11: the leaderboard and public ratings show the display name accounts
+    published (the newest, by the accounts stream's version), never the log-in name."""
+    ada, bob = player(), player()
+    deliver("PlayerRegistered", {"player_id": bob.id, "username": "bob_login"}, 1)
+    deliver("DisplayNameChanged", {"player_id": bob.id, "display_name": "Bobby Tables"}, 3)
+    deliver("DisplayNameChanged", {"player_id": bob.id, "display_name": "Older Name"}, 2)  # late, older
+    deliver("MatchEnded", ended(bob.id, ada.id))
+    board = ada.get("/v1/leaderboard").get_json()["items"]
+    public = ada.get(f"/v1/ratings/{bob.id}").get_json()
+    shown = {i["player_id"]: i["display_name"] for i in board}
+    assert shown == {bob.id: "Bobby Tables", ada.id: default_display_name(ada.id)}
+    assert public["display_name"] == "Bobby Tables"
+    assert "bob_login" not in str(board) + str(public)

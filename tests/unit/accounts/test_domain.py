@@ -71,3 +71,11 @@ def test_production_parameters_are_strong_and_env_can_lower_them(monkeypatch: py
     monkeypatch.setenv("ARCANA_SCRYPT_N", "1000")
     with pytest.raises(ValueError):
         ScryptParams.from_env()
+
+
+def test_an_address_waits_by_its_own_failures_only() -> None:
+    assert domain.failures_over_limit(own=1, total=26, free=10, known_address=False) == 1  # the owner's typo
+    assert domain.failures_over_limit(own=16, total=16, free=10, known_address=False) == 6  # a lone guesser
+    assert domain.failures_over_limit(own=3, total=9, free=10, known_address=False) == 0  # under the limit
+    assert domain.failures_over_limit(own=3, total=40, free=10, known_address=True) == 0  # logged in here
+    assert domain.failures_over_limit(own=12, total=40, free=10, known_address=True) == 2

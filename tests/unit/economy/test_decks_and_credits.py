@@ -72,11 +72,23 @@ def test_structurally_impossible_decks_are_refused_with_every_problem() -> None:
 
 
 def test_activation_names_every_problem() -> None:
-    epic = CARDS_BY_RARITY["epic"][0]
-    decks = fold("p", [*_events(starter()), *decide_save(starter(), SaveDeck("d2", "x", (epic,) * 2), OWNED)])
+    saved = decide_save(starter(), SaveDeck("d2", "x", ("wolf_pup",) * 2), OWNED)
+    decks = fold("p", [*_events(starter()), *saved])
+    without_pups = {**OWNED, "wolf_pup": 0}  # disenchanted since the deck was saved
     with pytest.raises(IllegalDeck) as err:
-        decide_activate(decks, "d2", OWNED)
-    assert len(err.value.details["problems"]) == 2  # 2 cards not 20; 2 copies of the epic, 0 owned
+        decide_activate(decks, "d2", without_pups)
+    assert len(err.value.details["problems"]) == 2  # 2 cards not 20; 2 copies of wolf_pup, 0 owned
+
+
+def test_a_deck_with_cards_the_player_does_not_own_is_refused_naming_each() -> None:
+    epic, rare = CARDS_BY_RARITY["epic"][0], CARDS_BY_RARITY["rare"][0]
+    owned = {**OWNED, rare: 1}
+    with pytest.raises(InvalidDeck) as err:
+        decide_save(starter(), SaveDeck("d2", "x", ("wolf_pup", epic, epic, rare, rare)), owned)
+    assert sorted(err.value.details["problems"]) == sorted(
+        [f"2 copies of {epic}, 0 owned", f"2 copies of {rare}, 1 owned"]
+    )
+    assert decide_save(starter(), SaveDeck("d2", "x", ("wolf_pup", rare)), owned)  # owned, incomplete: saved
 
 
 def test_the_active_deck_cannot_be_deleted_and_unknown_ids_are_not_found() -> None:
