@@ -129,7 +129,7 @@ class Season:
         n = 0
         while not self.done():
             mode = "ranked" if n == 0 else "casual"
-            ticket = p.call("POST", "/v1/queue", ok=(202,), json={"mode": mode})["ticket_id"]
+            ticket = self._queue(p, mode)
             match_id = self._paired(p, ticket)
             if match_id is None:
                 return
@@ -137,6 +137,19 @@ class Season:
                 self.matches.add(match_id)
             play(p, match_id, random.Random(f"{p.id}-{n}"))
             n += 1
+
+    @staticmethod
+    def _queue(p: Account, mode: str) -> str:
+        """A new ticket. Matchmaking learns that the last match ended from its MatchEnded, a moment
+        after the end: until then it answers 409 match_in_progress, and a client tries again."""
+        deadline = time.monotonic() + 30
+        while True:
+            r = p.http.post(f"{p.url}/v1/queue", json={"mode": mode}, timeout=40)
+            if r.status_code == 202:
+                return str(r.json()["ticket_id"])
+            assert r.status_code == 409 and r.json()["error"]["code"] == "match_in_progress", r.text
+            assert time.monotonic() < deadline, f"{p.id}: still in a match after 30 s: {r.text}"
+            time.sleep(0.2)
 
     def _paired(self, p: Account, ticket: str) -> str | None:
         deadline = time.monotonic() + 90
