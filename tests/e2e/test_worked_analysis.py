@@ -149,7 +149,7 @@ class Season:
                 return str(r.json()["ticket_id"])
             assert r.status_code == 409 and r.json()["error"]["code"] == "match_in_progress", r.text
             assert time.monotonic() < deadline, f"{p.id}: still in a match after 30 s: {r.text}"
-            time.sleep(0.2)
+            time.sleep(0.5)
 
     def _paired(self, p: Account, ticket: str) -> str | None:
         deadline = time.monotonic() + 90
@@ -198,8 +198,9 @@ def season(
 ) -> Iterator[dict[str, Any]]:
     """The stack after the matches and the packs, with its export."""
     folder = tmp_path_factory.mktemp("analysis")
-    # Every player registers from this one address: allow them all (the throttle is per address).
-    env = {"ARCANA_REGISTER_MAX_PER_ADDRESS": str(PLAYERS)}
+    # A season compressed into minutes, from one address: every player may register here (the
+    # throttle is per address), and queue more often than a person could (10 joins a minute).
+    env = {"ARCANA_REGISTER_MAX_PER_ADDRESS": str(PLAYERS), "ARCANA_QUEUE_ACTIONS_PER_WINDOW": "10000"}
     with Stack(postgres_url, kafka_bootstrap, folder, env=env) as stack:
         stack.wait_ready()
         with ThreadPoolExecutor(8) as pool:
