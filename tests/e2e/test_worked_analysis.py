@@ -218,7 +218,7 @@ def season(
             packs = sum(pool.map(open_packs, players))
         wait_until(lambda: settled(stack), 120, "the consumers to settle")
         export = folder / "events.jsonl"
-        env = {**os.environ, "DATABASE_URL": stack.database_url}
+        env = analyst_env(stack.database_url)
         done = subprocess.run(
             [str(Path(sys.executable).parent / "arcana"), "export", "--output", str(export)],
             env=env, capture_output=True, text=True, timeout=300, cwd=PROJECT_ROOT,
@@ -234,6 +234,17 @@ def season(
             "ratings": {k: r.json() for k, r in ratings.items() if r.status_code == 200},
             "events": [json.loads(line) for line in export.read_text().splitlines()],
         }
+
+
+def analyst_env(database_url: str) -> dict[str, str]:
+    """An analyst's shell: ``DATABASE_URL`` names the stack's database, and nothing this test process
+    may carry (a ``DATABASE_URL_FILE``, a service schema moved by another test) points elsewhere."""
+    inherited = {
+        k: v
+        for k, v in os.environ.items()
+        if not (k.endswith("_FILE") or re.fullmatch(r"ARCANA_\w+_SCHEMA", k))
+    }
+    return {**inherited, "DATABASE_URL": database_url}
 
 
 def queries() -> dict[str, str]:
@@ -265,6 +276,11 @@ def of_type(events: list[dict[str, Any]], service: str, kind: str) -> list[dict[
     return [e for e in events if e["service"] == service and e["type"] == kind]
 
 
+def test_the_export_holds_this_stack_s_players_only(season: dict[str, Any]) -> None:
+    wallets = {e["stream"] for e in of_type(season["events"], "economy", "WalletOpened")}
+    assert wallets == {f"wallet-{player}" for player in season["wallets"]}
+
+
 def test_the_season_is_a_few_hundred_matches_with_packs(season: dict[str, Any]) -> None:
     ended = of_type(season["events"], "match", "MatchEnded")
     assert len(ended) == len(season["matches"]) >= MATCHES
@@ -287,6 +303,8 @@ def test_card_win_rates_in_deck_and_when_played(season: dict[str, Any], answers:
     winner = {e["data"]["match_id"]: e["data"]["winner"] for e in of_type(events, "match", "MatchEnded")}
     in_deck: dict[str, list[int]] = defaultdict(list)
     for e in of_type(events, "match", "MatchStarted"):
+        if e["data"]["match_id"] not in winner:  # still running or abandoned: not counted
+            continue
         for p in e["data"]["players"]:
             for card in set(p["deck"]):
                 in_deck[card].append(winner[e["data"]["match_id"]] == p["id"])
@@ -298,13 +316,19 @@ def test_card_win_rates_in_deck_and_when_played(season: dict[str, Any], answers:
         (e["stream"].removeprefix("match-"), e["data"]["player"], e["data"]["card_id"])
         for e in of_type(events, "match", "CardPlayed")
     }
-    counted = Counter(card for _, _, card in played)
+    counted = Counter(card for match, _, card in played if match in winner)
     assert {card: n for card, n, _ in answers["card_win_rate_when_played"]} == dict(counted)
 
 
 def test_arcana_and_match_length(season: dict[str, Any], answers: dict[str, Any]) -> None:
     events = season["events"]
-    spreads = Counter(a for e in of_type(events, "match", "MatchStarted") for a in e["data"]["arcana"])
+    ended = {e["data"]["match_id"] for e in of_type(events, "match", "MatchEnded")}
+    spreads = Counter(
+        a
+        for e in of_type(events, "match", "MatchStarted")
+        if e["data"]["match_id"] in ended
+        for a in e["data"]["arcana"]
+    )
     assert {arcana: n for arcana, n, *_ in answers["arcana_effect"]} == dict(spreads)
     turns = defaultdict(list)
     for e in of_type(events, "match", "MatchEnded"):
