@@ -95,10 +95,13 @@ def make_broker(tmp_root: Path) -> Iterator[type]:
 # Tests that run one after the other on one worker each (`make test`: ``-n N --dist loadgroup``):
 # they start `make run` itself or whole stacks, and wait for them with time limits that two of them
 # at once on 2 cores would not meet. The first prefix that matches a test's path names its group;
-# the two groups run side by side, and everything else spreads over every worker.
+# the groups run side by side, and everything else spreads over every worker.
 SERIAL_GROUPS = (
     ("tests/e2e/test_make_run", "make-run"),
     ("tests/e2e/test_recovery", "make-run"),
+    ("tests/e2e/test_web_client", "long-stacks"),
+    ("tests/e2e/test_worked_analysis", "long-stacks"),
+    ("tests/e2e/test_backup_restore", "long-stacks"),
     ("tests/e2e/", "stacks"),
 )
 

@@ -28,6 +28,8 @@ import requests
 
 from harness.stack import Stack
 from libs.config import PROJECT_ROOT
+from libs.devstack.broker import DevBroker
+from libs.devstack.ports import free_port
 
 pytestmark = pytest.mark.e2e
 
@@ -193,47 +195,51 @@ def settled(stack: Stack) -> bool:
 
 
 @pytest.fixture(scope="module")
-def season(
-    postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[dict[str, Any]]:
-    """The stack after the matches and the packs, with its export."""
+def season(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The stack after the matches and the packs, with its export. Its broker is its own: the export
+    must hold this season's events only, and stacks sharing topics would hear each other's players."""
     folder = tmp_path_factory.mktemp("analysis")
+    broker = DevBroker(free_port(), folder / "broker.log")
+    kafka_bootstrap = broker.start()
     # A season compressed into minutes, from one address: every player may register here (the
     # throttle is per address), and queue more often than a person could (10 joins a minute).
-    env = {"ARCANA_REGISTER_MAX_PER_ADDRESS": str(PLAYERS), "ARCANA_QUEUE_ACTIONS_PER_WINDOW": "10000"}
-    with Stack(postgres_url, kafka_bootstrap, folder, env=env) as stack:
-        stack.wait_ready()
-        with ThreadPoolExecutor(8) as pool:
-            players = list(pool.map(lambda n: Account(stack.url, f"analyst{n}"), range(PLAYERS)))
-        wait_until(
-            lambda: all(p.http.get(f"{p.url}/v1/wallet", timeout=10).status_code == 200 for p in players),
-            60,
-            "wallets",
-        )
-        season = Season(MATCHES)
-        with ThreadPoolExecutor(PLAYERS) as pool:
-            list(pool.map(season.career, players))
-        matches = sorted(season.matches)
-        with ThreadPoolExecutor(8) as pool:
-            packs = sum(pool.map(open_packs, players))
-        wait_until(lambda: settled(stack), 120, "the consumers to settle")
-        export = folder / "events.jsonl"
-        env = analyst_env(stack.database_url)
-        done = subprocess.run(
-            [str(Path(sys.executable).parent / "arcana"), "export", "--output", str(export)],
-            env=env, capture_output=True, text=True, timeout=300, cwd=PROJECT_ROOT,
-        )  # fmt: skip
-        assert done.returncode == 0, done.stderr
-        wallets = {p.id: p.call("GET", "/v1/wallet") for p in players}
-        ratings = {p.id: p.http.get(f"{p.url}/v1/ratings/{p.id}", timeout=10) for p in players}
-        yield {
-            "export": export,
-            "matches": matches,
-            "packs": packs,
-            "wallets": wallets,
-            "ratings": {k: r.json() for k, r in ratings.items() if r.status_code == 200},
-            "events": [json.loads(line) for line in export.read_text().splitlines()],
-        }
+    try:
+        env = {"ARCANA_REGISTER_MAX_PER_ADDRESS": str(PLAYERS), "ARCANA_QUEUE_ACTIONS_PER_WINDOW": "10000"}
+        with Stack(postgres_url, kafka_bootstrap, folder, env=env) as stack:
+            stack.wait_ready()
+            with ThreadPoolExecutor(8) as pool:
+                players = list(pool.map(lambda n: Account(stack.url, f"analyst{n}"), range(PLAYERS)))
+            wait_until(
+                lambda: all(p.http.get(f"{p.url}/v1/wallet", timeout=10).status_code == 200 for p in players),
+                60,
+                "wallets",
+            )
+            season = Season(MATCHES)
+            with ThreadPoolExecutor(PLAYERS) as pool:
+                list(pool.map(season.career, players))
+            matches = sorted(season.matches)
+            with ThreadPoolExecutor(8) as pool:
+                packs = sum(pool.map(open_packs, players))
+            wait_until(lambda: settled(stack), 120, "the consumers to settle")
+            export = folder / "events.jsonl"
+            env = analyst_env(stack.database_url)
+            done = subprocess.run(
+                [str(Path(sys.executable).parent / "arcana"), "export", "--output", str(export)],
+                env=env, capture_output=True, text=True, timeout=300, cwd=PROJECT_ROOT,
+            )  # fmt: skip
+            assert done.returncode == 0, done.stderr
+            wallets = {p.id: p.call("GET", "/v1/wallet") for p in players}
+            ratings = {p.id: p.http.get(f"{p.url}/v1/ratings/{p.id}", timeout=10) for p in players}
+            yield {
+                "export": export,
+                "matches": matches,
+                "packs": packs,
+                "wallets": wallets,
+                "ratings": {k: r.json() for k, r in ratings.items() if r.status_code == 200},
+                "events": [json.loads(line) for line in export.read_text().splitlines()],
+            }
+    finally:
+        broker.stop()
 
 
 def analyst_env(database_url: str) -> dict[str, str]:
