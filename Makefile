@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 # `make test` workers (pytest-xdist): the tests mostly wait on PostgreSQL, Kafka and processes, so more
 # workers than cores; the e2e tests run one after the other on one of them (tests/conftest.py).
-TEST_WORKERS ?= 4
+TEST_WORKERS ?= 5
 export PYTHONPATH := $(CURDIR)
 
 .PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events docs-schemas kafka-acls migrate \
