@@ -104,7 +104,7 @@ def _call(method: str, url: str, *, accept: tuple[int, ...] = (200, 201), **kwar
     headers = {**kwargs.pop("headers", {}), "Idempotency-Key": str(uuid.uuid4())}
     last: object = None
 
-    def answered() -> requests.Response | None:
+    def answered() -> list[requests.Response] | None:
         nonlocal last
         try:
             r = requests.request(method, url, headers=headers, timeout=15, **kwargs)
@@ -115,9 +115,9 @@ def _call(method: str, url: str, *, accept: tuple[int, ...] = (200, 201), **kwar
         if r.status_code >= 500:
             return None
         assert r.status_code in accept, f"{method} {url}: {last}"
-        return r
+        return [r]  # in a list: a Response is falsy when its status is 4xx (an accepted 409 too)
 
-    return wait_for(answered, RECOVERY_SECONDS, lambda: f"answer to {method} {url} (last: {last})")
+    return wait_for(answered, RECOVERY_SECONDS, lambda: f"answer to {method} {url} (last: {last})")[0]
 
 
 def _wait_until_published(bootstrap: str, streams: set[str]) -> None:
