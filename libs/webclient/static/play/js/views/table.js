@@ -72,6 +72,14 @@ export async function render(root, matchId) {
         const r = await get(`/v1/matches/${matchId}/events?after=${s.version}&wait=${WAIT}`, { signal: controller.signal });
         if (s.offline) setOffline(false);
         backoff = 1000;
+        const stale = !r.events.length && (r.version > s.version || (r.legal_commands.length > 0) !== (s.legal.length > 0));
+        if (stale) {
+          // Nothing visible arrived, yet the match moved (a hidden event) or the server's legal moves
+          // differ from the page's (a read that raced a move): read the match again.
+          s.version = Math.max(s.version, r.version);
+          await refresh();
+          if (s.view.phase === "ended") return;
+        }
         if (r.events.length) {
           s.version = Math.max(s.version, r.version);
           addEvents(r.events, true);
