@@ -25,6 +25,7 @@ from libs import fairplay
 from libs.contracts import MatchEnded
 from services.matchmaking import domain as matchmaking
 from services.ratings import domain as ratings
+from tests.unit.ratings.test_rating_quality import spearman
 
 DAYS = 30
 WAVES_PER_DAY = 24  # one wave of arrivals an hour
@@ -135,28 +136,6 @@ def simulate(seed: int = 17) -> tuple[list[Player], dict[str, int]]:
             rng.shuffle(joining)
             ladder.wave(at, joining)
     return honest + colluders, {p: r.rating for p, r in ladder.rating.items()}
-
-
-def _ranks(values: list[float]) -> list[float]:
-    order = sorted(range(len(values)), key=values.__getitem__)
-    ranks = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            ranks[order[k]] = (i + j) / 2
-        i = j + 1
-    return ranks
-
-
-def spearman(xs: list[float], ys: list[float]) -> float:
-    rx, ry = _ranks(xs), _ranks(ys)
-    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
-    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
-    var = (sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry)) ** 0.5
-    return cov / var
 
 
 def _honest_range(players: list[Player], rating: dict[str, int], skill: float) -> tuple[int, int]:
