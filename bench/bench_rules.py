@@ -10,16 +10,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from libs.rules import CATALOG, decide, evolve, fold, start
+from libs.analytics.simulate import random_deck
+from libs.rules import decide, evolve, fold, start
 from libs.rules.bots import random_bot
 
 GAMES_TARGET = 200.0
 STEPS_TARGET = 20_000.0
-
-
-def random_deck(rng: random.Random) -> list[str]:
-    pool = [c.id for c in CATALOG.values() for _ in range(1 if c.rarity == "legendary" else 2)]
-    return rng.sample(pool, 20)
 
 
 def setups(n: int) -> list[dict]:

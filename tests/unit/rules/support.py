@@ -6,7 +6,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from libs.rules import CATALOG, decide, evolve, fold, legal_commands, start
+from libs.analytics.simulate import random_deck
+from libs.rules import decide, evolve, fold, legal_commands, start
 from libs.rules.state import PlayerState, State, Unit
 
 P1, P2 = "p1", "p2"
@@ -125,11 +126,6 @@ class Game:
 
 def types(events: Sequence[dict[str, Any]]) -> list[str]:
     return [e["type"] for e in events]
-
-
-def random_deck(rng: random.Random) -> list[str]:
-    pool = [c.id for c in CATALOG.values() for _ in range(1 if c.rarity == "legendary" else 2)]
-    return rng.sample(pool, 20)
 
 
 def random_setup(seed: int) -> dict[str, Any]:
