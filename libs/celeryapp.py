@@ -34,6 +34,8 @@ def _filesystem_options() -> dict[str, object]:
 
 def make_celery() -> Celery:
     broker = secret_from_env("CELERY_BROKER_URL") or "filesystem://"
+    schedule = data_dir() / "celery" / "beat-schedule"
+    schedule.parent.mkdir(parents=True, exist_ok=True)  # beat opens the file but makes no folder
     celery = Celery("arcana", broker=broker)
     celery.conf.update(
         task_ignore_result=True,
@@ -43,7 +45,7 @@ def make_celery() -> Celery:
         broker_connection_retry_on_startup=True,
         timezone="UTC",
         enable_utc=True,
-        beat_schedule_filename=str(data_dir() / "celery" / "beat-schedule"),
+        beat_schedule_filename=str(schedule),
     )
     if broker.startswith("filesystem://"):
         celery.conf.broker_transport_options = _filesystem_options()

@@ -139,7 +139,7 @@ def _me() -> str:
 def join(args: dict[str, Any]) -> Any:
     """Join the ranked or casual queue with your active deck."""
     ticket = _service().join(_me(), args["mode"], request_transaction)
-    return MatchmakingService.describe(ticket, clock.now())
+    return MatchmakingService.describe(ticket, ticket.opened_at)  # as opened: nothing waited yet
 
 
 @blp.route("/v1/queue/<ticket_id>", methods=["GET"], parameters=_TICKET_ID)
