@@ -18,3 +18,9 @@ class ActiveDeckChanged(IntegrationEvent):
     cards: list[str] = field(metadata={"doc": "its card ids"})
     legal: bool = field(metadata={"doc": "whether it may be played now"})
     problems: list[str] = field(metadata={"doc": "every reason it is not legal (empty when legal)"})
+    game: str = field(
+        default="arcana",
+        metadata={
+            "doc": "the game the deck is for (one active deck per player and game; `arcana` when absent)"
+        },
+    )

@@ -26,3 +26,7 @@ class MatchRequested(IntegrationEvent):
     match_id: str = field(
         metadata={"doc": "the match id the match service will give it (UUID5 of request_id)"}
     )
+    game: str = field(
+        default="arcana",
+        metadata={"doc": "the game to play (`arcana`, `line`, `arena`; `arcana` when absent: before games)"},
+    )

@@ -22,3 +22,9 @@ class RatingChanged(IntegrationEvent):
     highest_tier: str = field(metadata={"doc": "the highest tier ever reached (its floor holds the rating)"})
     delta: int = field(metadata={"doc": "`after - before`"})
     result: str = field(metadata={"doc": "`win` or `loss` (draws change nothing)"})
+    game: str = field(
+        default="arcana",
+        metadata={
+            "doc": "whose ladder moved: `arcana` (the rating) or `line` (its MMR); `arcana` when absent"
+        },
+    )

@@ -89,6 +89,7 @@ def test_the_events_carry_the_published_contract() -> None:
         "highest_tier": "silver",
         "delta": 15,
         "result": "win",
+        "game": "arcana",
     }
     assert (
         lo.result == "loss"
