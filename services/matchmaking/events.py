@@ -19,10 +19,25 @@ class TicketOpened(IntegrationEvent):
 
     ticket_id: str = field(metadata={"doc": "the ticket id (UUID)"})
     player_id: str = field(metadata={"doc": "the player's id"})
-    mode: str = field(metadata={"doc": "`ranked` or `casual`"})
-    rating: int = field(metadata={"doc": "the player's rating when joining (900 before any ranked game)"})
-    deck: list[str] = field(metadata={"doc": "the player's active deck when joining"})
+    mode: str = field(metadata={"doc": "`ranked` or `casual` (the arena: `casual` only)"})
+    rating: int = field(
+        metadata={
+            "doc": "what a ranked ticket is paired by, when joining: Arcana's rating (900 before any "
+            "ranked game), the line's MMR (1,000 before any); 0 for the arena (no rating)"
+        }
+    )
+    deck: list[str] = field(
+        metadata={"doc": "the player's active deck of that game when joining (the arena: none, `[]`)"}
+    )
     opened_at: str = field(metadata={"doc": "when (ISO 8601, UTC): waiting time counts from here"})
+    game: str = field(
+        default="arcana",
+        metadata={"doc": "`arcana`, `line` or `arena` (`arcana` when absent: tickets before games)"},
+    )
+    sizes: list[int] = field(
+        default_factory=lambda: [2],
+        metadata={"doc": "the table sizes the ticket accepts (the arena: some of 2, 3, 4; else `[2]`)"},
+    )
 
 
 @integration_event("TicketPaired", version=1)
@@ -35,8 +50,17 @@ class TicketPaired(IntegrationEvent):
     match_id: str = field(metadata={"doc": "the match id the request will have"})
     opponent_id: str = field(metadata={"doc": "the other player's id"})
     opponent_ticket: str = field(metadata={"doc": "the other ticket's id"})
-    rating_gap: int = field(metadata={"doc": "the absolute difference of the two tickets' ratings"})
+    rating_gap: int = field(
+        metadata={"doc": "the absolute difference of the two tickets' ratings (a table: the largest)"}
+    )
     paired_at: str = field(metadata={"doc": "when (ISO 8601, UTC): waiting time ends here"})
+    opponents: list[str] = field(
+        default_factory=list,
+        metadata={
+            "doc": "every other player of the table (an arena table: 1 to 3; absent before games: "
+            "`[opponent_id]`); `opponent_id` is the first of them"
+        },
+    )
 
 
 @integration_event("TicketMatched", version=1)

@@ -1,5 +1,6 @@
 """What one pairing pass writes, planned from the rows it read (no I/O): cancel the abandoned
-waiting tickets, fail the paired tickets never answered, pair the rest (``domain.pairing_pass``)."""
+waiting tickets, fail the paired tickets never answered, pair or seat the rest (``domain.match_pass``:
+pairs of Arcana and the line, the arena's tables)."""
 
 from __future__ import annotations
 
@@ -43,24 +44,30 @@ def _ticket_step(kind: str, t: domain.Ticket, decided: Sequence[domain.Event]) -
     return Step(kind, [(domain.ticket_stream(t.ticket_id), t.version, list(decided))])
 
 
-def _request_step(a: domain.Ticket, b: domain.Ticket, now: datetime) -> Step:
-    """TicketPaired on both tickets (at the versions read) and the MatchRequested."""
-    _, by_stream = domain.request_match(a, b, now)
-    expected = {domain.ticket_stream(a.ticket_id): a.version, domain.ticket_stream(b.ticket_id): b.version}
+def _request_step(table: Sequence[domain.Ticket], now: datetime) -> Step:
+    """TicketPaired on every ticket of the table (at the versions read) and the MatchRequested."""
+    _, by_stream = domain.request_table(table, now)
+    expected = {domain.ticket_stream(t.ticket_id): t.version for t in table}
     return Step(PAIRED, [(stream, expected.get(stream, 0), decided) for stream, decided in by_stream.items()])
 
 
-def _pairs(rows: Sequence[dict[str, Any]], now: datetime) -> list[tuple[domain.Ticket, domain.Ticket]]:
+def _waiting(row: dict[str, Any]) -> domain.Waiting:
+    return domain.Waiting(
+        row["ticket_id"],
+        row["player_id"],
+        row["mode"],
+        row["rating"],
+        row["opened_at"],
+        row["last_opponent"],
+        row.get("game", domain.ARCANA),
+        tuple(row.get("sizes") or (2,)),
+    )
+
+
+def _tables(rows: Sequence[dict[str, Any]], now: datetime) -> list[list[domain.Ticket]]:
     tickets = {r["ticket_id"]: store.ticket_from_row(r) for r in rows}
-    waiting = [
-        domain.Waiting(
-            r["ticket_id"], r["player_id"], r["mode"], r["rating"], r["opened_at"], r["last_opponent"]
-        )
-        for r in rows
-    ]
-    return [
-        (tickets[p.first.ticket_id], tickets[p.second.ticket_id]) for p in domain.pairing_pass(waiting, now)
-    ]
+    groups = domain.match_pass([_waiting(r) for r in rows], now)
+    return [[tickets[w.ticket_id] for w in group] for group in groups]
 
 
 def plan_pass(
@@ -86,6 +93,7 @@ def plan_pass(
         for t in map(store.ticket_from_row, paired_long_ago)
     ]
     steps += [
-        _request_step(a, b, now) for a, b in _pairs([r for r in waiting if r["ticket_id"] not in gone], now)
+        _request_step(table, now)
+        for table in _tables([r for r in waiting if r["ticket_id"] not in gone], now)
     ]
     return steps

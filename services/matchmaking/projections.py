@@ -1,4 +1,4 @@
-"""``tickets`` and ``last_opponents``: the read models of the ``ticket-<id>`` streams.
+"""``tickets`` and ``last_opponents`` (per game): the read models of the ``ticket-<id>`` streams.
 
 The service applies its events in the same transaction as the append (``apply``); the projection
 rebuilds them from zero: ``python -m libs.bus.rebuild --schema matchmaking --projection
@@ -32,10 +32,21 @@ def _open(conn: psycopg.Connection[Any], schema: str, e: RecordedEvent) -> None:
     d = e.data
     conn.execute(
         sql.SQL(
-            "INSERT INTO {} (ticket_id, player_id, mode, rating, deck, status, opened_at, version) "
-            "VALUES (%s, %s, %s, %s, %s, 'waiting', %s, %s) ON CONFLICT (ticket_id) DO NOTHING"
+            "INSERT INTO {} (ticket_id, player_id, mode, rating, deck, status, opened_at, version, "
+            "game, sizes) VALUES (%s, %s, %s, %s, %s, 'waiting', %s, %s, %s, %s) "
+            "ON CONFLICT (ticket_id) DO NOTHING"
         ).format(sql.Identifier(schema, "tickets")),
-        (d["ticket_id"], d["player_id"], d["mode"], d["rating"], d["deck"], d["opened_at"], e.version),
+        (
+            d["ticket_id"],
+            d["player_id"],
+            d["mode"],
+            d["rating"],
+            d["deck"],
+            d["opened_at"],
+            e.version,
+            d.get("game", domain.ARCANA),  # tickets before games: Arcana's, tables of 2
+            d.get("sizes", [2]),
+        ),
     )
 
 
@@ -60,9 +71,9 @@ def _change(conn: psycopg.Connection[Any], schema: str, e: RecordedEvent) -> Non
     if e.type == domain.TICKET_PAIRED:
         conn.execute(
             sql.SQL(
-                "INSERT INTO {o} (player_id, opponent_id) SELECT player_id, %s FROM {t} "
+                "INSERT INTO {o} (player_id, game, opponent_id) SELECT player_id, game, %s FROM {t} "
                 "WHERE ticket_id = %s AND mode = 'ranked' "
-                "ON CONFLICT (player_id) DO UPDATE SET opponent_id = EXCLUDED.opponent_id"
+                "ON CONFLICT (player_id, game) DO UPDATE SET opponent_id = EXCLUDED.opponent_id"
             ).format(o=sql.Identifier(schema, "last_opponents"), t=sql.Identifier(schema, "tickets")),
             (d["opponent_id"], d["ticket_id"]),
         )

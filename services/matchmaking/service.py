@@ -47,7 +47,9 @@ from services.matchmaking.plan import PassResult, Write, plan_pass
 log = logging.getLogger(__name__)
 
 START_RATING = 900  # the ratings service's start: a player it has not rated yet
+START_MMR = 1000  # the line's MMR before any ranked line match
 STARTER = domain.ActiveDeck(tuple(STARTER_DECK))
+NO_DECK = domain.ActiveDeck(())  # the arena's players share the game's own deck
 ACTIVE_DECK_CHANGED, RATING_CHANGED = ActiveDeckChanged.TYPE, RatingChanged.TYPE
 MATCH_CREATED, MATCH_REQUEST_REJECTED = MatchCreated.TYPE, MatchRequestRejected.TYPE
 MATCH_ENDED = MatchEnded.TYPE
@@ -108,22 +110,39 @@ class MatchmakingService:
         recorded = self.events.read(domain.ticket_stream(ticket_id), conn=c)
         return domain.fold(_ticket_event(e) for e in recorded)
 
-    def join(self, player_id: str, mode: str, transaction: Transaction | None = None) -> domain.Ticket:
-        """Open a ticket with the player's active deck (the starter deck until economy published
-        one) and current rating. Raises ``InvalidMode``, ``IllegalDeck`` (with the problems),
-        ``MatchInProgress`` or ``TicketAlreadyOpen``; nothing is written then. ``transaction``
-        (default: one of its own) is where the writes go, e.g. the request's idempotency
-        transaction."""
+    def join(
+        self,
+        player_id: str,
+        mode: str,
+        transaction: Transaction | None = None,
+        *,
+        game: str = domain.ARCANA,
+        sizes: Sequence[int] | None = None,
+    ) -> domain.Ticket:
+        """Open a ticket for ``game`` (the arena: of the table ``sizes``, default all) with the
+        player's active deck of that game (Arcana's: the starter deck until economy published one;
+        the line's: none until one is built) and current rating (the line's: its MMR). Raises
+        ``UnknownGame``, ``InvalidMode``, ``InvalidSizes``, ``RankedLocked``, ``NoActiveDeck``,
+        ``IllegalDeck`` (with the problems), ``MatchInProgress`` or ``TicketAlreadyOpen``; nothing
+        is written then. ``transaction`` (default: one of its own) is where the writes go, e.g.
+        the request's idempotency transaction."""
         now, ticket_id = clock.now(), str(uuid.uuid4())
 
         def open_one(uow: UnitOfWork) -> domain.TicketEvent:
             running = store.match_in_progress(uow.conn, self.schema, player_id)
             if running is not None:
                 raise MatchInProgress(running)
-            deck = store.active_deck(uow.conn, self.schema, player_id) or STARTER
-            known = store.rating_of(uow.conn, self.schema, player_id)
-            rating = START_RATING if known is None else known
-            event = domain.open_ticket(ticket_id, player_id, mode, rating, deck, now)
+            event = domain.open_ticket(
+                ticket_id,
+                player_id,
+                mode,
+                self._rating(uow.conn, player_id, game),
+                self._deck(uow.conn, player_id, game),
+                now,
+                game=game,
+                sizes=sizes,
+                training_battles=store.training_battles(uow.conn, self.schema, player_id),
+            )
             try:
                 with uow.conn.transaction():  # a savepoint: the refusal is answered on this connection
                     uow.append(domain.ticket_stream(ticket_id), 0, [event], occurred_at=now)
@@ -134,6 +153,24 @@ class MatchmakingService:
 
         opened = self.repository.execute(open_one, transaction=transaction)
         return domain.evolve(None, opened)
+
+    def _rating(self, conn: Conn, player_id: str, game: str) -> int:
+        """What a ticket of ``game`` is paired by: Arcana's rating, the line's MMR, 0 (the arena)."""
+        if game == domain.LINE:
+            mmr = store.mmr_of(conn, self.schema, player_id)
+            return START_MMR if mmr is None else mmr
+        if game == domain.ARCANA:
+            known = store.rating_of(conn, self.schema, player_id)
+            return START_RATING if known is None else known
+        return 0
+
+    def _deck(self, conn: Conn, player_id: str, game: str) -> domain.ActiveDeck | None:
+        """The player's active deck of ``game`` as economy published it; else Arcana's starter
+        deck, the arena's none, or None (the line: no line built yet)."""
+        if game == domain.ARENA:
+            return NO_DECK
+        published = store.active_deck(conn, self.schema, player_id, game)
+        return published or (STARTER if game == domain.ARCANA else None)
 
     def _owned(self, player_id: str, ticket_id: str, conn: psycopg.Connection[Any]) -> domain.Ticket:
         try:
@@ -152,6 +189,16 @@ class MatchmakingService:
             if t.status == domain.WAITING:
                 store.touch(conn, self.schema, t.ticket_id, clock.now())
         return t
+
+    def view(self, player_id: str, ticket_id: str) -> dict[str, Any]:
+        """``look``, described now; a waiting arena ticket also shows how many wait for each
+        table size it accepts."""
+        t = self.look(player_id, ticket_id)
+        waiting = None
+        if t.game == domain.ARENA and t.status == domain.WAITING:
+            with self.pool.connection() as conn:
+                waiting = store.arena_waiting(conn, self.schema)
+        return self.describe(t, clock.now(), waiting)
 
     def cancel(self, player_id: str, ticket_id: str, transaction: Transaction | None = None) -> domain.Ticket:
         """Cancel the player's waiting ticket. Raises ``TicketNotFound`` or ``TicketNotWaiting``
@@ -217,6 +264,7 @@ class MatchmakingService:
         if event.type == ACTIVE_DECK_CHANGED:
             active = ActiveDeckChanged.decode(event)
             deck = {
+                "game": active.game,
                 "deck_id": active.deck_id,
                 "cards": list(active.cards),
                 "legal": active.legal,
@@ -225,9 +273,16 @@ class MatchmakingService:
             store.save_active_deck(conn, self.schema, active.player_id, deck, event.position)
         elif event.type == RATING_CHANGED:
             changed = RatingChanged.decode(event)
-            store.save_rating(conn, self.schema, changed.player_id, changed.after, event.version)
+            if changed.game == domain.LINE:  # the line's MMR: a ladder of its own
+                store.save_mmr(conn, self.schema, changed.player_id, changed.after, event.version)
+            elif changed.game == domain.ARCANA:
+                store.save_rating(conn, self.schema, changed.player_id, changed.after, event.version)
         elif event.type == MATCH_ENDED:
-            store.match_over(conn, self.schema, MatchEnded.decode(event).match_id)
+            ended = MatchEnded.decode(event)
+            store.match_over(conn, self.schema, ended.match_id)
+            if ended.game == domain.LINE and ended.mode == "practice":  # a training battle, won or lost
+                players = [p for p in ended.players if p != ended.bot and not p.startswith("bot-")]
+                store.training_finished(conn, self.schema, ended.match_id, players)
         elif event.type == MATCH_CREATED:
             created = MatchCreated.decode(event)
             if created.mode in fairplay.COUNTING_MODES:
@@ -268,12 +323,18 @@ class MatchmakingService:
     # -- views ---------------------------------------------------------------------------------
 
     @staticmethod
-    def describe(t: domain.Ticket, now: datetime) -> dict[str, Any]:
-        """A ticket as its player sees it: status, seconds waited, the current rating window
-        (ranked and waiting; None = unlimited), the match id once matched, why it failed."""
+    def describe(
+        t: domain.Ticket, now: datetime, arena_waiting: Mapping[int, int] | None = None
+    ) -> dict[str, Any]:
+        """A ticket as its player sees it: game, table sizes, status, seconds waited, the current
+        rating window (ranked and waiting; None = unlimited), the match id once matched, why it
+        failed; an arena ticket: how many wait per size it accepts (``arena_waiting``, while it
+        waits), its table's size once seated."""
         view: dict[str, Any] = {
             "ticket_id": t.ticket_id,
+            "game": t.game,
             "mode": t.mode,
+            "sizes": list(t.sizes),
             "status": t.status,
             "waited_seconds": round(t.waited(now), 1),
             "rating": t.rating,
@@ -281,6 +342,10 @@ class MatchmakingService:
         if t.status == domain.WAITING and t.mode == "ranked":
             w = domain.window(t.waited(now))
             view["window"] = None if w == float("inf") else int(w)
+        if t.game == domain.ARENA and t.status == domain.WAITING and arena_waiting is not None:
+            view["waiting"] = {str(size): arena_waiting.get(size, 0) for size in t.sizes}
+        if t.game == domain.ARENA and t.opponents:
+            view["table_size"] = 1 + len(t.opponents)
         if t.status == domain.MATCHED:
             view["match_id"] = t.match_id
         if t.status in (domain.FAILED, domain.CANCELLED):

@@ -30,6 +30,8 @@ def ticket_from_row(row: dict[str, Any]) -> domain.Ticket:
         request_id=row["request_id"],
         match_id=row["match_id"],
         closed_at=row.get("paired_at"),
+        game=row.get("game", domain.ARCANA),
+        sizes=tuple(row.get("sizes") or (2,)),
     )
 
 
@@ -45,13 +47,14 @@ def touch(conn: psycopg.Connection[Any], schema: str, ticket_id: str, at: dateti
 
 
 def waiting(conn: psycopg.Connection[Any], schema: str) -> list[dict[str, Any]]:
-    """Every waiting ticket with its last poll, its player's previous ranked opponent and whether
-    their active deck is legal now, as economy last published it (``deck_legal``)."""
+    """Every waiting ticket with its last poll, its player's previous ranked opponent in its game
+    and whether their active deck of its game is legal now, as economy last published it
+    (``deck_legal``)."""
     query = sql.SQL(
         "SELECT t.*, coalesce(p.last_polled_at, t.opened_at) AS last_polled_at, "
         "o.opponent_id AS last_opponent, coalesce(d.legal, true) AS deck_legal "
-        "FROM {t} t LEFT JOIN {p} p USING (ticket_id) LEFT JOIN {o} o USING (player_id) "
-        "LEFT JOIN {d} d USING (player_id) WHERE t.status = 'waiting'"
+        "FROM {t} t LEFT JOIN {p} p USING (ticket_id) LEFT JOIN {o} o USING (player_id, game) "
+        "LEFT JOIN {d} d USING (player_id, game) WHERE t.status = 'waiting'"
     ).format(
         t=_t(schema, "tickets"),
         p=_t(schema, "ticket_polls"),
@@ -111,12 +114,14 @@ def tickets_of_request(conn: psycopg.Connection[Any], schema: str, request_id: s
     return [str(r[0]) for r in rows]
 
 
-def active_deck(conn: psycopg.Connection[Any], schema: str, player_id: str) -> domain.ActiveDeck | None:
+def active_deck(
+    conn: psycopg.Connection[Any], schema: str, player_id: str, game: str = domain.ARCANA
+) -> domain.ActiveDeck | None:
     row = conn.execute(
-        sql.SQL("SELECT cards, legal, problems FROM {} WHERE player_id = %s").format(
+        sql.SQL("SELECT cards, legal, problems FROM {} WHERE player_id = %s AND game = %s").format(
             _t(schema, "active_decks")
         ),
-        (player_id,),
+        (player_id, game),
     ).fetchone()
     return domain.ActiveDeck(tuple(row[0]), bool(row[1]), tuple(row[2])) if row else None
 
@@ -124,16 +129,25 @@ def active_deck(conn: psycopg.Connection[Any], schema: str, player_id: str) -> d
 def save_active_deck(
     conn: psycopg.Connection[Any], schema: str, player_id: str, deck: dict[str, Any], position: int
 ) -> None:
-    """Keep economy's newest ActiveDeckChanged of a player (an older one arriving late is ignored)."""
+    """Keep economy's newest ActiveDeckChanged of a player and game (``deck["game"]``, default
+    Arcana; an older one arriving late is ignored)."""
     conn.execute(
         sql.SQL(
-            "INSERT INTO {t} AS a (player_id, deck_id, cards, legal, problems, position) "
-            "VALUES (%s, %s, %s, %s, %s, %s) "
-            "ON CONFLICT (player_id) DO UPDATE SET deck_id = EXCLUDED.deck_id, "
+            "INSERT INTO {t} AS a (player_id, game, deck_id, cards, legal, problems, position) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s) "
+            "ON CONFLICT (player_id, game) DO UPDATE SET deck_id = EXCLUDED.deck_id, "
             "cards = EXCLUDED.cards, legal = EXCLUDED.legal, problems = EXCLUDED.problems, "
             "position = EXCLUDED.position WHERE a.position < EXCLUDED.position"
         ).format(t=_t(schema, "active_decks")),
-        (player_id, deck.get("deck_id"), deck["cards"], deck["legal"], deck["problems"], position),
+        (
+            player_id,
+            deck.get("game", domain.ARCANA),
+            deck.get("deck_id"),
+            deck["cards"],
+            deck["legal"],
+            deck["problems"],
+            position,
+        ),
     )
 
 
@@ -157,6 +171,56 @@ def save_rating(
         ).format(t=_t(schema, "player_ratings")),
         (player_id, rating, version),
     )
+
+
+def mmr_of(conn: psycopg.Connection[Any], schema: str, player_id: str) -> int | None:
+    """The player's line MMR as ratings last published it (None before any)."""
+    row = conn.execute(
+        sql.SQL("SELECT mmr FROM {} WHERE player_id = %s").format(_t(schema, "line_ratings")), (player_id,)
+    ).fetchone()
+    return int(row[0]) if row else None
+
+
+def save_mmr(conn: psycopg.Connection[Any], schema: str, player_id: str, mmr: int, version: int) -> None:
+    """Keep ratings' newest line MMR of a player (by its stream version)."""
+    conn.execute(
+        sql.SQL(
+            "INSERT INTO {t} AS r (player_id, mmr, version) VALUES (%s, %s, %s) ON CONFLICT (player_id) "
+            "DO UPDATE SET mmr = EXCLUDED.mmr, version = EXCLUDED.version WHERE r.version < EXCLUDED.version"
+        ).format(t=_t(schema, "line_ratings")),
+        (player_id, mmr, version),
+    )
+
+
+def training_battles(conn: psycopg.Connection[Any], schema: str, player_id: str) -> int:
+    """How many line practice matches the player finished (each match once)."""
+    row = conn.execute(
+        sql.SQL("SELECT count(*) FROM {} WHERE player_id = %s").format(_t(schema, "line_training")),
+        (player_id,),
+    ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def training_finished(conn: psycopg.Connection[Any], schema: str, match_id: str, players: list[str]) -> None:
+    for player in players:
+        conn.execute(
+            sql.SQL("INSERT INTO {} (player_id, match_id) VALUES (%s, %s) ON CONFLICT DO NOTHING").format(
+                _t(schema, "line_training")
+            ),
+            (player, match_id),
+        )
+
+
+def arena_waiting(conn: psycopg.Connection[Any], schema: str) -> dict[int, int]:
+    """Per table size, how many waiting arena tickets accept it."""
+    rows = conn.execute(
+        sql.SQL(
+            "SELECT size, count(*) FROM {}, unnest(sizes) AS size "
+            "WHERE status = 'waiting' AND game = %s GROUP BY size"
+        ).format(_t(schema, "tickets")),
+        (domain.ARENA,),
+    ).fetchall()
+    return {int(size): int(n) for size, n in rows}
 
 
 def match_in_progress(conn: psycopg.Connection[Any], schema: str, player_id: str) -> str | None:

@@ -4,7 +4,9 @@ Ranked: tickets sorted by rating; the longest-waiting ticket goes first and take
 still unpaired within its window (``window.window``). A ticket that waited longer has the wider
 window, so a pair is allowed when its gap fits the wider of the two windows. Never a player with
 themselves; never the same two players as the previous ranked match of either of them, unless they
-are the only two waiting. Casual: first come, first served.
+are the only two waiting. Casual: first come, first served. Each game pairs apart (Arcana and the
+line; the line's ranked by its MMR): ``pairing_pass``. The arena seats tables of 2 to 4
+(``tables.form_tables``); ``match_pass`` is every game's groups.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from datetime import datetime
 
 from libs import fairplay
 
+from .games import ARCANA, ARENA
 from .window import window
 
 
@@ -27,7 +30,9 @@ class Waiting:
     mode: str
     rating: int
     opened_at: datetime
-    last_opponent: str | None = None  # the player's previous ranked opponent
+    last_opponent: str | None = None  # the player's previous ranked opponent in this game
+    game: str = ARCANA
+    sizes: tuple[int, ...] = (2,)  # the table sizes it accepts
 
     def waited(self, now: datetime) -> float:
         return max(0.0, (now - self.opened_at).total_seconds())
@@ -37,6 +42,10 @@ class Waiting:
 class Pair:
     first: Waiting
     second: Waiting
+
+    @property
+    def tickets(self) -> tuple[Waiting, Waiting]:
+        return self.first, self.second
 
     @property
     def gap(self) -> int:
@@ -121,7 +130,11 @@ def pair_casual(waiting: Sequence[Waiting]) -> list[Pair]:
 
 
 def pairing_pass(waiting: Sequence[Waiting], now: datetime) -> list[Pair]:
-    """Every pair to make now, ranked and casual."""
-    ranked = [w for w in waiting if w.mode == "ranked"]
-    casual = [w for w in waiting if w.mode == "casual"]
-    return pair_ranked(ranked, now) + pair_casual(casual)
+    """Every pair to make now, ranked and casual, of the two-player games: each game and mode
+    apart (arena tickets are left to ``tables.form_tables``)."""
+    pairs: list[Pair] = []
+    for game in sorted({w.game for w in waiting} - {ARENA}):
+        ranked = [w for w in waiting if w.game == game and w.mode == "ranked"]
+        casual = [w for w in waiting if w.game == game and w.mode == "casual"]
+        pairs += pair_ranked(ranked, now) + pair_casual(casual)
+    return pairs

@@ -1,6 +1,7 @@
-"""The match request of a pair: its ids and the published ``MatchRequested``.
+"""The match request of a table (two tickets, or 2 to 4 in the arena): its ids and the published
+``MatchRequested``.
 
-The request id is a UUID5 of the two ticket ids, so pairing the same two tickets twice (a retried
+The request id is a UUID5 of the sorted ticket ids, so seating the same tickets twice (a retried
 pass, a second worker) names the same request. The match id is the function of the request id the
 match service uses too (``libs.contracts.match_id_for``).
 """
@@ -23,27 +24,35 @@ def request_stream(request_id: str) -> str:
     return f"request-{request_id}"
 
 
-def request_id_for(ticket_a: str, ticket_b: str) -> str:
-    return str(uuid.uuid5(_REQUEST_NAMESPACE, ":".join(sorted((ticket_a, ticket_b)))))
+def request_id_for(*ticket_ids: str) -> str:
+    return str(uuid.uuid5(_REQUEST_NAMESPACE, ":".join(sorted(ticket_ids))))
 
 
 def request_match(a: Ticket, b: Ticket, now: datetime) -> tuple[str, dict[str, Sequence[Event]]]:
-    """The events of pairing ``a`` with ``b``, by stream: TicketPaired on each ticket and
+    """``request_table`` of the pair ``a``, ``b``."""
+    return request_table([a, b], now)
+
+
+def request_table(table: Sequence[Ticket], now: datetime) -> tuple[str, dict[str, Sequence[Event]]]:
+    """The events of seating ``table`` (in seat order), by stream: TicketPaired on each ticket and
     MatchRequested on ``request-<id>``. Returns (request id, events by stream). Raises
-    ``TicketNotWaiting`` or ValueError (same player, different modes) from ``paired``."""
-    request_id = request_id_for(a.ticket_id, b.ticket_id)
+    ``TicketNotWaiting`` or ValueError (a player twice, different games or modes, a size a ticket
+    does not accept) from ``paired``."""
+    request_id = request_id_for(*(t.ticket_id for t in table))
     match_id = match_id_for(request_id)
     requested = MatchRequested(
         request_id=request_id,
-        mode=a.mode,
+        mode=table[0].mode,
         # ids only: match plays each player's active deck as economy published it, and the
         # topic carries no deck list (docs/rules.md, "Fair play"; issue 17, finding 5)
-        players=[{"id": a.player_id}, {"id": b.player_id}],
-        tickets=[a.ticket_id, b.ticket_id],
+        players=[{"id": t.player_id} for t in table],
+        tickets=[t.ticket_id for t in table],
         match_id=match_id,
+        game=table[0].game,
     )
-    return request_id, {
-        f"ticket-{a.ticket_id}": [paired(a, b, request_id, match_id, now)],
-        f"ticket-{b.ticket_id}": [paired(b, a, request_id, match_id, now)],
-        request_stream(request_id): [requested],
+    by_stream: dict[str, Sequence[Event]] = {
+        f"ticket-{t.ticket_id}": [paired(t, [o for o in table if o is not t], request_id, match_id, now)]
+        for t in table
     }
+    by_stream[request_stream(request_id)] = [requested]
+    return request_id, by_stream

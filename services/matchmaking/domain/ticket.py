@@ -20,7 +20,9 @@ from services.matchmaking.events import (
     TicketPaired,
 )
 
-MODES = ("ranked", "casual")
+from .games import ARCANA, MatchmakingError, check_unlocked, table_sizes
+
+MODES = ("ranked", "casual")  # of every game (each offers some: ``games.GAMES``)
 WAITING, PAIRED, MATCHED, CANCELLED, FAILED = "waiting", "paired", "matched", "cancelled", "failed"
 OPEN_STATUSES = (WAITING, PAIRED)
 ANSWER_SECONDS = 120.0  # a paired ticket the match service has not answered for this long fails
@@ -37,12 +39,12 @@ TicketEvent = TicketOpened | TicketPaired | TicketMatched | TicketFailed | Ticke
 Event = TicketEvent | MatchRequested  # what the domain decides (declared in ``events.py``)
 
 
-class MatchmakingError(Exception):
-    """Base of the domain's refusals."""
+class NoActiveDeck(MatchmakingError):
+    """The game plays the player's own deck and economy has published no active one for it."""
 
-
-class InvalidMode(MatchmakingError):
-    """The mode is not ``ranked`` or ``casual``."""
+    def __init__(self, game: str) -> None:
+        super().__init__(f"build and activate a {game} deck before you queue")
+        self.game = game
 
 
 class IllegalDeck(MatchmakingError):
@@ -91,6 +93,9 @@ class Ticket:
     message: str | None = None
     problems: tuple[str, ...] = ()
     closed_at: datetime | None = None
+    game: str = ARCANA
+    sizes: tuple[int, ...] = (2,)  # the table sizes it accepts
+    opponents: tuple[str, ...] = ()  # once paired: the other players of its table
 
     def waited(self, now: datetime) -> float:
         """Seconds waited: until now while waiting, until pairing or cancellation after that."""
@@ -103,7 +108,16 @@ def evolve(t: Ticket | None, event: TicketEvent) -> Ticket:
     TicketOpened or an event that is not a ticket's."""
     if isinstance(event, TicketOpened):
         at = datetime.fromisoformat(event.opened_at)
-        return Ticket(event.ticket_id, event.player_id, event.mode, int(event.rating), tuple(event.deck), at)
+        return Ticket(
+            event.ticket_id,
+            event.player_id,
+            event.mode,
+            int(event.rating),
+            tuple(event.deck),
+            at,
+            game=event.game,
+            sizes=tuple(event.sizes),
+        )
     if t is None:
         raise ValueError("a ticket stream starts with TicketOpened")
     v = t.version + 1
@@ -115,6 +129,7 @@ def evolve(t: Ticket | None, event: TicketEvent) -> Ticket:
             request_id=event.request_id,
             match_id=event.match_id,
             opponent_id=event.opponent_id,
+            opponents=tuple(event.opponents or [event.opponent_id]),
             closed_at=datetime.fromisoformat(event.paired_at),
         )
     if isinstance(event, TicketMatched):
@@ -147,15 +162,31 @@ def fold(events: Iterable[TicketEvent]) -> Ticket | None:
 
 
 def open_ticket(
-    ticket_id: str, player_id: str, mode: str, rating: int, deck: ActiveDeck, now: datetime
+    ticket_id: str,
+    player_id: str,
+    mode: str,
+    rating: int,
+    deck: ActiveDeck | None,
+    now: datetime,
+    *,
+    game: str = ARCANA,
+    sizes: Sequence[int] | None = None,
+    training_battles: int = 0,
 ) -> TicketOpened:
-    """TicketOpened. Raises ``InvalidMode`` or ``IllegalDeck`` (with the deck's problems).
-    One open ticket per player is enforced by the store."""
-    if mode not in MODES:
-        raise InvalidMode(f"mode must be one of {', '.join(MODES)}")
+    """TicketOpened for ``game`` (``sizes``: the arena's table sizes, default all). Raises
+    ``UnknownGame``, ``InvalidMode``, ``InvalidSizes``, ``RankedLocked`` (the line's ranked queue
+    before its training battles), ``NoActiveDeck`` (``deck`` None) or ``IllegalDeck``. One open
+    ticket per player is enforced by the store."""
+    accepted = table_sizes(game, mode, sizes)
+    check_unlocked(game, mode, training_battles)
+    if deck is None:
+        raise NoActiveDeck(game)
     if not deck.legal:
         raise IllegalDeck(deck.problems or ("the deck was refused",))
-    return TicketOpened(ticket_id, player_id, mode, int(rating), list(deck.cards), now.isoformat())
+    cards = list(deck.cards)
+    return TicketOpened(
+        ticket_id, player_id, mode, int(rating), cards, now.isoformat(), game=game, sizes=list(accepted)
+    )
 
 
 def cancel(t: Ticket, reason: str, now: datetime) -> TicketCancelled:
@@ -165,21 +196,29 @@ def cancel(t: Ticket, reason: str, now: datetime) -> TicketCancelled:
     return TicketCancelled(t.ticket_id, reason, now.isoformat())
 
 
-def paired(t: Ticket, opponent: Ticket, request_id: str, match_id: str, now: datetime) -> TicketPaired:
-    """TicketPaired for ``t``. Raises ``TicketNotWaiting``, or ValueError for a pairing of one
-    player with themselves or across modes."""
+def paired(
+    t: Ticket, others: Sequence[Ticket], request_id: str, match_id: str, now: datetime
+) -> TicketPaired:
+    """TicketPaired for ``t`` seated with ``others``. Raises ``TicketNotWaiting``, or ValueError for
+    a table with a player twice, across games or modes, or of a size a ticket does not accept."""
     if t.status != WAITING:
         raise TicketNotWaiting(t.status)
-    if t.player_id == opponent.player_id or t.mode != opponent.mode:
-        raise ValueError("a ticket pairs only with another player's ticket of the same mode")
+    table = [t, *others]
+    if not others:
+        raise ValueError("a table seats two players at least")
+    if len({x.player_id for x in table}) != len(table) or len({(x.game, x.mode) for x in table}) != 1:
+        raise ValueError("a table seats different players' tickets of one game and mode")
+    if any(len(table) not in x.sizes for x in table):
+        raise ValueError("a table of a size one of its tickets does not accept")
     return TicketPaired(
         ticket_id=t.ticket_id,
         request_id=request_id,
         match_id=match_id,
-        opponent_id=opponent.player_id,
-        opponent_ticket=opponent.ticket_id,
-        rating_gap=abs(t.rating - opponent.rating),
+        opponent_id=others[0].player_id,
+        opponent_ticket=others[0].ticket_id,
+        rating_gap=max(abs(t.rating - o.rating) for o in others),
         paired_at=now.isoformat(),
+        opponents=[o.player_id for o in others],
     )
 
 

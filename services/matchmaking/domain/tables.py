@@ -1,0 +1,72 @@
+"""The arena's tables: which waiting arena tickets to seat together now. Pure and deterministic.
+
+A table of 4 forms as soon as four tickets accepting 4 wait; a table of 3 once the oldest of three
+tickets accepting 3 has waited 10 s; a table of 2 once the oldest of two accepting 2 has waited 20 s.
+The oldest ticket is served first: in arrival order, each ticket not yet seated takes the largest size
+it accepts that may form now, with the oldest tickets accepting that size. A larger table fills
+while the wait is short; the group settles for a smaller one as it grows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from .games import ARENA
+from .pairing import Waiting, pairing_pass
+
+TABLE_WAIT_SECONDS = {4: 0.0, 3: 10.0, 2: 20.0}  # the oldest ticket's wait before a table of that size
+
+
+@dataclass(frozen=True)
+class Table:
+    tickets: tuple[Waiting, ...]  # seat order: oldest first
+
+
+def _age(w: Waiting) -> tuple[datetime, str]:
+    return w.opened_at, w.ticket_id
+
+
+def _seat(
+    anchor: Waiting, size: int, queue: Sequence[Waiting], taken: set[str]
+) -> tuple[Waiting, ...] | None:
+    """``anchor`` and the oldest free tickets of other players accepting ``size``, or None."""
+    seated, players = [anchor], {anchor.player_id}
+    for w in queue:
+        if len(seated) == size:
+            break
+        if w.ticket_id not in taken and size in w.sizes and w.player_id not in players:
+            seated.append(w)
+            players.add(w.player_id)
+    return tuple(sorted(seated, key=_age)) if len(seated) == size else None
+
+
+def form_tables(waiting: Sequence[Waiting], now: datetime) -> list[Table]:
+    """The arena tables to seat now (other games' tickets are ignored)."""
+    queue = sorted((w for w in waiting if w.game == ARENA), key=_age)
+    taken: set[str] = set()
+    short: set[int] = set()  # sizes too few free tickets accept: stays so, as free tickets only go
+    tables: list[Table] = []
+    for anchor in queue:
+        if anchor.ticket_id in taken:
+            continue
+        taken.add(anchor.ticket_id)
+        for size in sorted(set(anchor.sizes) - short, reverse=True):
+            if anchor.waited(now) < TABLE_WAIT_SECONDS[size]:
+                continue
+            seated = _seat(anchor, size, queue, taken)
+            if seated is None:
+                short.add(size)
+                continue
+            tables.append(Table(seated))
+            taken.update(w.ticket_id for w in seated)
+            break
+        else:
+            taken.discard(anchor.ticket_id)
+    return tables
+
+
+def match_pass(waiting: Sequence[Waiting], now: datetime) -> list[tuple[Waiting, ...]]:
+    """Every group to request a match for now, all games (never mixing games or modes)."""
+    return [p.tickets for p in pairing_pass(waiting, now)] + [t.tickets for t in form_tables(waiting, now)]
