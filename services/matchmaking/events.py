@@ -48,8 +48,8 @@ class TicketPaired(IntegrationEvent):
     ticket_id: str = field(metadata={"doc": "the ticket id"})
     request_id: str = field(metadata={"doc": "the MatchRequested's id"})
     match_id: str = field(metadata={"doc": "the match id the request will have"})
-    opponent_id: str = field(metadata={"doc": "the other player's id"})
-    opponent_ticket: str = field(metadata={"doc": "the other ticket's id"})
+    opponent_id: str = field(metadata={"doc": "the other player's id (a table: the first other player)"})
+    opponent_ticket: str = field(metadata={"doc": "the other ticket's id (a table: the first other ticket)"})
     rating_gap: int = field(
         metadata={"doc": "the absolute difference of the two tickets' ratings (a table: the largest)"}
     )

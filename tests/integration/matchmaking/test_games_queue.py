@@ -212,3 +212,24 @@ def test_a_ticket_stored_before_games_reads_as_arcana_for_two(
     assert mm.pair().pairs == 1
     (req,) = requested(mm)
     assert req["game"] == "arcana" and {p["id"] for p in req["players"]} == {ada.id, bob.id}
+
+
+def test_a_waiting_line_ticket_whose_line_became_illegal_is_cancelled(
+    player: Callable, deliver: Callable, mm: MatchmakingService
+) -> None:
+    ada, bob = player(), player()
+    for p in (ada, bob):
+        deliver(line_deck(p, position=1))
+    line = join(ada, {"mode": "casual", "game": "line"})
+    arcana = join(bob, {"mode": "casual"})
+    illegal = {**line_deck(ada).data, "legal": False, "problems": ["you do not own line-e"]}
+    deliver(foreign_event("ActiveDeckChanged", illegal, position=2))  # ada's line
+    arcana_illegal = {**illegal, "player_id": bob.id, "game": "arcana"}
+    deliver(foreign_event("ActiveDeckChanged", arcana_illegal, position=3))  # bob's Arcana deck
+    assert mm.pair().illegal == 2
+    for p, t in ((ada, line), (bob, arcana)):
+        view = p.get(f"/v1/queue/{t['ticket_id']}").get_json()
+        assert (view["status"], view["reason"]) == ("cancelled", "illegal_deck")
+    again = join(bob, {"mode": "casual", "game": "line"})  # bob's line is legal: another game's deck
+    assert mm.pair().illegal == 0
+    assert bob.get(f"/v1/queue/{again['ticket_id']}").get_json()["status"] == "waiting"
