@@ -163,8 +163,21 @@ class ArcanaClient:
 
     # -- matchmaking ------------------------------------------------------------------------------
 
-    def queue(self, mode: str, idempotency_key: str | None = None) -> Ticket:
-        return cast(Ticket, self.call(ops.QUEUE, json={"mode": mode}, idempotency_key=idempotency_key))
+    def queue(
+        self,
+        mode: str,
+        idempotency_key: str | None = None,
+        *,
+        game: str | None = None,
+        sizes: list[int] | None = None,
+    ) -> Ticket:
+        """Join ``game``'s queue (Arcana when None; ``sizes``: the arena's table sizes, default all)."""
+        body: Json = {"mode": mode}
+        if game is not None:
+            body["game"] = game
+        if sizes is not None:
+            body["sizes"] = list(sizes)
+        return cast(Ticket, self.call(ops.QUEUE, json=body, idempotency_key=idempotency_key))
 
     def ticket(self, ticket_id: str) -> Ticket:
         return cast(Ticket, self.call(ops.TICKET, ticket_id=ticket_id))

@@ -65,11 +65,15 @@ class Deck(TypedDict):
 
 class Ticket(TypedDict, total=False):
     ticket_id: str
+    game: str
     mode: str
+    sizes: list[int]
     status: str
     waited_seconds: float
     rating: int
     window: int | None
+    waiting: dict[str, int]
+    table_size: int
     match_id: str | None
     reason: str | None
     message: str | None

@@ -141,7 +141,7 @@ class MatchmakingService:
                 now,
                 game=game,
                 sizes=sizes,
-                training_battles=store.training_battles(uow.conn, self.schema, player_id),
+                training_battles=self._training_battles(uow.conn, player_id, game),
             )
             try:
                 with uow.conn.transaction():  # a savepoint: the refusal is answered on this connection
@@ -163,6 +163,9 @@ class MatchmakingService:
             known = store.rating_of(conn, self.schema, player_id)
             return START_RATING if known is None else known
         return 0
+
+    def _training_battles(self, conn: Conn, player_id: str, game: str) -> int:
+        return store.training_battles(conn, self.schema, player_id) if game == domain.LINE else 0
 
     def _deck(self, conn: Conn, player_id: str, game: str) -> domain.ActiveDeck | None:
         """The player's active deck of ``game`` as economy published it; else Arcana's starter

@@ -1,5 +1,6 @@
-"""The matchmaking domain, pure (standard library only): tickets, the window schedule, the pairing
-pass and match requests. See ``services/matchmaking/README.md``."""
+"""The matchmaking domain, pure (standard library only): what each game's queue accepts, tickets, the
+window schedule, the pairing pass (Arcana, the line), the arena's tables and match requests. See
+``services/matchmaking/README.md``."""
 
 from .games import (
     ARCANA,

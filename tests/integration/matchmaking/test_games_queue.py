@@ -18,7 +18,7 @@ from services.matchmaking import projections
 from services.matchmaking.service import MatchmakingService
 from tests.integration.web.shape import assert_error
 
-from .conftest import Player, foreign_event, requested
+from .conftest import Player, foreign_event, match_ended, requested
 
 LINE = ["line-a", "line-b", "line-c", "line-d", "line-e"]
 
@@ -233,3 +233,32 @@ def test_a_waiting_line_ticket_whose_line_became_illegal_is_cancelled(
     again = join(bob, {"mode": "casual", "game": "line"})  # bob's line is legal: another game's deck
     assert mm.pair().illegal == 0
     assert bob.get(f"/v1/queue/{again['ticket_id']}").get_json()["status"] == "waiting"
+
+
+def _play(deliver: Callable, req: dict[str, Any]) -> None:
+    """The match of a request is created and ends (its players may queue again)."""
+    ids = [p["id"] for p in req["players"]]
+    created = {"match_id": req["match_id"], "mode": req["mode"], "players": ids, "bot": None}
+    deliver(foreign_event("MatchCreated", {**created, "request_id": req["request_id"], "game": req["game"]}))
+    ended = match_ended(req["match_id"], req["mode"], ids[0], ids[1])
+    deliver(foreign_event("MatchEnded", {**ended, "game": req["game"]}, f"match-{req['match_id']}", 9, 9))
+
+
+def test_the_previous_ranked_opponent_is_per_game(
+    player: Callable, deliver: Callable, mm: MatchmakingService
+) -> None:
+    ada, bob = player(), player()
+    for p in (ada, bob):
+        deliver(line_deck(p))
+        for _ in range(3):
+            deliver(training(p))
+        join(p, {"mode": "ranked"})
+    assert mm.pair().pairs == 1
+    _play(deliver, requested(mm)[-1])
+    for p in (ada, bob):
+        join(p, {"mode": "ranked", "game": "line"})
+    assert mm.pair().pairs == 1  # their last Arcana match does not hold the line's queue
+    _play(deliver, requested(mm)[-1])
+    for p in (ada, bob):
+        join(p, {"mode": "ranked"})
+    assert mm.pair().pairs == 0  # nor the other way: Arcana's previous opponents still wait 60 s
