@@ -30,11 +30,12 @@ def line_deck(player: Player, cards: list[str] | None = None, position: int = 1)
     )
 
 
-def training(player: Player, match_id: str | None = None, game: str = "line", mode: str = "practice") -> Any:
-    match_id = match_id or str(uuid.uuid4())
-    bot = f"bot-{uuid.uuid4()}"
+def training(player: Player, game: str = "line", mode: str = "practice", won: bool = True) -> Any:
+    """A finished match of ``player`` against a bot (a line training battle by default)."""
+    match_id, bot = str(uuid.uuid4()), f"bot-{uuid.uuid4()}"
+    winner, loser = (player.id, bot) if won else (bot, player.id)
     ended = MatchEnded(
-        player.id, "line_won", match_id, mode, [player.id, bot], bot, False, 0, 1, bot=bot, game=game
+        winner, "line_won", match_id, mode, [player.id, bot], loser, False, 0, 1, bot=bot, game=game
     )
     return foreign_event("MatchEnded", ended.data(), f"match-{match_id}", 9, 9)
 
@@ -104,7 +105,7 @@ def test_line_ranked_is_locked_until_three_training_battles(
     deliver(foreign_event("MatchEnded", first.data, first.stream, 9, 9))  # the same match again
     deliver(training(ada, mode="casual"))  # not training
     deliver(training(ada, game="arcana"))  # Arcana's practice: not the line's
-    deliver(training(ada))
+    deliver(training(ada, won=False))  # lost: a training battle all the same
     before = counts()
     err = assert_error(ada.post("/v1/queue", {"mode": "ranked", "game": "line"}), 409, "ranked_locked")
     assert err["details"] == {"training_battles_left": 1, "training_battles_needed": 3}
@@ -262,3 +263,22 @@ def test_the_previous_ranked_opponent_is_per_game(
     for p in (ada, bob):
         join(p, {"mode": "ranked"})
     assert mm.pair().pairs == 0  # nor the other way: Arcana's previous opponents still wait 60 s
+
+
+def test_a_table_of_four_sits_at_once_and_fails_together(
+    player: Callable, deliver: Callable, mm: MatchmakingService
+) -> None:
+    four = [player() for _ in range(4)]
+    tickets = [join(p, {"mode": "casual", "game": "arena", "sizes": [4]}) for p in four]
+    assert mm.pair().pairs == 1  # no wait for a full table
+    (req,) = requested(mm)
+    assert len(req["players"]) == len(req["tickets"]) == 4 and req["game"] == "arena"
+    rejected = {
+        "match_id": req["match_id"], "request_id": req["request_id"], "mode": "casual", "game": "arena",
+        "players": req["players"], "reason": "invalid_players", "message": "no", "problems": [],
+    }  # fmt: skip
+    deliver(foreign_event("MatchRequestRejected", rejected))
+    for p, t in zip(four, tickets, strict=True):
+        view = p.get(f"/v1/queue/{t['ticket_id']}").get_json()
+        assert (view["status"], view["reason"], view["table_size"]) == ("failed", "invalid_players", 4)
+    assert join(four[0], {"mode": "casual", "game": "arena"})["status"] == "waiting"  # may queue again
