@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
+from libs.config import PROJECT_ROOT
 from libs.contracts import MatchEnded
 from libs.line import CATALOG, WELCOME_LINE, WELCOME_SET
+from libs.line.doc import with_table
 from services.economy.domain import (
     ActiveDeckUndeletable,
     DeckLimitReached,
@@ -199,3 +201,9 @@ def test_the_links_a_line_lights_are_shown_with_the_stats_it_fights_with() -> No
         "hp": front.hp + 1,
     }
     assert line.links(("mud_brute",)) == {"links": [], "stats": []}
+
+
+def test_the_service_readme_lists_the_current_line_catalog_and_the_welcome_set() -> None:
+    readme = (PROJECT_ROOT / "services/economy/README.md").read_text(encoding="utf-8")
+    assert with_table(readme) == readme, "run `python -m libs.line.doc services/economy/README.md`"
+    assert all(f"| {CATALOG[c].name} | `{c}` |" in readme for c in WELCOME_SET)
