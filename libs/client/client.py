@@ -224,6 +224,29 @@ class ArcanaClient:
     def activate_deck(self, deck_id: str) -> Deck:
         return cast(Deck, self.call(ops.ACTIVATE_DECK, deck_id=deck_id))
 
+    def claim_line_welcome(self) -> Json:
+        """The line's welcome set (once; 409 ``welcome_already_claimed`` after): the collection."""
+        return cast(Json, self.call(ops.CLAIM_LINE_WELCOME))
+
+    def line_collection(self) -> Json:
+        return cast(Json, self.call(ops.LINE_COLLECTION))
+
+    def line_decks(self) -> list[Json]:
+        return cast(list[Json], self.call(ops.LINE_DECKS)["decks"])
+
+    def create_line_deck(self, name: str, cards: list[str]) -> Json:
+        return cast(Json, self.call(ops.CREATE_LINE_DECK, json={"name": name, "cards": cards}))
+
+    def update_line_deck(self, deck_id: str, name: str, cards: list[str]) -> Json:
+        body = {"name": name, "cards": cards}
+        return cast(Json, self.call(ops.UPDATE_LINE_DECK, json=body, deck_id=deck_id))
+
+    def delete_line_deck(self, deck_id: str) -> None:
+        self.call(ops.DELETE_LINE_DECK, deck_id=deck_id)
+
+    def activate_line_deck(self, deck_id: str) -> Json:
+        return cast(Json, self.call(ops.ACTIVATE_LINE_DECK, deck_id=deck_id))
+
     def grant(self, player_id: str, reason: str, **amounts: Any) -> Json:
         return cast(
             Json, self.call(ops.ADMIN_GRANT, json={"player_id": player_id, "reason": reason, **amounts})

@@ -24,6 +24,7 @@ class NextPack(TypedDict):
 
 class Wallet(TypedDict):
     coins: int
+    shards: int
     dust: int
     free_packs: int
     pity_counter: int

@@ -83,18 +83,21 @@ class MatchEnd:
     turns: int
     reason: str  # how it ended: hero_killed, concede, timeouts, disconnect, draw
     bot: str | None = None
+    game: str = "arcana"
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> MatchEnd | None:
-        """From a ``MatchEnded``'s data; None when malformed (two distinct player ids, an int of turns,
-        a winner among the players unless a draw)."""
+        """From a ``MatchEnded``'s data; None when malformed (two distinct player ids, 2 to 4 for the
+        arena, an int of turns, a winner among the players unless a draw)."""
         given, turns = data.get("players"), data.get("turns")
         if not isinstance(given, list) or not all(isinstance(p, str) for p in given):
             return None
         players: tuple[str, ...] = tuple(given)
+        game = str(data.get("game") or "arcana")
+        seats = range(2, 5) if game == "arena" else (2,)
         if (
-            len(set(players)) != 2
-            or len(players) != 2
+            len(set(players)) != len(players)
+            or len(players) not in seats
             or not isinstance(turns, int)
             or isinstance(turns, bool)
         ):
@@ -105,18 +108,19 @@ class MatchEnd:
         if winner is None and not data.get("draw"):
             return None
         bot = data.get("bot")
-        return cls(str(data.get("mode")), players, winner, turns, str(data.get("reason")), bot)
+        return cls(str(data.get("mode")), players, winner, turns, str(data.get("reason")), bot, game)
 
     @property
     def pair(self) -> str:
-        return pair_key(*self.players)
+        """The players' key (``pair_key`` for two; the whole table's for the arena)."""
+        return pair_key(*self.players) if len(self.players) == 2 else "|".join(sorted(self.players))
 
 
 def _by_mode_and_length(end: MatchEnd, early_concede_rule: bool = True) -> dict[str, Verdict]:
     """Each player's verdict before the daily limits: the mode, the turns reached, the result."""
     if end.mode not in COUNTING_MODES or end.bot is not None:
         return {p: Verdict(reasons=dict.fromkeys(ASPECTS, "mode")) for p in end.players}
-    if end.turns < MIN_TURNS:
+    if end.turns < MIN_TURNS and end.game != "line":  # a line fight has no turns
         early_by = end.reason in EARLY_END_BY_PLAYER and end.winner is not None
         if early_concede_rule and end.mode == "ranked" and early_by:
             unpaid = dict.fromkeys(("coins", "xp"), "early_concede")

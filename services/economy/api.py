@@ -1,6 +1,6 @@
 """HTTP of the economy service. Each endpoint: validate, call one service method, one success code.
 
-- ``GET  /v1/wallet`` → 200 coins, dust, free packs, pity counter, next pack's commitment
+- ``GET  /v1/wallet`` → 200 coins, shards, dust, free packs, pity counter, next pack's commitment
 - ``GET  /v1/wallet/history?limit=&before=`` → 200 the ledger, newest first, paged
 - ``GET  /v1/collection`` → 200 owned copies per card, with the catalog's card
 - ``POST /v1/packs`` ``{client_seed?}`` → 201 five cards, the revealed seed, the next commitment;
@@ -11,6 +11,7 @@
   404 ``deck_not_found``; 409 ``deck_limit_reached``, ``active_deck``; 422 ``invalid_deck``,
   ``illegal_deck`` (details.problems names every problem); 429 ``too_many_requests`` (``Retry-After``)
   over 30 deck writes a minute per player
+- the line's welcome set, collection and lines: ``line_api.py``
 - ``POST /v1/admin/grants`` (operator token) → 201; 404 ``wallet_not_found``; 422
   ``grant_above_ceiling`` (``ARCANA_GRANT_MAX_COINS`` / ``_DUST`` / ``_PACKS``)
 A player sees and changes only their own wallet, collection and decks. POSTs honour
@@ -50,8 +51,10 @@ from services.economy.domain import (
     InsufficientDust,
     InvalidAmount,
     InvalidDeck,
+    InvalidLine,
     UnknownCard,
     WalletNotFound,
+    WelcomeAlreadyClaimed,
 )
 from services.economy.domain.credits import PlayerCredit
 from services.economy.domain.wallet import Credit, Wallet
@@ -76,7 +79,7 @@ ERRORS = ErrorTable(
     {
         **{cls: _problem(404, cls) for cls in (WalletNotFound, DeckNotFound)},
         **{cls: _problem(422, cls) for cls in (UnknownCard, InvalidAmount, AboveCeiling)},
-        **{cls: _problem(422, cls, rules=True) for cls in (InvalidDeck, IllegalDeck)},
+        **{cls: _problem(422, cls, rules=True) for cls in (InvalidDeck, IllegalDeck, InvalidLine)},
         **{
             cls: _problem(409, cls)
             for cls in (
@@ -87,6 +90,7 @@ ERRORS = ErrorTable(
                 DeckLimitReached,
                 ActiveDeckUndeletable,
                 AlreadyCredited,
+                WelcomeAlreadyClaimed,
                 Busy,
             )
         },
@@ -119,7 +123,7 @@ def _me() -> str:
     return str(current_player())
 
 
-def _deck_id(raw: str) -> str:
+def parse_deck_id(raw: str) -> str:
     try:
         return str(uuid.UUID(raw))
     except ValueError:
@@ -229,7 +233,7 @@ def create_deck(args: dict[str, Any]) -> Any:
 @blp.response(200, schemas.DeckOut)
 def get_deck(deck_id: str) -> Any:
     """One of your decks."""
-    return _service().deck(_me(), _deck_id(deck_id))
+    return _service().deck(_me(), parse_deck_id(deck_id))
 
 
 @blp.route("/v1/decks/<deck_id>", parameters=_DECK_ID, methods=["PUT"])
@@ -240,7 +244,9 @@ def get_deck(deck_id: str) -> Any:
 @blp.response(200, schemas.DeckOut)
 def replace_deck(args: dict[str, Any], deck_id: str) -> Any:
     """Replace a deck's name and cards (the active deck is republished with its legality)."""
-    return _service().save_deck(_me(), _deck_id(deck_id), args["name"], args["cards"], tx=request_transaction)
+    return _service().save_deck(
+        _me(), parse_deck_id(deck_id), args["name"], args["cards"], tx=request_transaction
+    )
 
 
 @blp.route("/v1/decks/<deck_id>", parameters=_DECK_ID, methods=["DELETE"])
@@ -249,7 +255,7 @@ def replace_deck(args: dict[str, Any], deck_id: str) -> Any:
 @blp.response(204)
 def delete_deck(deck_id: str) -> Any:
     """Delete a deck (not the active one)."""
-    _service().delete_deck(_me(), _deck_id(deck_id), tx=request_transaction)
+    _service().delete_deck(_me(), parse_deck_id(deck_id), tx=request_transaction)
     return None
 
 
@@ -260,7 +266,7 @@ def delete_deck(deck_id: str) -> Any:
 @blp.response(200, schemas.DeckOut)
 def activate_deck(deck_id: str) -> Any:
     """Make a legal deck your active one (422 ``illegal_deck`` names every problem)."""
-    return _service().activate_deck(_me(), _deck_id(deck_id), tx=request_transaction)
+    return _service().activate_deck(_me(), parse_deck_id(deck_id), tx=request_transaction)
 
 
 @blp.route("/v1/admin/grants", methods=["POST"])

@@ -1,6 +1,7 @@
 """What economy consumes and pays: ``PlayerRegistered`` and ``PlayerLoggedIn`` (accounts),
-``MatchEnded`` (match), ``RewardGranted`` (progression). A reward above what its rule can pay
-(``domain.bounds``) raises ``Unacceptable``: the consumer parks it as a dead letter at once.
+``MatchEnded`` (match: every game's, coins or the line's shards), ``RewardGranted`` (progression).
+A reward above what its rule can pay (``domain.bounds``) raises ``Unacceptable``: the consumer
+parks it as a dead letter at once.
 
 Each handler decodes its event first (``libs.contracts``): one that does not decode, or a reward
 that pays nothing valid, is a dead letter (never skipped). Every message is applied once through
@@ -32,7 +33,13 @@ from libs.eventstore import RecordedEvent
 from libs.kit.definition import EventHandler
 from services.economy.domain import AlreadyCredited, AlreadyOpened
 from services.economy.domain.bounds import reward_problems
-from services.economy.domain.credits import PlayerCredit, daily_login, match_credits, reward_credit
+from services.economy.domain.credits import (
+    PlayerCredit,
+    PlayerShards,
+    daily_login,
+    match_credits,
+    reward_credit,
+)
 from services.economy.service import EconomyService
 
 log = logging.getLogger(__name__)
@@ -40,7 +47,7 @@ log = logging.getLogger(__name__)
 CONSUMER = "economy-credits"
 
 
-def _pay(svc: EconomyService, paid: PlayerCredit, conn: psycopg.Connection[Any]) -> bool:
+def _pay(svc: EconomyService, paid: PlayerCredit | PlayerShards, conn: psycopg.Connection[Any]) -> bool:
     """Pay one credit in the consumer's transaction; False when it was paid already."""
     try:
         svc.credit(paid, conn=conn)
@@ -63,7 +70,7 @@ def logged_in(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connectio
 
 
 def match_ended(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
-    for paid in match_credits(MatchEnded.decode(event)):
+    for paid in match_credits(MatchEnded.decode(event), event.occurred_at):
         _pay(svc, paid, conn)
 
 

@@ -4,11 +4,14 @@
 Every one of them is stored in the economy's event store and published on
 ``arcana.economy.events`` (``CATALOG``; docs/events.md). ``ActiveDeckChanged``, which other
 services consume, is declared in ``libs.contracts.economy``. Wallet stream ``wallet-<player>``:
-``WalletOpened``, ``WalletCredited``, ``PackOpened``, ``CardCrafted``, ``CardDisenchanted``. Decks
-stream ``decks-<player>``: ``DeckSaved``, ``DeckDeleted``, ``DeckActivated``, ``ActiveDeckChanged``
-(the active deck with its legality, which matchmaking and match keep). Every random outcome (a
-pack's cards, the revealed seed) is in the event: replay never draws again. No event holds a seed
-that is still secret: the next pack's seed appears only as its commitment.
+``WalletOpened``, ``WalletCredited``, ``PackOpened``, ``CardCrafted``, ``CardDisenchanted``,
+``ShardsCredited`` (the line's currency). Decks stream ``decks-<player>``: ``DeckSaved``,
+``DeckDeleted``, ``DeckActivated``, ``ActiveDeckChanged`` (the active deck with its legality, which
+matchmaking and match keep). The line's stream ``line-<player>``: ``LineWelcomeClaimed``,
+``LineDeckSaved``, ``LineDeckDeleted`` and ``ActiveDeckChanged`` with ``game="line"`` (an
+activation, or the active line edited). Every random outcome (a pack's cards, the revealed seed) is
+in the event: replay never draws again. No event holds a seed that is still secret: the next
+pack's seed appears only as its commitment.
 """
 
 from __future__ import annotations
@@ -128,6 +131,50 @@ class DeckActivated(IntegrationEvent):
     deck_id: str = field(metadata={"doc": "the deck id"})
 
 
+@integration_event("ShardsCredited", version=1)
+@dataclass(frozen=True)
+class ShardsCredited(IntegrationEvent):
+    """Shards (the line's currency) paid once for a source (the event id derives from it)."""
+
+    player_id: str = field(metadata={"doc": "the player paid"})
+    source: str = field(metadata={"doc": "unique per player: `match:<match>:<player>`"})
+    reason: str = field(metadata={"doc": "`match`"})
+    shards: int = field(metadata={"doc": "shards paid (> 0)"})
+    shards_after: int = field(metadata={"doc": "the shard balance after it"})
+    earned_at: str = field(metadata={"doc": "when the player earned it (ISO 8601, UTC): the match's end"})
+    note: str | None = field(default=None, metadata={"doc": "the match id"})
+
+
+@integration_event("LineWelcomeClaimed", version=1)
+@dataclass(frozen=True)
+class LineWelcomeClaimed(IntegrationEvent):
+    """The line's welcome set, claimed once: one copy of each card."""
+
+    player_id: str = field(metadata={"doc": "the player"})
+    cards: list[str] = field(metadata={"doc": "the line card ids received (services/economy/README.md)"})
+
+
+@integration_event("LineDeckSaved", version=1)
+@dataclass(frozen=True)
+class LineDeckSaved(IntegrationEvent):
+    """A line (five different owned line cards, left first) created or replaced."""
+
+    player_id: str = field(metadata={"doc": "the player"})
+    deck_id: str = field(metadata={"doc": "the line's id (UUID)"})
+    name: str = field(metadata={"doc": "its name"})
+    cards: list[str] = field(metadata={"doc": "five line card ids in row order, the front (left) first"})
+    created: bool = field(metadata={"doc": "a new line (else a replacement)"})
+
+
+@integration_event("LineDeckDeleted", version=1)
+@dataclass(frozen=True)
+class LineDeckDeleted(IntegrationEvent):
+    """A saved line removed (never the active one)."""
+
+    player_id: str = field(metadata={"doc": "the player"})
+    deck_id: str = field(metadata={"doc": "the line's id"})
+
+
 EVENT_TYPES: dict[str, type[IntegrationEvent]] = {
     cls.TYPE: cls
     for cls in (
@@ -140,6 +187,10 @@ EVENT_TYPES: dict[str, type[IntegrationEvent]] = {
         DeckDeleted,
         DeckActivated,
         ActiveDeckChanged,
+        ShardsCredited,
+        LineWelcomeClaimed,
+        LineDeckSaved,
+        LineDeckDeleted,
     )
 }
 
@@ -153,5 +204,6 @@ CATALOG = EventCatalog(
     "economy",
     TOPIC,
     tuple(EVENT_TYPES.values()),
-    "Wallets, collections, packs and decks. Streams `wallet-<player>` and `decks-<player>`.",
+    "Wallets, collections, packs and decks. Streams `wallet-<player>`, `decks-<player>` and "
+    "`line-<player>` (the line's collection and lines).",
 )

@@ -1,5 +1,5 @@
-"""The economy's read models (wallets, ledger, collection, decks, active_decks): one projection of
-the wallet and decks streams.
+"""The economy's read models (wallets, ledger, collection, decks, active_decks, line_collection,
+line_decks): one projection of the wallet, decks and line streams.
 
 The service applies it in the same transaction as every append, so reads never lag; it is still a
 pure projection, rebuilt from zero with
@@ -22,7 +22,8 @@ from libs.eventstore import RecordedEvent
 
 Conn = psycopg.Connection[Any]
 NAME = "economy"
-TABLES = ("projected_streams", "wallets", "ledger", "collection", "decks", "active_decks")
+READ_MODELS = ("wallets", "ledger", "collection", "decks", "active_decks", "line_collection", "line_decks")
+TABLES = ("projected_streams", *READ_MODELS)
 WALLET_PREFIX, DECKS_PREFIX = "wallet-", "decks-"
 
 
@@ -139,6 +140,13 @@ def _credited(conn: Conn, schema: str, e: RecordedEvent) -> None:
     )
 
 
+def _shards(conn: Conn, schema: str, e: RecordedEvent) -> None:
+    d = e.data
+    _ensure_wallet(conn, schema, e)
+    _balances(conn, schema, e, shards=d["shards_after"])
+    _ledger(conn, schema, e, [("shards", d["shards"], d["shards_after"], d["reason"], d["source"])])
+
+
 def _pack(conn: Conn, schema: str, e: RecordedEvent) -> None:
     d = e.data
     _balances(
@@ -186,35 +194,55 @@ def _disenchanted(conn: Conn, schema: str, e: RecordedEvent) -> None:
     _cards(conn, schema, player_of(e.stream), {d["card_id"]: -1})
 
 
-def _deck_saved(conn: Conn, schema: str, e: RecordedEvent) -> None:
-    d = e.data
+def _saved_into(table: str) -> Callable[[Conn, str, RecordedEvent], None]:
+    """The handler of a deck (``decks``) or line (``line_decks``) saved."""
+
+    def saved(conn: Conn, schema: str, e: RecordedEvent) -> None:
+        d = e.data
+        conn.execute(
+            _q(
+                schema,
+                f"INSERT INTO {{{table}}} AS k (player_id, deck_id, name, cards, created_at, updated_at) "
+                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (player_id, deck_id) DO UPDATE SET "
+                "name = excluded.name, cards = excluded.cards, updated_at = excluded.updated_at",
+            ),
+            (
+                player_of(e.stream),
+                d["deck_id"],
+                d["name"],
+                json.dumps(d["cards"]),
+                e.occurred_at,
+                e.occurred_at,
+            ),
+        )
+
+    return saved
+
+
+def _deleted_from(table: str) -> Callable[[Conn, str, RecordedEvent], None]:
+    """The handler of a deck (``decks``) or line (``line_decks``) deleted."""
+
+    def deleted(conn: Conn, schema: str, e: RecordedEvent) -> None:
+        conn.execute(
+            _q(schema, f"DELETE FROM {{{table}}} WHERE player_id = %s AND deck_id = %s"),
+            (player_of(e.stream), e.data["deck_id"]),
+        )
+
+    return deleted
+
+
+def _deck_activated(conn: Conn, schema: str, e: RecordedEvent, table: str = "decks") -> None:
     conn.execute(
-        _q(
-            schema,
-            "INSERT INTO {decks} AS k (player_id, deck_id, name, cards, created_at, updated_at) "
-            "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (player_id, deck_id) DO UPDATE SET "
-            "name = excluded.name, cards = excluded.cards, updated_at = excluded.updated_at",
-        ),
-        (player_of(e.stream), d["deck_id"], d["name"], json.dumps(d["cards"]), e.occurred_at, e.occurred_at),
-    )
-
-
-def _deck_deleted(conn: Conn, schema: str, e: RecordedEvent) -> None:
-    conn.execute(
-        _q(schema, "DELETE FROM {decks} WHERE player_id = %s AND deck_id = %s"),
-        (player_of(e.stream), e.data["deck_id"]),
-    )
-
-
-def _deck_activated(conn: Conn, schema: str, e: RecordedEvent) -> None:
-    conn.execute(
-        _q(schema, "UPDATE {decks} SET active = (deck_id = %s) WHERE player_id = %s"),
+        _q(schema, f"UPDATE {{{table}}} SET active = (deck_id = %s) WHERE player_id = %s"),
         (e.data["deck_id"], player_of(e.stream)),
     )
 
 
 def _active_changed(conn: Conn, schema: str, e: RecordedEvent) -> None:
     d = e.data
+    if d.get("game", "arcana") == "line":  # the line's own active deck (one per player and game)
+        _deck_activated(conn, schema, e, "line_decks")
+        return
     conn.execute(
         _q(
             schema,
@@ -226,16 +254,32 @@ def _active_changed(conn: Conn, schema: str, e: RecordedEvent) -> None:
     )
 
 
+def _welcome(conn: Conn, schema: str, e: RecordedEvent) -> None:
+    conn.execute(
+        _q(
+            schema,
+            "INSERT INTO {line_collection} AS c (player_id, card_id, copies) SELECT %s, card_id, 1 "
+            "FROM unnest(%s::text[]) AS card_id "
+            "ON CONFLICT (player_id, card_id) DO UPDATE SET copies = c.copies + 1",
+        ),
+        (player_of(e.stream), e.data["cards"]),
+    )
+
+
 _HANDLERS: dict[str, Callable[[Conn, str, RecordedEvent], None]] = {
     "WalletOpened": _wallet_opened,
     "WalletCredited": _credited,
     "PackOpened": _pack,
     "CardCrafted": _crafted,
     "CardDisenchanted": _disenchanted,
-    "DeckSaved": _deck_saved,
-    "DeckDeleted": _deck_deleted,
+    "DeckSaved": _saved_into("decks"),
+    "DeckDeleted": _deleted_from("decks"),
     "DeckActivated": _deck_activated,
     "ActiveDeckChanged": _active_changed,
+    "ShardsCredited": _shards,
+    "LineWelcomeClaimed": _welcome,
+    "LineDeckSaved": _saved_into("line_decks"),
+    "LineDeckDeleted": _deleted_from("line_decks"),
 }
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from libs.bus import lifecycle_topic_for, topic_for
 from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
-from services.economy import api, consumers
+from services.economy import api, consumers, line_api
 from services.economy.ceilings import GRANT_CEILING
 from services.economy.events import CATALOG
 from services.economy.service import EconomyService
@@ -18,7 +18,7 @@ def build(runtime: Runtime) -> EconomyService:
 
 
 def _blueprints() -> list[Any]:
-    return [api.blp]
+    return [api.blp, line_api.blp]
 
 
 SERVICE = ServiceDef(
@@ -30,6 +30,9 @@ SERVICE = ServiceDef(
         "/v1/crafts",
         "/v1/disenchants",
         "/v1/decks",
+        "/v1/line/welcome",
+        "/v1/line/collection",
+        "/v1/line/decks",
         "/v1/admin/grants",
     ),
     build=build,

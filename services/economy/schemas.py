@@ -5,6 +5,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate as v
 
+from libs.line import CATALOG as LINE_CATALOG
+from libs.line import LINE_SIZE
 from libs.rules import CATALOG
 from libs.web import FullMatch, QueryInteger, StrictInteger, StrictSchema
 from services.economy.ceilings import GRANT_CEILING
@@ -50,6 +52,22 @@ class DeckIn(StrictSchema):
     )
 
 
+class LineIn(StrictSchema):
+    name = ma.fields.String(required=True, validate=v.Length(min=1, max=DECK_NAME_MAX))
+    cards = ma.fields.List(
+        ma.fields.String(validate=v.Length(min=1, max=64), metadata={"enum": sorted(LINE_CATALOG)}),
+        required=True,
+        validate=v.Length(max=100),
+        metadata={
+            "minItems": LINE_SIZE,
+            "maxItems": LINE_SIZE,
+            "uniqueItems": True,
+            "description": f"{LINE_SIZE} different line card ids you own, in row order, the front (left) "
+            "first; refused with 422 `invalid_line` (every problem in `details.problems`) otherwise",
+        },
+    )
+
+
 class GrantIn(StrictSchema):
     JSON_SCHEMA = {  # the domain refuses a credit of nothing (422 `invalid_amount`)
         "anyOf": [
@@ -77,6 +95,7 @@ class NextPackOut(ma.Schema):
 
 class WalletOut(ma.Schema):
     coins = ma.fields.Integer(required=True)
+    shards = ma.fields.Integer(required=True, metadata={"description": "the line's currency"})
     dust = ma.fields.Integer(required=True)
     free_packs = ma.fields.Integer(required=True)
     pity_counter = ma.fields.Integer(
@@ -87,8 +106,9 @@ class WalletOut(ma.Schema):
     paying_matches_left = ma.fields.Integer(
         required=True,
         metadata={
-            "description": "matches that may still pay coins today (UTC): 10 a day, then matches pay XP, "
-            "quests and rating but no coins (daily coin limit reached)"
+            "description": "matches that may still pay coins (or the line's shards) today (UTC): 10 a "
+            "day across every game, then matches pay XP, quests and rating but no coins (daily coin "
+            "limit reached)"
         },
     )
 
@@ -167,3 +187,44 @@ class GrantOut(ma.Schema):
     coins = ma.fields.Integer(required=True)
     dust = ma.fields.Integer(required=True)
     free_packs = ma.fields.Integer(required=True)
+
+
+class LineCollectionOut(ma.Schema):
+    cards = ma.fields.List(ma.fields.Nested(OwnedCardOut), required=True)
+    welcome_claimed = ma.fields.Boolean(required=True)
+
+
+class LinkOut(ma.Schema):
+    id = ma.fields.String(
+        required=True, metadata={"description": "the link (libs/line: anchor, classic, ...)"}
+    )
+    tier = ma.fields.Integer(required=True, metadata={"description": "the tier reached (cards matching)"})
+    slots = ma.fields.List(ma.fields.Integer(), required=True, metadata={"description": "the matching slots"})
+    bonus = ma.fields.List(
+        ma.fields.List(ma.fields.Integer()),
+        required=True,
+        metadata={"description": "per slot, left first: [+ATK, +ARM, +HP]"},
+    )
+
+
+class FighterOut(ma.Schema):
+    card_id = ma.fields.String(required=True)
+    roles = ma.fields.List(ma.fields.String(), required=True)
+    atk = ma.fields.Integer(required=True)
+    arm = ma.fields.Integer(required=True)
+    hp = ma.fields.Integer(required=True)
+
+
+class LineDeckOut(DeckOut):
+    legal = ma.fields.Boolean(required=True)
+    problems = ma.fields.List(ma.fields.String(), required=True)
+    links = ma.fields.List(ma.fields.Nested(LinkOut), required=True, metadata={"description": "links lit"})
+    stats = ma.fields.List(
+        ma.fields.Nested(FighterOut),
+        required=True,
+        metadata={"description": "each card as it enters the fight, every link baked in, left first"},
+    )
+
+
+class LineDecksOut(ma.Schema):
+    decks = ma.fields.List(ma.fields.Nested(LineDeckOut), required=True)

@@ -48,9 +48,10 @@ from services.economy.domain import (
     wallet,
 )
 from services.economy.domain.bounds import Ceiling
-from services.economy.domain.credits import PlayerCredit
+from services.economy.domain.credits import PlayerCredit, PlayerShards
 from services.economy.domain.packs import new_server_seed
 from services.economy.events import CATALOG, Event, PackOpened, event_from
+from services.economy.lines import Lines
 
 Conn = psycopg.Connection[Any]
 Tx = Transaction
@@ -93,12 +94,18 @@ def _load_wallet(kept: dict[str, Any]) -> wallet.Wallet:
     )
 
 
-_WALLET_FIELDS = ("commitment", "opened", "coins", "dust", "free_packs", "pity", "packs_opened")
-WALLET_SNAPSHOTS: Snapshots[wallet.Wallet | None] = Snapshots(1, _save_wallet, _load_wallet, every=50)
+_WALLET_FIELDS = ("commitment", "opened", "coins", "dust", "free_packs", "pity", "packs_opened", "shards")
+WALLET_SNAPSHOTS: Snapshots[wallet.Wallet | None] = Snapshots(2, _save_wallet, _load_wallet, every=50)
 
 
 def _evolving(evolve: Callable[[Any, Event], Any]) -> Callable[[Any, RecordedEvent], Any]:
     return lambda state, r: evolve(state, event_from(r.type, r.data))
+
+
+def _credit_events(current: wallet.Wallet | None, paid: PlayerCredit | PlayerShards) -> list[Event]:
+    if isinstance(paid, PlayerShards):
+        return wallet.decide_shard_credit(current, paid.player_id, paid.credit)
+    return wallet.decide_credit(current, paid.credit)
 
 
 class EconomyService:
@@ -114,6 +121,7 @@ class EconomyService:
         self._wallets: Fold[wallet.Wallet | None] = Fold(
             lambda: None, _evolving(wallet.evolve), snapshots=WALLET_SNAPSHOTS, cache=self.cache
         )
+        self.line = Lines(pool, schema, self.repository, self.cache, self._execute, self._opened_wallet)
 
     # -- plumbing ---------------------------------------------------------------------------------
 
@@ -131,6 +139,12 @@ class EconomyService:
     def _wallet(self, uow: UnitOfWork, player_id: str) -> tuple[wallet.Wallet | None, int]:
         loaded = self.repository.get(uow, wallet_stream(player_id), self._wallets)
         return loaded.state, loaded.version
+
+    def _opened_wallet(self, uow: UnitOfWork, player_id: str) -> wallet.Wallet:
+        current, _ = self._wallet(uow, player_id)
+        if current is None or not current.opened:
+            raise WalletNotFound("this player has no wallet yet")
+        return current
 
     def _decks(self, uow: UnitOfWork, player_id: str) -> tuple[decks.Decks, int]:
         fold = Fold(lambda: decks.Decks(player_id), _evolving(decks.evolve), cache=self.cache)
@@ -169,7 +183,7 @@ class EconomyService:
 
     def credit(
         self,
-        paid: PlayerCredit,
+        paid: PlayerCredit | PlayerShards,
         *,
         conn: Conn | None = None,
         tx: Tx | None = None,
@@ -185,7 +199,7 @@ class EconomyService:
             current, version = self._wallet(uow, player_id)
             if opened_only and (current is None or not current.opened):
                 raise WalletNotFound("this player has no wallet yet")
-            events = wallet.decide_credit(current, paid.credit)
+            events = _credit_events(current, paid)
             try:
                 (recorded,) = uow.append(wallet_stream(player_id), version, events, event_ids=[event_id])
             except DuplicateEventError:
@@ -265,9 +279,7 @@ class EconomyService:
         it now (so the answer never comes from a second connection that cannot see the change)."""
 
         def work(uow: UnitOfWork) -> dict[str, Any] | None:
-            current, _ = self._wallet(uow, player_id)
-            if current is None or not current.opened:
-                raise WalletNotFound("this player has no wallet yet")
+            current = self._opened_wallet(uow, player_id)
             state, version = self._decks(uow, player_id)
             events = decide(state, current.collection)
             if events:

@@ -10,8 +10,10 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
+from services.economy.projections import READ_MODELS
+
 Conn = psycopg.Connection[Any]
-_TABLES = ("pack_seeds", "wallets", "ledger", "collection", "decks", "active_decks")
+_TABLES = ("pack_seeds", *READ_MODELS)
 
 
 @functools.lru_cache(maxsize=64)
@@ -50,16 +52,17 @@ def wallet(conn: Conn, schema: str, player_id: str) -> dict[str, Any] | None:
     row = conn.execute(
         _q(
             schema,
-            "SELECT coins, dust, free_packs, pity, packs_opened, commitment FROM {wallets} "
+            "SELECT coins, dust, free_packs, pity, packs_opened, commitment, shards FROM {wallets} "
             "WHERE player_id = %s",
         ),
         (player_id,),
     ).fetchone()
     if row is None:
         return None
-    coins, dust, free_packs, pity, opened, commitment = row
+    coins, dust, free_packs, pity, opened, commitment, shards = row
     return {
         "coins": coins,
+        "shards": shards,
         "dust": dust,
         "free_packs": free_packs,
         "pity_counter": pity,
@@ -94,11 +97,13 @@ def ledger(
 
 
 def coin_matches_since(conn: Conn, schema: str, player_id: str, since: datetime) -> int:
-    """How many matches paid the player coins from ``since`` on."""
+    """How many matches paid the player from ``since`` on: coins or the line's shards (the daily
+    limit of paying matches is shared by every game)."""
     row = conn.execute(
         _q(
             schema,
-            "SELECT count(*) FROM {ledger} WHERE player_id = %s AND reason = 'match' AND currency = 'coins' "
+            "SELECT count(*) FROM {ledger} WHERE player_id = %s AND reason = 'match' "
+            "AND currency IN ('coins', 'shards') "
             "AND amount > 0 AND occurred_at >= %s",
         ),
         (player_id, since),
@@ -114,9 +119,10 @@ def ledger_totals(conn: Conn, schema: str, player_id: str) -> dict[str, int]:
     return {str(c): int(s) for c, s in rows}
 
 
-def collection(conn: Conn, schema: str, player_id: str) -> dict[str, int]:
+def collection(conn: Conn, schema: str, player_id: str, table: str = "collection") -> dict[str, int]:
+    """The player's copies per card: Arcana's ``collection``, or the line's ``line_collection``."""
     rows = conn.execute(
-        _q(schema, "SELECT card_id, copies FROM {collection} WHERE player_id = %s ORDER BY card_id"),
+        _q(schema, f"SELECT card_id, copies FROM {{{table}}} WHERE player_id = %s ORDER BY card_id"),
         (player_id,),
     ).fetchall()
     return {str(card): int(n) for card, n in rows}
@@ -149,3 +155,16 @@ def deck(conn: Conn, schema: str, player_id: str, deck_id: str) -> dict[str, Any
         _q(schema, _DECK_COLUMNS + "WHERE d.player_id = %s AND d.deck_id = %s"), (player_id, deck_id)
     ).fetchone()
     return _deck(row) if row else None
+
+
+def line_decks(conn: Conn, schema: str, player_id: str) -> list[dict[str, Any]]:
+    rows = conn.execute(
+        _q(
+            schema,
+            "SELECT deck_id, name, cards, active, created_at, updated_at FROM {line_decks} "
+            "WHERE player_id = %s ORDER BY created_at, deck_id",
+        ),
+        (player_id,),
+    ).fetchall()
+    keys = ("deck_id", "name", "cards", "active", "created_at", "updated_at")
+    return [dict(zip(keys, r, strict=True)) for r in rows]

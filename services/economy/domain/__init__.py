@@ -1,9 +1,9 @@
-"""The economy domain, pure (standard library and ``libs.rules`` only): commands, events,
+"""The economy domain, pure (standard library, ``libs.rules`` and ``libs.line`` only): commands, events,
 decisions and evolution of wallets and decks, the fair pack function and its exact odds."""
 
 from services.economy.events import EVENT_TYPES, Event, event_from
 
-from . import bounds, credits, decks, odds, packs, values, wallet
+from . import bounds, credits, decks, line, odds, packs, rewards, values, wallet
 from .errors import (
     AboveCeiling,
     ActiveDeckUndeletable,
@@ -19,8 +19,10 @@ from .errors import (
     InsufficientDust,
     InvalidAmount,
     InvalidDeck,
+    InvalidLine,
     UnknownCard,
     WalletNotFound,
+    WelcomeAlreadyClaimed,
 )
 
 __all__ = [
@@ -40,14 +42,18 @@ __all__ = [
     "InsufficientDust",
     "InvalidAmount",
     "InvalidDeck",
+    "InvalidLine",
     "UnknownCard",
     "WalletNotFound",
+    "WelcomeAlreadyClaimed",
     "bounds",
     "credits",
     "decks",
     "event_from",
+    "line",
     "odds",
     "packs",
+    "rewards",
     "values",
     "wallet",
 ]

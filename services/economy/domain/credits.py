@@ -14,8 +14,9 @@ from datetime import UTC, datetime
 from libs import fairplay
 from libs.contracts import MatchEnded, RewardGranted
 
-from .values import DAILY_LOGIN_COINS, MATCH_LOSS_COINS, MATCH_WIN_COINS
-from .wallet import Credit
+from .rewards import Reward, match_reward, place_of, placement_groups
+from .values import DAILY_LOGIN_COINS
+from .wallet import Credit, ShardCredit
 
 REWARD_REASONS = ("quest", "streak")
 
@@ -28,6 +29,14 @@ class PlayerCredit:
     credit: Credit
 
 
+@dataclass(frozen=True)
+class PlayerShards:
+    """One player's shard credit decided from an event."""
+
+    player_id: str
+    credit: ShardCredit
+
+
 def daily_login(player_id: str, logged_in_at: datetime) -> PlayerCredit:
     """50 coins for the UTC day of ``logged_in_at`` (paid once per day: the source is the day),
     whatever time zone the timestamp was read in."""
@@ -35,27 +44,32 @@ def daily_login(player_id: str, logged_in_at: datetime) -> PlayerCredit:
     return PlayerCredit(player_id, Credit(f"login:{player_id}:{day}", "daily_login", coins=DAILY_LOGIN_COINS))
 
 
-def match_credits(ended: MatchEnded) -> list[PlayerCredit]:
-    """The coins a ``MatchEnded`` pays, to each player its verdict says it pays (``libs.fairplay``:
-    ranked or casual from turn 4, within the repeat-opponent rule and the daily coin limit; for an
-    event without verdict, the rule of its time): win 60, loss 20, a draw 20 each; nothing to
-    anyone else and nothing for a malformed event."""
+def match_credits(ended: MatchEnded, ended_at: datetime) -> list[PlayerCredit | PlayerShards]:
+    """What a ``MatchEnded`` pays, to each player its verdict says it pays coins (``libs.fairplay``:
+    the mode, the turns, repeat opponents, the daily limit of paying matches shared by every game; for
+    an event without verdict, the rule of its time), by the rewards table (``rewards``): Arcana win
+    60, loss 20, a draw 20 each; the line's shards; the arena 60 to the first placement group, 20 to
+    every other place. Nothing to anyone else and nothing for a malformed event."""
     verdicts = fairplay.verdicts_of(ended.data())
-    match_id = ended.match_id
     winner = None if ended.draw else ended.winner
-    return [
-        PlayerCredit(
-            p,
-            Credit(
-                f"match:{match_id}:{p}",
-                "match",
-                coins=MATCH_WIN_COINS if p == winner else MATCH_LOSS_COINS,
-                note=match_id,
-            ),
-        )
-        for p, v in verdicts.items()
-        if v.coins
-    ]
+    groups = placement_groups(ended.players, ended.placements, winner)
+    paid: list[PlayerCredit | PlayerShards] = []
+    for player, verdict in verdicts.items():
+        place = place_of(player, groups)
+        reward = match_reward(ended.game, ended.mode, place, len(groups)) if place is not None else None
+        if verdict.coins and reward is not None:
+            paid.append(_match_credit(ended.match_id, player, reward, ended_at))
+    return paid
+
+
+def _match_credit(
+    match_id: str, player: str, reward: Reward, ended_at: datetime
+) -> PlayerCredit | PlayerShards:
+    source = f"match:{match_id}:{player}"
+    if reward.currency == "shards":
+        earned_at = ended_at.astimezone(UTC).isoformat()
+        return PlayerShards(player, ShardCredit(source, "match", reward.amount, earned_at, note=match_id))
+    return PlayerCredit(player, Credit(source, "match", coins=reward.amount, note=match_id))
 
 
 def reward_credit(granted: RewardGranted) -> PlayerCredit | None:

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import TypeVar
 
 from libs.rules import deck_problems
 from services.economy.events import ActiveDeckChanged, DeckActivated, DeckDeleted, DeckSaved, Event
@@ -154,14 +155,24 @@ def refresh(state: Decks, collection: Mapping[str, int]) -> list[Event]:
     return [] if now == state.published else [now]
 
 
+D = TypeVar("D", bound=Decks)
+
+
+def with_deck(state: D, deck: Deck) -> D:
+    """``state`` with ``deck`` saved (added or replacing the one of its id)."""
+    return replace(state, decks=MappingProxyType({**state.decks, deck.deck_id: deck}))
+
+
+def without_deck(state: D, deck_id: str) -> D:
+    return replace(state, decks=MappingProxyType({k: v for k, v in state.decks.items() if k != deck_id}))
+
+
 def evolve(state: Decks, event: Event) -> Decks:
     """The decks after ``event``."""
     if isinstance(event, DeckSaved):
-        deck = Deck(event.deck_id, event.name, tuple(event.cards))
-        return replace(state, decks=MappingProxyType({**state.decks, deck.deck_id: deck}))
+        return with_deck(state, Deck(event.deck_id, event.name, tuple(event.cards)))
     if isinstance(event, DeckDeleted):
-        rest = {k: v for k, v in state.decks.items() if k != event.deck_id}
-        return replace(state, decks=MappingProxyType(rest))
+        return without_deck(state, event.deck_id)
     if isinstance(event, DeckActivated):
         return replace(state, active=event.deck_id)
     if isinstance(event, ActiveDeckChanged):

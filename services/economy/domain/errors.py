@@ -88,3 +88,16 @@ class AboveCeiling(EconomyError):
     """An operator grant above the configured ceiling (``details["problems"]``)."""
 
     code = "grant_above_ceiling"
+
+
+class WelcomeAlreadyClaimed(EconomyError):
+    """The line's welcome set was claimed already (it is given once)."""
+
+    code = "welcome_already_claimed"
+
+
+class InvalidLine(EconomyError):
+    """A line refused: not five different line cards the player owns (``details["problems"]`` names
+    every problem)."""
+
+    code = "invalid_line"

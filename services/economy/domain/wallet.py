@@ -18,6 +18,7 @@ from services.economy.events import (
     CardDisenchanted,
     Event,
     PackOpened,
+    ShardsCredited,
     WalletCredited,
     WalletOpened,
 )
@@ -53,6 +54,7 @@ class Wallet:
     free_packs: int = 0
     pity: int = 0  # packs opened since the last legendary
     packs_opened: int = 0
+    shards: int = 0  # the line's currency
     collection: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
     def owned(self, card_id: str) -> int:
@@ -75,6 +77,17 @@ class Credit:
     coins: int = 0
     dust: int = 0
     free_packs: int = 0
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class ShardCredit:
+    """Shards for ``source``, earned at ``earned_at`` (ISO 8601, UTC)."""
+
+    source: str
+    reason: str
+    shards: int
+    earned_at: str
     note: str | None = None
 
 
@@ -138,6 +151,14 @@ def decide_credit(wallet: Wallet | None, cmd: Credit) -> list[Event]:
             cmd.note,
         )
     ]
+
+
+def decide_shard_credit(wallet: Wallet | None, player_id: str, cmd: ShardCredit) -> list[Event]:
+    """Pay ``cmd``'s shards (positive), also to a wallet not opened yet. Raises ``InvalidAmount``."""
+    if cmd.shards <= 0:
+        raise InvalidAmount("a shard credit pays a positive amount")
+    after = (wallet or Wallet()).shards + cmd.shards
+    return [ShardsCredited(player_id, cmd.source, cmd.reason, cmd.shards, after, cmd.earned_at, cmd.note)]
 
 
 def _pack_cards(w: Wallet, cards: Iterable[str]) -> tuple[list[dict[str, object]], int]:
@@ -253,6 +274,8 @@ def evolve(wallet: Wallet | None, event: Event) -> Wallet:
             commitment=event.next_commitment,
             collection=_with_cards(w, pulled),
         )
+    if isinstance(event, ShardsCredited):
+        return replace(w, shards=event.shards_after)
     if isinstance(event, CardCrafted):
         return replace(w, dust=event.dust_after, collection=_with_cards(w, {event.card_id: 1}))
     if isinstance(event, CardDisenchanted):

@@ -11,11 +11,12 @@ from psycopg_pool import ConnectionPool
 from libs.config import PROJECT_ROOT
 from libs.db import migrate
 from libs.eventstore import EventStore
+from services.economy.projections import READ_MODELS
 from services.economy.service import EconomyService
 from tests.integration.conftest import row_counter
 
 MIGRATIONS = PROJECT_ROOT / "services" / "economy" / "migrations"
-WRITTEN = ("events", "pack_seeds", "wallets", "ledger", "collection", "decks", "active_decks", "idempotency")
+WRITTEN = ("events", "pack_seeds", *READ_MODELS, "idempotency")
 
 
 @pytest.fixture

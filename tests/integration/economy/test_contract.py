@@ -20,6 +20,11 @@ ENDPOINTS = {
     "/v1/decks/{deck_id}",
     "/v1/decks/{deck_id}/activate",
     "/v1/admin/grants",
+    "/v1/line/welcome",
+    "/v1/line/collection",
+    "/v1/line/decks",
+    "/v1/line/decks/{deck_id}",
+    "/v1/line/decks/{deck_id}/activate",
 }
 
 

@@ -29,15 +29,15 @@ def test_the_wallet_counts_todays_paying_matches_and_a_refused_one_pays_nothing(
     assert me.get("/v1/wallet").get_json()["paying_matches_left"] == fairplay.DAILY_COIN_MATCHES
     paid = fairplay.Verdict(True, True, False).to_data()
     for _ in range(3):
-        for credit in match_credits(_ended(me.id, other, **{me.id: paid, other: paid})):
+        for credit in match_credits(_ended(me.id, other, **{me.id: paid, other: paid}), clock.now()):
             if credit.player_id == me.id:
                 svc.credit(credit)
     wallet = me.get("/v1/wallet").get_json()
     assert wallet["paying_matches_left"] == fairplay.DAILY_COIN_MATCHES - 3
     limited = fairplay.Verdict(False, True, False, {"coins": "daily_coin_limit"}).to_data()
-    assert [c.player_id for c in match_credits(_ended(me.id, other, **{me.id: limited, other: paid}))] == [
-        other
-    ]
+    assert [
+        c.player_id for c in match_credits(_ended(me.id, other, **{me.id: limited, other: paid}), clock.now())
+    ] == [other]
     # the next UTC day starts again from ten
     tomorrow = dt.datetime.combine(clock.now().date() + dt.timedelta(days=1), dt.time(0, 0, 1), dt.UTC)
     clock.set_offset((tomorrow - clock.now()).total_seconds())

@@ -30,6 +30,7 @@ from services.economy.domain.values import CARDS_BY_RARITY
 from services.economy.events import ActiveDeckChanged
 
 OWNED = dict(STARTER_COLLECTION)
+ENDED_AT = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
 
 def starter() -> Decks:
@@ -112,13 +113,16 @@ def _ended(**data: object) -> MatchEnded:
 
 def test_match_pay_win_loss_and_draw_and_nothing_for_practice_or_short_matches() -> None:
     base = {"match_id": "m", "players": ["a", "b"], "winner": "a", "loser": "b", "draw": False, "turns": 4}
-    paid = {c.player_id: c.credit.coins for c in match_credits(_ended(**base, mode="casual"))}
+    paid = {c.player_id: c.credit.coins for c in match_credits(_ended(**base, mode="casual"), ENDED_AT)}
     assert paid == {"a": 60, "b": 20}
     draw = {**base, "mode": "ranked", "winner": "draw", "loser": None, "draw": True}
-    assert {c.player_id: c.credit.coins for c in match_credits(_ended(**draw))} == {"a": 20, "b": 20}
-    assert match_credits(_ended(**{**base, "mode": "practice"})) == []
-    assert match_credits(_ended(**{**base, "mode": "admin"})) == []
-    assert match_credits(_ended(**{**base, "mode": "casual", "turns": 3})) == []
+    assert {c.player_id: c.credit.coins for c in match_credits(_ended(**draw), ENDED_AT)} == {
+        "a": 20,
+        "b": 20,
+    }
+    assert match_credits(_ended(**{**base, "mode": "practice"}), ENDED_AT) == []
+    assert match_credits(_ended(**{**base, "mode": "admin"}), ENDED_AT) == []
+    assert match_credits(_ended(**{**base, "mode": "casual", "turns": 3}), ENDED_AT) == []
 
 
 def test_sources_key_each_credit_once() -> None:

@@ -32,7 +32,10 @@ def typed(data: dict[str, Any]) -> MatchEnded:
 
 
 def paid(data: dict[str, Any]) -> dict[str, int]:
-    return {c.player_id: c.credit.coins for c in match_credits(typed(data))}
+    return {
+        c.player_id: c.credit.coins
+        for c in match_credits(typed(data), dt.datetime(2026, 12, 1, tzinfo=dt.UTC))
+    }
 
 
 def counted(data: dict[str, Any]) -> list[str]:

@@ -1,0 +1,136 @@
+"""The line's collection and saved lines of one player (stream ``line-<player>``).
+
+The welcome set (``libs.line.catalog.WELCOME_SET``: 3 creeps, 7 uncommon heroes and a support hero,
+one copy each, the same for everyone) is claimed once. A line is five different line cards the
+player owns, in row order (the front, left, first); it is refused with every problem named
+(``InvalidLine``). At most five lines, one active: activating one, or editing the active one,
+publishes ``ActiveDeckChanged`` with ``game="line"``; the active line cannot be deleted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any
+
+from libs.line import CATALOG, WELCOME_SET, active_links, bake, line_problems
+from libs.line.constants import GAME, MAX_SAVED_LINES
+from services.economy.events import (
+    ActiveDeckChanged,
+    Event,
+    LineDeckDeleted,
+    LineDeckSaved,
+    LineWelcomeClaimed,
+)
+
+from .decks import Deck, Decks, SaveDeck, with_deck, without_deck
+from .errors import (
+    ActiveDeckUndeletable,
+    DeckLimitReached,
+    IllegalDeck,
+    InvalidLine,
+    WelcomeAlreadyClaimed,
+)
+
+
+@dataclass(frozen=True)
+class LineBook(Decks):
+    """The player's saved lines (as ``Decks``: the active one, what was last published) and line
+    cards (card id -> copies)."""
+
+    owned: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    welcomed: bool = False
+
+
+SaveLine = SaveDeck
+"""Create (``deck_id`` new) or replace a line: the same command as a deck's."""
+
+
+def decide_claim_welcome(state: LineBook) -> list[Event]:
+    """The welcome set, once. Raises ``WelcomeAlreadyClaimed``."""
+    if state.welcomed:
+        raise WelcomeAlreadyClaimed("the welcome set was claimed already; it is given once")
+    return [LineWelcomeClaimed(state.player_id, list(WELCOME_SET))]
+
+
+def problems(cards: Sequence[str], owned: Mapping[str, int]) -> list[str]:
+    """Every reason ``cards`` is not a line of this collection (empty: legal)."""
+    return line_problems(cards, owned)
+
+
+def decide_save(state: LineBook, cmd: SaveLine) -> list[Event]:
+    """Save a line. Raises ``InvalidLine`` (every problem), ``DeckLimitReached`` for a sixth."""
+    found = problems(cmd.cards, state.owned)
+    if found:
+        raise InvalidLine("; ".join(found), {"problems": found})
+    created = cmd.deck_id not in state.decks
+    if created and len(state.decks) >= MAX_SAVED_LINES:
+        raise DeckLimitReached(f"at most {MAX_SAVED_LINES} lines; delete one first")
+    saved = LineDeckSaved(state.player_id, cmd.deck_id, cmd.name, list(cmd.cards), created)
+    return [saved, *_republish(evolve(state, saved))]
+
+
+def decide_update(state: LineBook, cmd: SaveLine) -> list[Event]:
+    """Replace an existing line. Raises ``DeckNotFound``, ``InvalidLine``."""
+    state.get(cmd.deck_id)
+    return decide_save(state, cmd)
+
+
+def decide_delete(state: LineBook, deck_id: str) -> list[Event]:
+    """Raises ``DeckNotFound``, ``ActiveDeckUndeletable``."""
+    state.get(deck_id)
+    if deck_id == state.active:
+        raise ActiveDeckUndeletable("the active line cannot be deleted; activate another first")
+    return [LineDeckDeleted(state.player_id, deck_id)]
+
+
+def decide_activate(state: LineBook, deck_id: str) -> list[Event]:
+    """Make a line the active one. Raises ``DeckNotFound``, ``IllegalDeck`` (every problem)."""
+    deck = state.get(deck_id)
+    found = problems(deck.cards, state.owned)
+    if found:
+        raise IllegalDeck("; ".join(found), {"problems": found})
+    return _republish(replace(state, active=deck_id))
+
+
+def _republish(state: LineBook) -> list[Event]:
+    """``ActiveDeckChanged`` (game line) when the active line differs from the last published."""
+    if state.active is None:
+        return []
+    deck = state.decks[state.active]
+    now = ActiveDeckChanged(state.player_id, deck.deck_id, deck.name, list(deck.cards), True, [], game=GAME)
+    return [] if now == state.published else [now]
+
+
+def links(cards: Sequence[str]) -> dict[str, Any]:
+    """The links a line lights and each card's stats with them baked in (what the fight uses); empty
+    for a list that is not five known cards."""
+    if line_problems(cards):
+        return {"links": [], "stats": []}
+    row = [CATALOG[c] for c in cards]
+    lit = active_links(row)
+    return {"links": [link.to_dict() for link in lit], "stats": [f.to_dict() for f in bake(row, lit)]}
+
+
+def evolve(state: LineBook, event: Event) -> LineBook:
+    """The book after ``event``."""
+    if isinstance(event, LineWelcomeClaimed):
+        owned = dict(state.owned)
+        for card_id in event.cards:
+            owned[card_id] = owned.get(card_id, 0) + 1
+        return replace(state, owned=MappingProxyType(owned), welcomed=True)
+    if isinstance(event, LineDeckSaved):
+        return with_deck(state, Deck(event.deck_id, event.name, tuple(event.cards)))
+    if isinstance(event, LineDeckDeleted):
+        return without_deck(state, event.deck_id)
+    if isinstance(event, ActiveDeckChanged):
+        return replace(state, active=event.deck_id, published=event)
+    return state
+
+
+def fold(player_id: str, events: Iterable[Event]) -> LineBook:
+    state = LineBook(player_id)
+    for event in events:
+        state = evolve(state, event)
+    return state

@@ -1,0 +1,145 @@
+"""The line's collection and saved lines (stream ``line-<player>``, ``domain/line.py``), run as the
+economy's other commands: read the stream, decide, append at the version read (``Repository``),
+the read models (``line_collection``, ``line_decks``) applied in the same transaction. Every
+command needs the player's opened wallet (404 ``wallet_not_found`` before it). A line as shown
+carries its legality against the collection now, the links it lights and the stats the fight will
+use (the links baked in), so a player sees them before queueing.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from libs.eventstore import Fold, RecordedEvent, Repository, StreamCache, Transaction, UnitOfWork
+from libs.line import CATALOG
+from services.economy import store
+from services.economy.domain import DeckNotFound, line
+from services.economy.events import Event, event_from
+
+Conn = psycopg.Connection[Any]
+T = TypeVar("T")
+
+
+def line_stream(player_id: str) -> str:
+    return f"line-{player_id}"
+
+
+def _evolve(state: line.LineBook, r: RecordedEvent) -> line.LineBook:
+    return line.evolve(state, event_from(r.type, r.data))
+
+
+class Lines:
+    """The line commands and reads of the economy service (``EconomyService.line``). ``execute``
+    runs a unit of work as the service's one command path; ``opened_wallet`` raises
+    ``WalletNotFound`` for a player without a wallet."""
+
+    def __init__(
+        self,
+        pool: ConnectionPool,
+        schema: str,
+        repository: Repository,
+        cache: StreamCache,
+        execute: Callable[..., Any],
+        opened_wallet: Callable[[UnitOfWork, str], Any],
+    ) -> None:
+        self.pool, self.schema = pool, schema
+        self._repository, self._cache = repository, cache
+        self._execute, self._opened_wallet = execute, opened_wallet
+
+    def _command(
+        self,
+        player_id: str,
+        decide: Callable[[line.LineBook], list[Event]],
+        tx: Transaction | None,
+        show: Callable[[Conn], T],
+    ) -> T:
+        """Decide and append; then ``show`` in the same unit of work (it sees the change)."""
+
+        def work(uow: UnitOfWork) -> T:
+            self._opened_wallet(uow, player_id)
+            fold = Fold(lambda: line.LineBook(player_id), _evolve, cache=self._cache)
+            loaded = self._repository.get(uow, line_stream(player_id), fold)
+            events = decide(loaded.state)
+            if events:
+                uow.append(line_stream(player_id), loaded.version, events)
+            return show(uow.conn)
+
+        result: T = self._execute(work, tx)
+        return result
+
+    # -- commands -----------------------------------------------------------------------------------
+
+    def claim_welcome(self, player_id: str, *, tx: Transaction | None = None) -> dict[str, Any]:
+        """The welcome set, once; returns the collection. Raises ``WelcomeAlreadyClaimed``."""
+        return self._command(
+            player_id, line.decide_claim_welcome, tx, lambda c: self._collection(c, player_id)
+        )
+
+    def save(
+        self,
+        player_id: str,
+        deck_id: str | None,
+        name: str,
+        cards: Sequence[str],
+        *,
+        tx: Transaction | None = None,
+    ) -> dict[str, Any]:
+        """Create (``deck_id`` None) or replace a line; returns it. Raises ``InvalidLine`` (every
+        problem), ``DeckLimitReached``, ``DeckNotFound``."""
+        new_id = deck_id or str(uuid.uuid4())
+        cmd = line.SaveLine(new_id, name, tuple(cards))
+        decide = line.decide_update if deck_id else line.decide_save
+        return self._command(
+            player_id, lambda s: decide(s, cmd), tx, lambda c: self._deck(c, player_id, new_id)
+        )
+
+    def delete(self, player_id: str, deck_id: str, *, tx: Transaction | None = None) -> None:
+        """Raises ``DeckNotFound``, ``ActiveDeckUndeletable``."""
+        self._command(player_id, lambda s: line.decide_delete(s, deck_id), tx, lambda c: None)
+
+    def activate(self, player_id: str, deck_id: str, *, tx: Transaction | None = None) -> dict[str, Any]:
+        """Make a line the active one (publishes ``ActiveDeckChanged``, game line); returns it.
+        Raises ``DeckNotFound``, ``IllegalDeck``."""
+        return self._command(
+            player_id,
+            lambda s: line.decide_activate(s, deck_id),
+            tx,
+            lambda c: self._deck(c, player_id, deck_id),
+        )
+
+    # -- reads --------------------------------------------------------------------------------------
+
+    def collection(self, player_id: str) -> dict[str, Any]:
+        """The line cards the player owns, with the catalog's card, and whether the welcome set was
+        claimed."""
+        with self.pool.connection() as c:
+            return self._collection(c, player_id)
+
+    def decks(self, player_id: str) -> list[dict[str, Any]]:
+        """The player's lines, each with its legality, links and baked stats."""
+        with self.pool.connection() as c:
+            return self._decks(c, player_id)
+
+    def _collection(self, c: Conn, player_id: str) -> dict[str, Any]:
+        owned = store.collection(c, self.schema, player_id, "line_collection")
+        cards = [{"card_id": k, "copies": n, "card": CATALOG[k].to_dict()} for k, n in owned.items()]
+        return {"cards": cards, "welcome_claimed": bool(owned)}
+
+    def _decks(self, c: Conn, player_id: str) -> list[dict[str, Any]]:
+        owned = store.collection(c, self.schema, player_id, "line_collection")
+        found = store.line_decks(c, self.schema, player_id)
+        for deck in found:
+            problems = line.problems(deck["cards"], owned)
+            deck.update(legal=not problems, problems=problems, **line.links(deck["cards"]))
+        return found
+
+    def _deck(self, c: Conn, player_id: str, deck_id: str) -> dict[str, Any]:
+        for deck in self._decks(c, player_id):
+            if deck["deck_id"] == deck_id:
+                return deck
+        raise DeckNotFound(f"no line {deck_id}")
