@@ -74,9 +74,9 @@ PASS_TRACK = _op("GET", "/v1/pass/track")
 PASS_COSMETICS = _op("GET", "/v1/pass/cosmetics")
 ARCANA_TODAY = _op("GET", "/v1/arcana/today", "date")
 # ratings
-MY_RATING = _op("GET", "/v1/ratings/me")
-MY_RATING_HISTORY = _op("GET", "/v1/ratings/me/history", "limit", "after")
-RATING = _op("GET", "/v1/ratings/{player_id}")
-LEADERBOARD = _op("GET", "/v1/leaderboard", "limit", "after")
+MY_RATING = _op("GET", "/v1/ratings/me", "game")
+MY_RATING_HISTORY = _op("GET", "/v1/ratings/me/history", "limit", "after", "game")
+RATING = _op("GET", "/v1/ratings/{player_id}", "game")
+LEADERBOARD = _op("GET", "/v1/leaderboard", "limit", "after", "game")
 
 ALL: tuple[Operation, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, Operation))
