@@ -240,6 +240,10 @@ class ArcanaClient:
     def arcana_today(self, date: str | None = None) -> Json:
         return cast(Json, self.call(ops.ARCANA_TODAY, query={"date": date}))
 
+    def line_progress(self) -> Json:
+        """The line's arena XP and training battles."""
+        return cast(Json, self.call(ops.LINE_PROGRESS))
+
     # -- ratings ----------------------------------------------------------------------------------
 
     # ``game``: ``arcana`` (the server's default) or ``line`` (the line's MMR ladder)

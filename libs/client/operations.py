@@ -73,6 +73,7 @@ SEASON_PASS = _op("GET", "/v1/pass")
 PASS_TRACK = _op("GET", "/v1/pass/track")
 PASS_COSMETICS = _op("GET", "/v1/pass/cosmetics")
 ARCANA_TODAY = _op("GET", "/v1/arcana/today", "date")
+LINE_PROGRESS = _op("GET", "/v1/line/progress")
 # ratings
 MY_RATING = _op("GET", "/v1/ratings/me", "game")
 MY_RATING_HISTORY = _op("GET", "/v1/ratings/me/history", "limit", "after", "game")
