@@ -1,6 +1,9 @@
 """The verdicts of a game after Arcana (the line, the arena): every ``MatchEnded`` of such a game was
 published with its verdict (those games came after verdicts), so there is no older rule to upcast to;
-the verdict is read as published, held within what every mode allows (``allowed_by_mode``)."""
+the verdict is read as published, held within what every mode allows (``allowed_by_mode``).
+
+``verdicts_of`` here is the package's: Arcana's events go to ``verdict.verdicts_of`` as before. (Once
+``verdict.verdicts_of`` reads every game by the game's own rule, this module has nothing left to do.)"""
 
 from __future__ import annotations
 

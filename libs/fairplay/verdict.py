@@ -151,8 +151,7 @@ def decide(end: MatchEnd, day: DayTally) -> dict[str, Verdict]:
 
 
 def verdicts_of(data: Mapping[str, Any]) -> dict[str, Verdict]:
-    """Each player's verdict on an Arcana ``MatchEnded`` (``published.verdicts_of`` reads every game
-    and is the package's ``verdicts_of``): the published ``verdict`` when it has one for both
+    """Each player's verdict on a ``MatchEnded``: the published ``verdict`` when it has one for both
     players, else (an event from before verdicts: the upcast) the rule of that time. Empty for a
     malformed event."""
     end = MatchEnd.from_data(data)

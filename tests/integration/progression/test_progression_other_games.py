@@ -30,7 +30,8 @@ def ended(
     match_id = str(uuid.uuid4())
     data = {
         "match_id": match_id, "mode": mode, "players": players, "winner": players[0], "draw": False,
-        "loser": players[-1] if len(players) == 2 else None, "turns": 0, "round": 4, "reason": "x",
+        "loser": players[-1] if len(players) == 2 else None, "round": 4, "reason": "x",
+        "turns": 0 if game == "line" else 6,  # a line fight has no turns; the arena counts from turn 4
         "bot": None, "stats": {p: {"turns": 0} for p in players}, "game": game,
         "placements": placements, "verdict": verdict, **over,
     }  # fmt: skip

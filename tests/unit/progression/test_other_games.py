@@ -24,7 +24,8 @@ def result(game: str, mode: str, players: list[str], verdict: dict[str, Any], **
     """A MatchEnded of ``game`` as the match service publishes it, the first player winning."""
     data = {
         "match_id": "m1", "mode": mode, "players": players, "winner": players[0], "draw": False,
-        "loser": players[1] if len(players) == 2 else None, "turns": 0, "round": 3, "reason": "x",
+        "loser": players[1] if len(players) == 2 else None, "round": 3, "reason": "x",
+        "turns": 0 if game == "line" else 6,  # a line fight has no turns; the arena counts from turn 4
         "bot": None, "stats": {p: {"units_played": {"beast": 9}, "hero_damage": 30} for p in players},
         "game": game, "placements": [[p] for p in players], "verdict": verdict, **over,
     }  # fmt: skip
