@@ -276,19 +276,31 @@ class ArcanaClient:
     def arcana_today(self, date: str | None = None) -> Json:
         return cast(Json, self.call(ops.ARCANA_TODAY, query={"date": date}))
 
+    def line_progress(self) -> Json:
+        """The line's arena XP and training battles."""
+        return cast(Json, self.call(ops.LINE_PROGRESS))
+
     # -- ratings ----------------------------------------------------------------------------------
 
-    def my_rating(self) -> Json:
-        return cast(Json, self.call(ops.MY_RATING))
+    # ``game``: ``arcana`` (the server's default) or ``line`` (the line's MMR ladder)
 
-    def my_rating_history(self, limit: int | None = None, after: str | None = None) -> Json:
-        return cast(Json, self.call(ops.MY_RATING_HISTORY, query={"limit": limit, "after": after}))
+    def my_rating(self, game: str | None = None) -> Json:
+        return cast(Json, self.call(ops.MY_RATING, query={"game": game}))
 
-    def rating(self, player_id: str) -> Json:
-        return cast(Json, self.call(ops.RATING, player_id=player_id))
+    def my_rating_history(
+        self, limit: int | None = None, after: str | None = None, game: str | None = None
+    ) -> Json:
+        query = {"limit": limit, "after": after, "game": game}
+        return cast(Json, self.call(ops.MY_RATING_HISTORY, query=query))
 
-    def leaderboard(self, limit: int | None = None, after: str | None = None) -> Json:
-        return cast(Json, self.call(ops.LEADERBOARD, query={"limit": limit, "after": after}))
+    def rating(self, player_id: str, game: str | None = None) -> Json:
+        return cast(Json, self.call(ops.RATING, query={"game": game}, player_id=player_id))
+
+    def leaderboard(
+        self, limit: int | None = None, after: str | None = None, game: str | None = None
+    ) -> Json:
+        query = {"limit": limit, "after": after, "game": game}
+        return cast(Json, self.call(ops.LEADERBOARD, query=query))
 
 
 def _query_value(value: Any) -> Any:

@@ -15,11 +15,19 @@ class RatingChanged(IntegrationEvent):
     player_id: str = field(metadata={"doc": "the player's id"})
     match_id: str = field(metadata={"doc": "the ranked match that moved it"})
     before: int = field(metadata={"doc": "the rating before the match"})
-    after: int = field(metadata={"doc": "the rating after it (never below the highest tier's floor)"})
-    tier: str = field(
-        metadata={"doc": "the tier of `after`: bronze, silver, gold, platinum, diamond, arcane"}
+    after: int = field(
+        metadata={
+            "doc": "the rating after it (Arcana: not below the highest tier's floor; the line: not below 0)"
+        }
     )
-    highest_tier: str = field(metadata={"doc": "the highest tier ever reached (its floor holds the rating)"})
+    tier: str = field(
+        metadata={
+            "doc": "the tier of `after`: bronze, silver, gold, platinum, diamond, arcane (`none` on the line)"
+        }
+    )
+    highest_tier: str = field(
+        metadata={"doc": "the highest tier ever reached (its floor holds the rating; `none` on the line)"}
+    )
     delta: int = field(metadata={"doc": "`after - before`"})
     result: str = field(metadata={"doc": "`win` or `loss` (draws change nothing)"})
     game: str = field(

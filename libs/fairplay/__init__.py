@@ -15,11 +15,13 @@ from .limits import (
     explain,
     may_rematch,
 )
+from .published import ARCANA, allowed_by_mode, game_of, published_verdicts, verdicts_of
 from .tally import DayTally, pair_key, record
-from .verdict import ASPECTS, MatchEnd, Verdict, decide, verdicts_of
+from .verdict import ASPECTS, MatchEnd, Verdict, decide
 
 __all__ = [
     "ADMIN",
+    "ARCANA",
     "ASPECTS",
     "COUNTING_MODES",
     "DAILY_COIN_MATCHES",
@@ -30,10 +32,13 @@ __all__ = [
     "DayTally",
     "MatchEnd",
     "Verdict",
+    "allowed_by_mode",
     "decide",
     "explain",
+    "game_of",
     "may_rematch",
     "pair_key",
+    "published_verdicts",
     "record",
     "verdicts_of",
 ]

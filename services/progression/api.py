@@ -7,6 +7,7 @@
 - ``GET  /v1/pass`` → 200 season, level, XP into the level, unlocked rewards; 404 ``no_season``
 - ``GET  /v1/pass/track`` → 200 the season's 30 levels; 404 ``no_season``
 - ``GET  /v1/pass/cosmetics`` → 200 every cosmetic unlocked, by season (past seasons too)
+- ``GET  /v1/line/progress`` → 200 the line's arena XP and training battles
 - ``GET  /v1/arcana/today[?date=YYYY-MM-DD]`` → 200 the ascendant arcana of the date (public);
   422 ``validation_error`` for a bad date
 A player only ever reads and changes their own quests, streak and pass (the token's player).
@@ -56,7 +57,9 @@ ERRORS = ErrorTable(
 )
 
 blp = Blueprint(
-    "progression", __name__, description="Daily quests, login streak, season pass, the day's arcana."
+    "progression",
+    __name__,
+    description="Daily quests, login streak, season pass, the day's arcana, the line's arena XP.",
 )
 
 MAX_QUEST_ID = 64
@@ -156,6 +159,17 @@ def get_cosmetics() -> Any:
     svc = _service()
     with svc.pool.connection() as conn:
         return views.cosmetics_view(conn, svc.schema, _me())
+
+
+@blp.route("/v1/line/progress", methods=["GET"])
+@require_player
+@blp.response(200, schemas.LineProgressOut)
+def get_line_progress() -> Any:
+    """The caller's progress in the line: arena XP (a track apart from the season pass) and training
+    battles (finished line practice matches, won or lost)."""
+    svc = _service()
+    with svc.pool.connection() as conn:
+        return views.line_progress_view(conn, svc.schema, _me())
 
 
 @blp.route("/v1/arcana/today", methods=["GET"])

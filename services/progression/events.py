@@ -1,8 +1,9 @@
 """What progression publishes on ``arcana.progression.events`` (declared once; see docs/events.md).
 
 Streams: ``quests-<player>-<YYYY-MM-DD>`` (a player's quests of one UTC day), ``streak-<player>``,
-``pass-<player>-<season>``. ``RewardGranted`` is what economy credits, once per ``reward_id``. These
-are also the domain's own events (standard library only: the domain folds them).
+``pass-<player>-<season>``, ``line-<player>`` (the line's arena XP and training battles).
+``RewardGranted`` is what economy credits, once per ``reward_id``. These are also the domain's own
+events (standard library only: the domain folds them).
 """
 
 from __future__ import annotations
@@ -108,6 +109,30 @@ class PassLevelReached(IntegrationEvent):
     rewards: list[str] = field(metadata={"doc": "cosmetic ids unlocked (card backs, avatars, titles)"})
 
 
+@integration_event("ArenaXpEarned", version=1)
+@dataclass(frozen=True)
+class ArenaXpEarned(IntegrationEvent):
+    """The line's arena XP from a line match whose verdict gives the player XP (a win in training or
+    casual), once per match; a track of its own, apart from the season pass."""
+
+    player_id: str = field(metadata={"doc": "the player's id"})
+    match_id: str = field(metadata={"doc": "the line match (counted once)"})
+    xp: int = field(metadata={"doc": "arena XP earned (20 a win)"})
+    arena_xp: int = field(metadata={"doc": "the player's arena XP now"})
+
+
+@integration_event("TrainingBattleFought", version=1)
+@dataclass(frozen=True)
+class TrainingBattleFought(IntegrationEvent):
+    """A line practice match (against a bot) finished, won or lost: a training battle, once per match
+    (3 unlock the line's ranked queue)."""
+
+    player_id: str = field(metadata={"doc": "the player's id"})
+    match_id: str = field(metadata={"doc": "the line practice match (counted once)"})
+    won: bool = field(metadata={"doc": "whether the player won it"})
+    training_battles: int = field(metadata={"doc": "the player's training battles now"})
+
+
 EVENTS: tuple[type[IntegrationEvent], ...] = (
     QuestsOffered,
     QuestSwapped,
@@ -117,6 +142,8 @@ EVENTS: tuple[type[IntegrationEvent], ...] = (
     PassXpEarned,
     PassLevelReached,
     RewardGranted,
+    ArenaXpEarned,
+    TrainingBattleFought,
 )
 EVENT_TYPES: dict[str, type[IntegrationEvent]] = {cls.TYPE: cls for cls in EVENTS}
 
@@ -124,8 +151,9 @@ CATALOG = EventCatalog(
     "progression",
     TOPIC,
     EVENTS,
-    "Daily quests, login streak, season pass and the rewards they pay. Streams "
-    "`quests-<player>-<day>`, `streak-<player>`, `pass-<player>-<season>`.",
+    "Daily quests, login streak, season pass and the rewards they pay; the line's arena XP and training "
+    "battles. Streams `quests-<player>-<day>`, `streak-<player>`, `pass-<player>-<season>`, "
+    "`line-<player>`.",
 )
 
 

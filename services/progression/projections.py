@@ -30,6 +30,7 @@ TABLES = (
     "streaks",
     "pass_progress",
     "rewards",
+    "line_progress",
 )
 
 _GUARD = (
@@ -73,6 +74,15 @@ _SQL: dict[str, str] = {
         "INSERT INTO {pass_progress} (player_id, season_id, xp, level) "
         "VALUES (%(player_id)s, %(season_id)s, %(total_xp)s, %(level)s) "
         "ON CONFLICT (player_id, season_id) DO UPDATE SET xp = EXCLUDED.xp, level = EXCLUDED.level"
+    ),
+    "ArenaXpEarned": (
+        "INSERT INTO {line_progress} (player_id, arena_xp) VALUES (%(player_id)s, %(arena_xp)s) "
+        "ON CONFLICT (player_id) DO UPDATE SET arena_xp = EXCLUDED.arena_xp"
+    ),
+    "TrainingBattleFought": (
+        "INSERT INTO {line_progress} (player_id, training_battles) "
+        "VALUES (%(player_id)s, %(training_battles)s) "
+        "ON CONFLICT (player_id) DO UPDATE SET training_battles = EXCLUDED.training_battles"
     ),
     "RewardGranted": (
         "INSERT INTO {rewards} (reward_id, player_id, coins, packs, reason, source, granted_at) "

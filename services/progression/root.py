@@ -22,7 +22,7 @@ def _blueprints() -> list[Any]:
 
 SERVICE = ServiceDef(
     name="progression",
-    prefixes=("/v1/quests", "/v1/streak", "/v1/pass", "/v1/arcana"),
+    prefixes=("/v1/quests", "/v1/streak", "/v1/pass", "/v1/arcana", "/v1/line/progress"),
     build=build,
     blueprints=_blueprints,
     errors=api.ERRORS,

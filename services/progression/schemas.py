@@ -105,3 +105,16 @@ class ArcanaQuery(StrictSchema):
 class ArcanaOut(ma.Schema):
     date = ma.fields.Date(required=True)
     arcana = ma.fields.Dict(required=True, metadata={"description": "the ascendant arcana of that date"})
+
+
+class LineProgressOut(ma.Schema):
+    arena_xp = ma.fields.Integer(
+        required=True,
+        metadata={"description": "the line's arena XP (20 a win that gives XP), apart from the pass"},
+    )
+    training_battles = ma.fields.Integer(
+        required=True,
+        metadata={
+            "description": "line practice matches finished, won or lost (3 unlock the line's ranked queue)"
+        },
+    )

@@ -28,6 +28,7 @@ from services.progression.domain import (
     RewardAlreadyGranted,
     SwapQuest,
     event_from,
+    line,
     quests,
     season_of,
     season_pass,
@@ -50,6 +51,21 @@ def _load_pass(kept: dict[str, Any]) -> season_pass.SeasonPass:
 
 # A pass's ``version`` is its stream's: ``Repository.get`` sets it from the snapshot's.
 PASS_SNAPSHOTS = Snapshots(1, _save_pass, _load_pass, every=50)
+
+
+def _save_line(s: line.LineProgress) -> dict[str, Any]:
+    kept = {"arena_xp": s.arena_xp, "training_battles": s.training_battles, "matches": sorted(s.matches)}
+    return {"player_id": s.player_id, **kept}
+
+
+def _load_line(kept: dict[str, Any]) -> line.LineProgress:
+    return line.LineProgress(
+        kept["player_id"], kept["arena_xp"], kept["training_battles"], frozenset(kept["matches"])
+    )
+
+
+# The line's ``matches`` grows with every line match: a snapshot every 50 events stands in for them.
+LINE_SNAPSHOTS = Snapshots(1, _save_line, _load_line, every=50)
 
 
 def _evolving(evolve: Callable[[Any, Event], Any]) -> Callable[[Any, RecordedEvent], Any]:
@@ -157,16 +173,26 @@ class ProgressionService:
     # -- matches -------------------------------------------------------------------------------
 
     def record_match(self, command: RecordMatch, conn: Conn, cause: RecordedEvent) -> None:
-        """Move the quests and passes of the players an ended match counts for (its verdict)."""
+        """Move the quests and passes of the players an ended match counts for (its verdict), and
+        for a line match the line progress of its players (arena XP, training battles)."""
         match = command.match
-        if not match.counts:
+        quest_players, line_players = match.quest_players(), match.line_players()
+        if not quest_players and not line_players:
             return
 
         def run(uow: UnitOfWork) -> None:
-            for player in match.counted_players():
+            for player in quest_players:
                 self._match_of(uow, player, match, cause)
+            for player in line_players:
+                self._line_of(uow, player, match, cause)
 
         self._execute(run, conn=conn)
+
+    def _line_of(self, uow: UnitOfWork, player: str, match: Any, cause: RecordedEvent) -> None:
+        stream = line.line_stream(player)
+        fold = Fold(lambda: line.LineProgress(player), _evolving(line.evolve), snapshots=LINE_SNAPSHOTS)
+        loaded = self.repository.get(uow, stream, fold)
+        self._append(uow, stream, loaded.version, line.record(loaded.state, match), cause)
 
     def _match_of(self, uow: UnitOfWork, player: str, match: Any, cause: RecordedEvent) -> None:
         state, offer = self._quest_day(uow, player, match.day)

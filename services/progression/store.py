@@ -41,6 +41,15 @@ def streak_row(conn: psycopg.Connection[Any], schema: str, player: str) -> tuple
     return tuple(row) if row else None
 
 
+def line_progress_row(conn: psycopg.Connection[Any], schema: str, player: str) -> tuple[int, int] | None:
+    """(arena_xp, training_battles) of ``player``, or None before any line match counted."""
+    query = sql.SQL("SELECT arena_xp, training_battles FROM {} WHERE player_id = %s").format(
+        _table(schema, "line_progress")
+    )
+    row = conn.execute(query, (player,)).fetchone()
+    return (int(row[0]), int(row[1])) if row else None
+
+
 def streak_days(
     conn: psycopg.Connection[Any], schema: str, player: str, first: dt.date, last: dt.date
 ) -> dict[dt.date, tuple[int, bool]]:

@@ -103,3 +103,9 @@ def cosmetics_view(conn: psycopg.Connection[Any], schema: str, player: str) -> d
             unlocked = [r["reward"] for r in track_of(season)[:level]]
             seasons.append({"season": season_out(season), "level": level, "unlocked": unlocked})
     return {"seasons": seasons}
+
+
+def line_progress_view(conn: psycopg.Connection[Any], schema: str, player: str) -> dict[str, Any]:
+    """The line's arena XP and training battles of ``player`` (0 and 0 before any)."""
+    arena_xp, battles = store.line_progress_row(conn, schema, player) or (0, 0)
+    return {"arena_xp": arena_xp, "training_battles": battles}

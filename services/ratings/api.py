@@ -1,6 +1,9 @@
-"""HTTP of the ratings service (every endpoint needs a player's bearer token).
+"""HTTP of the ratings service (every endpoint needs a player's bearer token). Every read takes
+``?game=arcana|line`` (default ``arcana``): Arcana's rating or the line's MMR ladder (anything else:
+422 ``validation_error``).
 
-- ``GET /v1/ratings/me`` → 200 rating, tier, highest tier, games, wins, losses (900 before any game).
+- ``GET /v1/ratings/me`` → 200 rating, tier, highest tier, games, wins, losses (900 before any game;
+  the line: MMR 1,000, tiers ``none``).
 - ``GET /v1/ratings/me/history?limit=&after=`` → 200 rating changes, newest first, ``next`` cursor.
 - ``GET /v1/ratings/{player_id}`` → 200 the public part; 404 ``player_not_found``.
 - ``GET /v1/leaderboard?limit=&after=`` → 200 players by rating (ties by player id), with rank and
@@ -17,6 +20,7 @@ from libs.kit import ErrorTable, Problem
 from libs.kit.web import current_service
 from libs.web import Blueprint, ErrorSchema, QueryInteger, StrictSchema, current_player, require_player
 from libs.web.contract import uuid_path
+from services.ratings.domain import ARCANA, LADDERS
 from services.ratings.service import (
     HISTORY_CURSOR,
     LEADERBOARD_CURSOR,
@@ -38,7 +42,15 @@ _PLAYER_ID = uuid_path("player_id", "A player's id (anything else: 404 `player_n
 blp = Blueprint("ratings", __name__, description="Ranked ratings, tiers, history and the leaderboard.")
 
 
-class HistoryQuery(StrictSchema):
+class GameQuery(StrictSchema):
+    game = ma.fields.String(
+        load_default=ARCANA,
+        validate=ma.validate.OneOf(LADDERS),
+        metadata={"description": "whose ladder: `arcana` (the rating, default) or `line` (its MMR)"},
+    )
+
+
+class HistoryQuery(GameQuery):
     limit = QueryInteger(load_default=20, validate=ma.validate.Range(min=1, max=MAX_PAGE))
     after = HISTORY_CURSOR.field(load_default=None)
 
@@ -52,8 +64,8 @@ class PublicOut(ma.Schema):
     display_name = ma.fields.String(
         required=True, metadata={"description": "the player's public name (never their log-in name)"}
     )
-    rating = ma.fields.Integer(required=True)
-    tier = ma.fields.String(required=True)
+    rating = ma.fields.Integer(required=True, metadata={"description": "the rating, or the line's MMR"})
+    tier = ma.fields.String(required=True, metadata={"description": "Arcana's tier; `none` on the line"})
     highest_tier = ma.fields.String(required=True)
     games = ma.fields.Integer(required=True)
 
@@ -107,10 +119,11 @@ def _service() -> RatingsService:
 
 @blp.route("/v1/ratings/me", methods=["GET"])
 @require_player
+@blp.arguments(GameQuery, location="query")
 @blp.response(200, MineOut)
-def mine() -> Any:
-    """The caller's rating, tier, highest tier reached, games, wins and losses."""
-    return _service().mine(str(current_player()))
+def mine(query: dict[str, Any]) -> Any:
+    """The caller's rating (or line MMR), tier, highest tier reached, games, wins and losses."""
+    return _service().mine(str(current_player()), query["game"])
 
 
 @blp.route("/v1/ratings/me/history", methods=["GET"])
@@ -120,17 +133,18 @@ def mine() -> Any:
 @blp.alt_response(400, schema=ErrorSchema, description="invalid_cursor")
 def history(query: dict[str, Any]) -> Any:
     """The caller's rating changes, newest first, a page at a time."""
-    page = _service().history(str(current_player()), query["limit"], query["after"])
+    page = _service().history(str(current_player()), query["limit"], query["after"], query["game"])
     return {"items": page.items, "next": page.next}
 
 
 @blp.route("/v1/ratings/<player_id>", methods=["GET"], parameters=_PLAYER_ID)
 @require_player
+@blp.arguments(GameQuery, location="query")
 @blp.response(200, PublicOut)
 @blp.alt_response(404, schema=ErrorSchema, description="player_not_found")
-def public(player_id: str) -> Any:
-    """Another player's public rating (no wins and losses)."""
-    return _service().public(player_id)
+def public(query: dict[str, Any], player_id: str) -> Any:
+    """Another player's public rating or line MMR (no wins and losses)."""
+    return _service().public(player_id, query["game"])
 
 
 @blp.route("/v1/leaderboard", methods=["GET"])
@@ -140,5 +154,5 @@ def public(player_id: str) -> Any:
 @blp.alt_response(400, schema=ErrorSchema, description="invalid_cursor")
 def leaderboard(query: dict[str, Any]) -> Any:
     """Rated players by rating (ties by player id: stable pages), with rank and display name."""
-    page = _service().leaderboard(query["limit"], query["after"])
+    page = _service().leaderboard(query["limit"], query["after"], query["game"])
     return {"items": page.items, "next": page.next}

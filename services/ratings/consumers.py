@@ -3,7 +3,8 @@ ratings``). Each handler runs in the consumer's transaction with the inbox row, 
 event changes nothing; it decodes the event first (``libs.contracts``): one that does not decode is
 a dead letter.
 
-- ``MatchEnded`` (``arcana.match.events``): a counted ranked match moves both ratings.
+- ``MatchEnded`` (``arcana.match.events``): a counted ranked match moves both ratings, on the
+  ladder of its game (Arcana's rating or the line's MMR).
 - ``PlayerRegistered``, ``DisplayNameChanged`` (``arcana.accounts.events``): the public name shown
   on the leaderboard (the default one, then the player's choice); never the username.
 """

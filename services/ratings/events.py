@@ -29,11 +29,17 @@ class RatingUnchanged(IntegrationEvent):
             "(ended before turn 4 otherwise) or `draw`"
         }
     )
+    game: str = field(
+        default="arcana",
+        metadata={"doc": "whose ladder: `arcana` (the rating) or `line` (its MMR); `arcana` when absent"},
+    )
 
 
 CATALOG = EventCatalog(
     "ratings",
     TOPIC,
     (RatingChanged, RatingUnchanged),
-    "Ranked ratings (Elo, K 40 for 30 games then 24, start 900). Stream `rating-<player>` per player.",
+    "Ranked ladders, one per game: Arcana's rating (Elo, K 40 for 30 games then 24, start 900), stream "
+    "`rating-<player>`; the line's MMR (start 1,000, win +2, loss -1, never below 0), stream "
+    "`line-rating-<player>`.",
 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import psycopg
@@ -64,14 +64,16 @@ def _leaderboard_cursor(cursor: str) -> tuple[int, str]:
     return int(rating), str(uuid.UUID(bytes=player))
 
 
-def _public(row: Mapping[str, Any]) -> dict[str, Any]:
-    rating = domain.START_RATING if row.get("rating") is None else row["rating"]
+def _public(row: Mapping[str, Any], game: str = domain.ARCANA) -> dict[str, Any]:
+    start = domain.start(row["player_id"], game)
+    rating = start.rating if row.get("rating") is None else row["rating"]
+    tier = replace(start, rating=rating).tier
     return {
         "player_id": row["player_id"],
         "display_name": row.get("display_name") or default_display_name(row["player_id"]),
         "rating": rating,
-        "tier": row.get("tier") or domain.tier_for(rating),
-        "highest_tier": row.get("highest_tier") or domain.tier_for(rating),
+        "tier": row.get("tier") or tier,
+        "highest_tier": row.get("highest_tier") or tier,
         "games": (row.get("wins") or 0) + (row.get("losses") or 0),
     }
 
@@ -94,25 +96,30 @@ class RatingsService:
         for r in recorded:
             projections.apply(conn, self.schema, r)
 
-    def load(self, player_id: str, conn: psycopg.Connection[Any] | UnitOfWork) -> domain.PlayerRating:
-        fold = Fold(lambda: domain.PlayerRating(player_id), _evolve)
-        return self.repository.get(conn, domain.rating_stream(player_id), fold).state
+    def load(
+        self, player_id: str, conn: psycopg.Connection[Any] | UnitOfWork, game: str = domain.ARCANA
+    ) -> domain.PlayerRating:
+        """The player's state on the ladder of ``game`` (Arcana's rating, the line's MMR)."""
+        fold = Fold(lambda: domain.start(player_id, game), _evolve)
+        return self.repository.get(conn, domain.rating_stream(player_id, game), fold).state
 
     def record_match(
         self, match_ended: MatchEnded, conn: psycopg.Connection[Any], cause: uuid.UUID | None = None
     ) -> list[domain.RatingEvent]:
         """Rate a ranked ``MatchEnded`` as its fair-play verdict says: a ``RatingChanged`` for each
         player whose rating moves, a ``RatingUnchanged`` (with the reason) for each one whose rating
-        it does not move; returns what it appended (nothing for a match already rated or not ranked)."""
+        it does not move; returns what it appended (nothing for a match already rated or not ranked).
+        Each game's ladder moves apart: a line match moves the line's MMR streams only."""
         result = domain.ranked_result(match_ended)
         still = domain.unmoved(match_ended)
         if result is None and not still:
             return []
 
         ids = sorted({w.player_id for w in still} | ({result.winner, result.loser} if result else set()))
+        game = match_ended.game
 
         def rate(uow: UnitOfWork) -> list[domain.RatingEvent]:
-            players = {p: self.load(p, uow) for p in ids}
+            players = {p: self.load(p, uow, game) for p in ids}
             try:
                 changes: list[domain.RatingEvent] = [domain.keep(players[w.player_id], w) for w in still]
                 if result is not None:
@@ -122,7 +129,8 @@ class RatingsService:
                 return []
             now = clock.now()
             for change in sorted(changes, key=lambda c: c.player_id):
-                stream, expected = domain.rating_stream(change.player_id), players[change.player_id].version
+                stream = domain.rating_stream(change.player_id, game)
+                expected = players[change.player_id].version
                 uow.append(stream, expected, [change], occurred_at=now, cause=cause)
             return changes
 
@@ -139,49 +147,57 @@ class RatingsService:
 
     # -- reading -------------------------------------------------------------------------------
 
-    def mine(self, player_id: str) -> dict[str, Any]:
-        """The player's own rating: rating, tiers, games, wins, losses (900 before any game)."""
+    def mine(self, player_id: str, game: str = domain.ARCANA) -> dict[str, Any]:
+        """The player's own rating on the ladder of ``game``: rating, tiers, games, wins, losses (900
+        bronze before any Arcana game; the line's MMR 1,000, tiers ``none``)."""
+        table, _ = projections.tables_of(game)
         with self.pool.connection() as conn:
-            row = store.rating_row(conn, self.schema, player_id) or {"player_id": player_id}
-        return {**_public(row), "wins": row.get("wins") or 0, "losses": row.get("losses") or 0}
+            row = store.rating_row(conn, self.schema, player_id, table) or {"player_id": player_id}
+        return {**_public(row, game), "wins": row.get("wins") or 0, "losses": row.get("losses") or 0}
 
-    def public(self, player_id: str) -> dict[str, Any]:
-        """Another player's public rating. Raises ``PlayerNotFound``."""
+    def public(self, player_id: str, game: str = domain.ARCANA) -> dict[str, Any]:
+        """Another player's public rating on the ladder of ``game``. Raises ``PlayerNotFound``."""
         try:
             player_id = str(uuid.UUID(player_id))
         except ValueError:
             raise PlayerNotFound(player_id) from None
+        table, _ = projections.tables_of(game)
         with self.pool.connection() as conn:
-            row = store.rating_row(conn, self.schema, player_id)
+            row = store.rating_row(conn, self.schema, player_id, table)
         if row is None:
             raise PlayerNotFound(player_id)
-        return _public(row)
+        return _public(row, game)
 
-    def history(self, player_id: str, limit: int, after: str | None) -> Page:
-        """The player's ranked matches, newest first: what each moved, or why it moved nothing (the
-        reason and its words). Raises ``BadCursor``."""
+    def history(self, player_id: str, limit: int, after: str | None, game: str = domain.ARCANA) -> Page:
+        """The player's ranked matches of ``game``, newest first: what each moved, or why it moved
+        nothing (the reason and its words). Raises ``BadCursor``."""
         before = _history_cursor(after) if after is not None else None
+        _, table = projections.tables_of(game)
         with self.pool.connection() as conn:
-            rows = store.history_page(conn, self.schema, player_id, before, limit)
+            rows = store.history_page(conn, self.schema, player_id, before, limit, table)
         more, rows = len(rows) > limit, rows[:limit]
         for row in rows:
             row["message"] = fairplay.explain(row["reason"]) if row["reason"] else None
         return Page(rows, HISTORY_CURSOR.encode(rows[-1]["version"]) if more else None)
 
-    def leaderboard(self, limit: int, after: str | None) -> Page:
-        """Players by rating (ties by player id), with rank (equal ratings share it) and
-        display name. Raises ``BadCursor``."""
+    def leaderboard(self, limit: int, after: str | None, game: str = domain.ARCANA) -> Page:
+        """Players on the ladder of ``game`` by rating (ties by player id), with rank (equal ratings
+        share it) and display name. Raises ``BadCursor``."""
         cursor = _leaderboard_cursor(after) if after is not None else None
+        table, _ = projections.tables_of(game)
         with self.pool.connection() as conn:
-            rows = store.leaderboard_page(conn, self.schema, cursor, limit)
+            rows = store.leaderboard_page(conn, self.schema, cursor, limit, table)
             more, rows = len(rows) > limit, rows[:limit]
             if rows:
-                higher, before = store.position_of(conn, self.schema, rows[0]["rating"], rows[0]["player_id"])
+                first = rows[0]
+                higher, before = store.position_of(
+                    conn, self.schema, first["rating"], first["player_id"], table
+                )
         items: list[dict[str, Any]] = []
         for i, row in enumerate(rows):
             same = items and items[-1]["rating"] == row["rating"]
             rank = items[-1]["rank"] if same else (higher + 1 if i == 0 else before + i + 1)
-            items.append({**_public(row), "rank": rank})
+            items.append({**_public(row, game), "rank": rank})
         last = rows[-1] if rows else None
         return Page(
             items,

@@ -1,5 +1,6 @@
 """SQL of the ratings service besides the event store: display names, one rating, history pages and
-leaderboard pages (all read models of the ``ratings`` schema)."""
+leaderboard pages (all read models of the ``ratings`` schema). The reads of a ladder take its tables
+(``projections.tables_of``: Arcana's ``ratings`` and ``rating_history`` unless told)."""
 
 from __future__ import annotations
 
@@ -26,33 +27,44 @@ def save_display_name(
     )
 
 
-def rating_row(conn: psycopg.Connection[Any], schema: str, player_id: str) -> dict[str, Any] | None:
+def rating_row(
+    conn: psycopg.Connection[Any], schema: str, player_id: str, table: str = "ratings"
+) -> dict[str, Any] | None:
     """The player's rating row with their display name (either may be missing: None when both are)."""
     query = sql.SQL(
         "SELECT p.player_id, u.display_name, r.rating, r.tier, r.highest_tier, r.wins, r.losses "
         "FROM (SELECT %s::text AS player_id) p "
         "LEFT JOIN {r} r ON r.player_id = p.player_id LEFT JOIN {u} u ON u.player_id = p.player_id "
         "WHERE r.player_id IS NOT NULL OR u.player_id IS NOT NULL"
-    ).format(r=sql.Identifier(schema, "ratings"), u=sql.Identifier(schema, "display_names"))
+    ).format(r=sql.Identifier(schema, table), u=sql.Identifier(schema, "display_names"))
     with conn.cursor(row_factory=dict_row) as cur:
         return cur.execute(query, (player_id,)).fetchone()
 
 
 def history_page(
-    conn: psycopg.Connection[Any], schema: str, player_id: str, before_version: int | None, limit: int
+    conn: psycopg.Connection[Any],
+    schema: str,
+    player_id: str,
+    before_version: int | None,
+    limit: int,
+    table: str = "rating_history",
 ) -> list[dict[str, Any]]:
     """Up to ``limit`` + 1 history rows, newest first, with versions below ``before_version``."""
     query = sql.SQL(
         "SELECT version, match_id, result, before, after, delta, tier, highest_tier, at, reason FROM {} "
         "WHERE player_id = %s AND version < %s ORDER BY version DESC LIMIT %s"
-    ).format(sql.Identifier(schema, "rating_history"))
+    ).format(sql.Identifier(schema, table))
     upper = before_version if before_version is not None else 2**31 - 1
     with conn.cursor(row_factory=dict_row) as cur:
         return cur.execute(query, (player_id, upper, limit + 1)).fetchall()
 
 
 def leaderboard_page(
-    conn: psycopg.Connection[Any], schema: str, after: tuple[int, str] | None, limit: int
+    conn: psycopg.Connection[Any],
+    schema: str,
+    after: tuple[int, str] | None,
+    limit: int,
+    table: str = "ratings",
 ) -> list[dict[str, Any]]:
     """Up to ``limit`` + 1 rows in leaderboard order (rating descending, player id ascending)
     strictly after the ``(rating, player_id)`` cursor, with display names."""
@@ -65,18 +77,20 @@ def leaderboard_page(
         "SELECT r.player_id, u.display_name, r.rating, r.tier, r.highest_tier, r.wins, r.losses FROM {r} r "
         "LEFT JOIN {u} u ON u.player_id = r.player_id {where} "
         "ORDER BY r.rating DESC, r.player_id ASC LIMIT %(n)s"
-    ).format(r=sql.Identifier(schema, "ratings"), u=sql.Identifier(schema, "display_names"), where=where)
+    ).format(r=sql.Identifier(schema, table), u=sql.Identifier(schema, "display_names"), where=where)
     params = {"r": after[0] if after else None, "p": after[1] if after else None, "n": limit + 1}
     with conn.cursor(row_factory=dict_row) as cur:
         return cur.execute(query, params).fetchall()
 
 
-def position_of(conn: psycopg.Connection[Any], schema: str, rating: int, player_id: str) -> tuple[int, int]:
+def position_of(
+    conn: psycopg.Connection[Any], schema: str, rating: int, player_id: str, table: str = "ratings"
+) -> tuple[int, int]:
     """(rows ranked strictly higher by rating, rows before it in leaderboard order)."""
     query = sql.SQL(
         "SELECT count(*) FILTER (WHERE rating > %(r)s), "
         "count(*) FILTER (WHERE rating > %(r)s OR (rating = %(r)s AND player_id < %(p)s)) "
         "FROM {} WHERE rating >= %(r)s"
-    ).format(sql.Identifier(schema, "ratings"))
+    ).format(sql.Identifier(schema, table))
     row = conn.execute(query, {"r": rating, "p": player_id}).fetchone()
     return (int(row[0]), int(row[1])) if row else (0, 0)

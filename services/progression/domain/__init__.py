@@ -1,8 +1,9 @@
 """Progression's pure domain (standard library only): daily quests, the login streak, the season
-pass, their events and errors. Dates are passed in; randomness comes in as seeds written into events.
+pass, the line's arena XP and training battles, their events and errors. Dates are passed in;
+randomness comes in as seeds written into events.
 """
 
-from services.progression.domain import quests, season_pass, streak
+from services.progression.domain import line, quests, season_pass, streak
 from services.progression.domain.catalog import QUESTS, Quest, Season, season_by_id, season_of
 from services.progression.domain.commands import RecordMatch, RecordVisit, SwapQuest
 from services.progression.domain.errors import (
@@ -32,6 +33,7 @@ __all__ = [
     "SwapAlreadyUsed",
     "SwapQuest",
     "event_from",
+    "line",
     "quests",
     "season_by_id",
     "season_of",

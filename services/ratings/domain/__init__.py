@@ -2,8 +2,9 @@
 
 Elo with K 40 for a player's first 30 counted games, then 24; start 900; tiers Bronze 0, Silver
 1000, Gold 1150, Platinum 1300, Diamond 1450, Arcane 1600; the highest tier reached is a floor.
-One stream per player, ``rating-<player>``, of ``RatingChanged`` events. Which ranked matches move
-whose rating is the match's fair-play verdict (``ranked_result``; ``libs.fairplay``).
+One stream per player, ``rating-<player>``, of ``RatingChanged`` events. The line's MMR (``mmr.py``:
+start 1,000, win +2, loss -1, never below 0) is a ladder of its own, ``line-rating-<player>``. Which
+ranked matches move whose rating is the match's fair-play verdict (``ranked_result``; ``libs.fairplay``).
 """
 
 from .decisions import AlreadyRated, RankedResult, Unmoved, keep, ranked_result, rate, unmoved
@@ -20,8 +21,11 @@ from .elo import (
     tier_floor,
     tier_for,
 )
+from .mmr import LINE, MMR_LOSS, MMR_MIN, MMR_WIN, NO_TIER, START_MMR, new_mmr
 from .model import (
+    ARCANA,
     DRAW,
+    LADDERS,
     LOSS,
     RATING_CHANGED,
     RATING_UNCHANGED,
@@ -34,16 +38,25 @@ from .model import (
     evolve,
     fold,
     rating_stream,
+    start,
 )
 
 __all__ = [
+    "ARCANA",
     "DRAW",
     "K_ESTABLISHED",
     "K_PROVISIONAL",
+    "LADDERS",
+    "LINE",
     "LOSS",
+    "MMR_LOSS",
+    "MMR_MIN",
+    "MMR_WIN",
+    "NO_TIER",
     "PROVISIONAL_GAMES",
     "RATING_CHANGED",
     "RATING_UNCHANGED",
+    "START_MMR",
     "START_RATING",
     "TIERS",
     "TIER_NAMES",
@@ -61,10 +74,12 @@ __all__ = [
     "fold",
     "k_factor",
     "keep",
+    "new_mmr",
     "new_rating",
     "ranked_result",
     "rate",
     "rating_stream",
+    "start",
     "tier_floor",
     "tier_for",
     "unmoved",

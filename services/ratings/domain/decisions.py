@@ -8,7 +8,8 @@ from libs import fairplay
 from libs.contracts.match import MatchEnded
 
 from .elo import higher_tier, new_rating, tier_for
-from .model import DRAW, LOSS, WIN, PlayerRating, RatingChanged, RatingUnchanged
+from .mmr import LINE, NO_TIER, new_mmr
+from .model import ARCANA, DRAW, LADDERS, LOSS, WIN, PlayerRating, RatingChanged, RatingUnchanged
 
 RANKED = "ranked"
 
@@ -22,14 +23,21 @@ class RankedResult:
     winner: str
     loser: str
     still: frozenset[str] = frozenset()
+    game: str = ARCANA  # whose ladder
+
+
+def _rated(match_ended: MatchEnded) -> bool:
+    """A ranked match between two humans of a game with a ladder."""
+    return match_ended.mode == RANKED and not match_ended.bot and match_ended.game in LADDERS
 
 
 def ranked_result(match_ended: MatchEnded) -> RankedResult | None:
     """The result of a ``MatchEnded`` when it moves a rating, else None: a ranked match between two
-    humans with a winner, moving the ratings its verdict says (``libs.fairplay``: from turn 4 both,
-    within the repeat-opponent rule; a concede or forfeit before turn 4 only the leaver's). Casual,
-    practice, admin, draws, short matches, repeat opponents and anything malformed change nothing."""
-    if match_ended.mode != RANKED or match_ended.draw or match_ended.bot:
+    humans with a winner, of a game with a ladder (Arcana, the line), moving the ratings its verdict
+    says (``libs.fairplay``: from turn 4 both, within the repeat-opponent rule; a concede or forfeit
+    before turn 4 only the leaver's). Casual, practice, admin, draws, short matches, repeat opponents,
+    the arena and anything malformed change nothing."""
+    if not _rated(match_ended) or match_ended.draw:
         return None
     players = match_ended.players
     winner, loser = match_ended.winner, match_ended.loser
@@ -40,14 +48,31 @@ def ranked_result(match_ended: MatchEnded) -> RankedResult | None:
     if not moving:
         return None
     still = frozenset(p for p in (winner, loser) if p not in moving)
-    return RankedResult(match_ended.match_id, winner, loser, still)
+    return RankedResult(match_ended.match_id, winner, loser, still, match_ended.game)
 
 
 class AlreadyRated(Exception):
     """This match has already moved this player's rating (a redelivery)."""
 
 
+def _line_changed(me: PlayerRating, match_id: str, won: bool) -> RatingChanged:
+    after = new_mmr(me.rating, won)
+    return RatingChanged(
+        player_id=me.player_id,
+        match_id=match_id,
+        before=me.rating,
+        after=after,
+        tier=NO_TIER,
+        highest_tier=NO_TIER,
+        delta=after - me.rating,
+        result=WIN if won else LOSS,
+        game=LINE,
+    )
+
+
 def _changed(me: PlayerRating, opponent: PlayerRating, match_id: str, score: float) -> RatingChanged:
+    if me.game == LINE:
+        return _line_changed(me, match_id, bool(score))
     after = new_rating(me.rating, opponent.rating, score, me.games, me.highest_tier)
     highest = higher_tier(me.highest_tier, tier_for(after))
     return RatingChanged(
@@ -65,7 +90,8 @@ def _changed(me: PlayerRating, opponent: PlayerRating, match_id: str, score: flo
 def rate(result: RankedResult, winner: PlayerRating, loser: PlayerRating) -> tuple[RatingChanged, ...]:
     """The RatingChanged of the winner and of the loser whose ratings move (not those ``still``), each
     from both ratings before the match (a loss counts against the opponent's rating, whether or not
-    theirs moves). Raises ``AlreadyRated`` when either player already counted this match."""
+    theirs moves; the line's MMR moves by the result alone), on the ladder of the players' states.
+    Raises ``AlreadyRated`` when either player already counted this match."""
     if result.match_id in winner.rated_matches or result.match_id in loser.rated_matches:
         raise AlreadyRated(result.match_id)
     changes = (
@@ -83,20 +109,25 @@ class Unmoved:
     player_id: str
     result: str
     reason: str
+    game: str = ARCANA
 
 
 def unmoved(match_ended: MatchEnded) -> list[Unmoved]:
     """The players of a ranked ``MatchEnded`` between two humans whose rating it does not move, with
     the verdict's reason (a repeat opponent, an early concede's winner, a short match, a draw); their
     rating history shows it. Empty for any other match."""
-    if match_ended.mode != RANKED or match_ended.bot:
+    if not _rated(match_ended):
         return []
     verdicts = fairplay.verdicts_of(match_ended.data())
     winner = None if match_ended.draw else match_ended.winner
     match_id = match_ended.match_id
     return [
         Unmoved(
-            match_id, p, DRAW if winner is None else WIN if p == winner else LOSS, v.reasons.get("rating", "")
+            match_id,
+            p,
+            DRAW if winner is None else WIN if p == winner else LOSS,
+            v.reasons.get("rating", ""),
+            match_ended.game,
         )
         for p, v in verdicts.items()
         if not v.rating
@@ -115,4 +146,5 @@ def keep(player: PlayerRating, why: Unmoved) -> RatingUnchanged:
         player.highest_tier,
         why.result,
         why.reason,
+        why.game,
     )

@@ -12,21 +12,26 @@ from libs.contracts.ratings import RatingChanged
 from services.ratings.events import RatingUnchanged
 
 from .elo import START_RATING, TIERS, higher_tier, tier_for
+from .mmr import LINE, NO_TIER, START_MMR
 
 RATING_CHANGED = RatingChanged.TYPE
 RATING_UNCHANGED = RatingUnchanged.TYPE
 WIN, LOSS, DRAW = "win", "loss", "draw"
+ARCANA = "arcana"
+LADDERS = (ARCANA, LINE)  # the games with a ladder (the arena has none)
 
 RatingEvent = RatingChanged | RatingUnchanged
 
 
-def rating_stream(player_id: str) -> str:
-    return f"rating-{player_id}"
+def rating_stream(player_id: str, game: str = ARCANA) -> str:
+    """Arcana's ``rating-<player>``, the line's ``line-rating-<player>``."""
+    return f"rating-{player_id}" if game == ARCANA else f"{game}-rating-{player_id}"
 
 
 @dataclass(frozen=True)
 class PlayerRating:
-    """Rating, highest tier reached, the games counted and which matches they were."""
+    """Rating, highest tier reached, the games counted and which matches they were, on the ladder
+    of ``game`` (``start`` makes a new player's)."""
 
     player_id: str
     rating: int = START_RATING
@@ -35,6 +40,7 @@ class PlayerRating:
     losses: int = 0
     version: int = 0
     rated_matches: frozenset[str] = field(default_factory=frozenset)
+    game: str = ARCANA
 
     @property
     def games(self) -> int:
@@ -42,7 +48,14 @@ class PlayerRating:
 
     @property
     def tier(self) -> str:
-        return tier_for(self.rating)
+        return tier_for(self.rating) if self.game == ARCANA else NO_TIER
+
+
+def start(player_id: str, game: str = ARCANA) -> PlayerRating:
+    """A player before any counted match on the ladder of ``game``: 900 bronze, or the line's 1,000."""
+    if game == ARCANA:
+        return PlayerRating(player_id)
+    return PlayerRating(player_id, START_MMR, NO_TIER, game=game)
 
 
 def evolve(state: PlayerRating, event: RatingEvent) -> PlayerRating:
@@ -50,10 +63,11 @@ def evolve(state: PlayerRating, event: RatingEvent) -> PlayerRating:
     if isinstance(event, RatingUnchanged):
         return replace(state, version=state.version + 1, rated_matches=state.rated_matches | {event.match_id})
     won = event.result == WIN
+    tiered = state.game == ARCANA
     return replace(
         state,
         rating=event.after,
-        highest_tier=higher_tier(state.highest_tier, event.highest_tier),
+        highest_tier=higher_tier(state.highest_tier, event.highest_tier) if tiered else state.highest_tier,
         wins=state.wins + won,
         losses=state.losses + (not won),
         version=state.version + 1,
@@ -70,8 +84,8 @@ def event_from(kind: str, data: Mapping[str, Any]) -> RatingEvent | None:
     return None
 
 
-def fold(player_id: str, events: Iterable[RatingEvent]) -> PlayerRating:
-    state = PlayerRating(player_id)
+def fold(player_id: str, events: Iterable[RatingEvent], game: str = ARCANA) -> PlayerRating:
+    state = start(player_id, game)
     for event in events:
         state = evolve(state, event)
     return state

@@ -18,6 +18,7 @@ from libs.db import migrate
 from libs.eventstore import RecordedEvent
 from libs.kit.web import service_app
 from libs.web import issue_token
+from services.progression.projections import TABLES
 from services.progression.service import ProgressionService
 from tests.integration.conftest import row_counter, settings_for_tests
 from tests.integration.match.conftest import (  # noqa: F401  (the match service, to play real matches)
@@ -31,7 +32,7 @@ from tests.integration.match.conftest import (  # noqa: F401  (the match service
 
 SECRET = "progression-test-secret-" + "p" * 50
 MIGRATIONS = PROJECT_ROOT / "services" / "progression" / "migrations"
-READ_MODELS = ("quest_days", "quest_progress", "streak_days", "streaks", "pass_progress", "rewards")
+READ_MODELS = tuple(t for t in TABLES if t != "projected_streams")  # the player-facing read models
 
 
 @pytest.fixture

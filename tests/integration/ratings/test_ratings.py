@@ -77,8 +77,8 @@ class _PausingAfterRead(RatingsService):
         super().__init__(svc.pool, svc.schema)
         self.read, self.go, self.loads = threading.Event(), threading.Event(), 0
 
-    def load(self, player_id: str, conn: Any) -> domain.PlayerRating:
-        state = super().load(player_id, conn)
+    def load(self, player_id: str, conn: Any, game: str = "arcana") -> domain.PlayerRating:
+        state = super().load(player_id, conn, game)
         self.loads += 1
         if self.loads == 2:
             self.read.set()
