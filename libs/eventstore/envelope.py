@@ -12,6 +12,14 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def in_utc(moment: datetime) -> datetime:
+    """``moment`` in UTC (a naive one is taken as UTC): an envelope's time never follows the time
+    zone of the database session, process or broker it was read through."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment if moment.tzinfo is UTC else moment.astimezone(UTC)
+
+
 @dataclass(frozen=True)
 class NewEvent:
     """An event about to be appended: a past-tense ``type`` and its JSON-able ``data``."""
@@ -23,6 +31,9 @@ class NewEvent:
     occurred_at: datetime = field(default_factory=utcnow)
     correlation_id: uuid.UUID | None = None
     causation_id: uuid.UUID | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "occurred_at", in_utc(self.occurred_at))
 
     @classmethod
     def of(cls, fact: Any, **envelope: Any) -> NewEvent:
@@ -49,6 +60,9 @@ class RecordedEvent:
     correlation_id: uuid.UUID | None
     causation_id: uuid.UUID | None
     data: dict[str, Any]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "occurred_at", in_utc(self.occurred_at))
 
     def to_dict(self) -> dict[str, Any]:
         """The envelope as JSON-able values (the shape of exports and of Kafka message values)."""
