@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from libs.eventstore import causation
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
@@ -29,8 +31,8 @@ class NewEvent:
     schema_version: int = 1
     event_id: uuid.UUID = field(default_factory=uuid.uuid4)
     occurred_at: datetime = field(default_factory=utcnow)
-    correlation_id: uuid.UUID | None = None
-    causation_id: uuid.UUID | None = None
+    correlation_id: uuid.UUID | None = field(default_factory=causation.correlation_id)
+    causation_id: uuid.UUID | None = field(default_factory=causation.causation_id)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "occurred_at", in_utc(self.occurred_at))

@@ -99,7 +99,7 @@ class RatingsService:
         return self.repository.get(conn, domain.rating_stream(player_id), fold).state
 
     def record_match(
-        self, match_ended: MatchEnded, conn: psycopg.Connection[Any], cause: uuid.UUID | None = None
+        self, match_ended: MatchEnded, conn: psycopg.Connection[Any]
     ) -> list[domain.RatingEvent]:
         """Rate a ranked ``MatchEnded`` as its fair-play verdict says: a ``RatingChanged`` for each
         player whose rating moves, a ``RatingUnchanged`` (with the reason) for each one whose rating
@@ -123,7 +123,7 @@ class RatingsService:
             now = clock.now()
             for change in sorted(changes, key=lambda c: c.player_id):
                 stream, expected = domain.rating_stream(change.player_id), players[change.player_id].version
-                uow.append(stream, expected, [change], occurred_at=now, cause=cause)
+                uow.append(stream, expected, [change], occurred_at=now)
             return changes
 
         return self.repository.execute(rate, conn=conn)
