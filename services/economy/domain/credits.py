@@ -32,14 +32,17 @@ def daily_login(player_id: str, logged_in_at: datetime) -> PlayerCredit:
     """50 coins for the UTC day of ``logged_in_at`` (paid once per day: the source is the day),
     whatever time zone the timestamp was read in."""
     day = logged_in_at.astimezone(UTC).date().isoformat()
-    return PlayerCredit(player_id, Credit(f"login:{player_id}:{day}", "daily_login", coins=DAILY_LOGIN_COINS))
+    credit = Credit(
+        f"login:{player_id}:{day}", "daily_login", coins=DAILY_LOGIN_COINS, earned_at=logged_in_at
+    )
+    return PlayerCredit(player_id, credit)
 
 
-def match_credits(ended: MatchEnded) -> list[PlayerCredit]:
+def match_credits(ended: MatchEnded, ended_at: datetime | None = None) -> list[PlayerCredit]:
     """The coins a ``MatchEnded`` pays, to each player its verdict says it pays (``libs.fairplay``:
     ranked or casual from turn 4, within the repeat-opponent rule and the daily coin limit; for an
     event without verdict, the rule of its time): win 60, loss 20, a draw 20 each; nothing to
-    anyone else and nothing for a malformed event."""
+    anyone else and nothing for a malformed event. Earned when the match ended (``ended_at``)."""
     verdicts = fairplay.verdicts_of(ended.data())
     match_id = ended.match_id
     winner = None if ended.draw else ended.winner
@@ -51,6 +54,7 @@ def match_credits(ended: MatchEnded) -> list[PlayerCredit]:
                 "match",
                 coins=MATCH_WIN_COINS if p == winner else MATCH_LOSS_COINS,
                 note=match_id,
+                earned_at=ended_at,
             ),
         )
         for p, v in verdicts.items()
@@ -58,7 +62,7 @@ def match_credits(ended: MatchEnded) -> list[PlayerCredit]:
     ]
 
 
-def reward_credit(granted: RewardGranted) -> PlayerCredit | None:
+def reward_credit(granted: RewardGranted, granted_at: datetime | None = None) -> PlayerCredit | None:
     """A progression ``RewardGranted``'s coins and packs (held free packs), or None when it pays
     nothing valid. The credit's note is the reward's ``source`` (quest id or streak day, and the
     day) as JSON. Whether it may be paid at all: ``bounds.reward_problems``."""
@@ -69,5 +73,7 @@ def reward_credit(granted: RewardGranted) -> PlayerCredit | None:
     if coins < 0 or packs < 0 or not (coins or packs):
         return None
     note = json.dumps(granted.source, sort_keys=True)
-    credit = Credit(f"reward:{reward_id}", reason, coins=coins, free_packs=packs, note=note)
+    credit = Credit(
+        f"reward:{reward_id}", reason, coins=coins, free_packs=packs, note=note, earned_at=granted_at
+    )
     return PlayerCredit(player, credit)
