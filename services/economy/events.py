@@ -20,7 +20,8 @@ from libs.contracts.economy import ActiveDeckChanged
 from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
 
 TOPIC = "arcana.economy.events"
-_PLAYER = "the player's id (also in the stream's name)"
+_PLAYER = "the player's id, as in the stream's name (from version 2; read into version 1 events)"
+_SINCE_V2 = 2  # the version that put the player (and a credit's earning time) in the data
 
 Event = IntegrationEvent
 
@@ -40,7 +41,7 @@ class WalletOpened(IntegrationEvent):
 class WalletCredited(IntegrationEvent):
     """Coins, dust and/or free packs paid once for a source (the event id derives from it)."""
 
-    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER})
+    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER, "since": _SINCE_V2})
     source: str = field(
         metadata={
             "doc": "unique per player: `starter:<player>`, `login:<player>:<day>`, `match:<match>:<player>`, "
@@ -62,7 +63,9 @@ class WalletCredited(IntegrationEvent):
         metadata={
             "doc": "when it was earned (ISO 8601, UTC): the time of the fact that earned it (the "
             "registration, log-in, `MatchEnded` or `RewardGranted`), or of the grant; the envelope's "
-            "`occurred_at` is when it was recorded"
+            "`occurred_at` is when it was recorded (from version 2; a version 1 credit reads its "
+            "`occurred_at`)",
+            "since": _SINCE_V2,
         },
     )
 
@@ -72,7 +75,7 @@ class WalletCredited(IntegrationEvent):
 class PackOpened(IntegrationEvent):
     """One opened pack, re-derivable by anyone from its seeds (services/economy/README.md)."""
 
-    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER})
+    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER, "since": _SINCE_V2})
     pack_number: int = field(metadata={"doc": "1-based count of the player's packs"})
     paid_with: str = field(metadata={"doc": "`coins` or `free_pack`"})
     coins_spent: int = field(metadata={"doc": "100, or 0 for a free pack"})
@@ -95,7 +98,7 @@ class PackOpened(IntegrationEvent):
 class CardCrafted(IntegrationEvent):
     """One copy crafted from dust."""
 
-    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER})
+    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER, "since": _SINCE_V2})
     card_id: str = field(metadata={"doc": "the card"})
     rarity: str = field(metadata={"doc": "its rarity"})
     dust_spent: int = field(metadata={"doc": "20 / 80 / 200 / 600 / 1600 by rarity"})
@@ -107,7 +110,7 @@ class CardCrafted(IntegrationEvent):
 class CardDisenchanted(IntegrationEvent):
     """One owned copy turned into dust."""
 
-    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER})
+    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER, "since": _SINCE_V2})
     card_id: str = field(metadata={"doc": "the card"})
     rarity: str = field(metadata={"doc": "its rarity"})
     dust_gained: int = field(metadata={"doc": "5 / 20 / 50 / 150 / 400 by rarity"})
@@ -119,7 +122,7 @@ class CardDisenchanted(IntegrationEvent):
 class DeckSaved(IntegrationEvent):
     """A deck created or replaced (it may be incomplete)."""
 
-    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER})
+    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER, "since": _SINCE_V2})
     deck_id: str = field(metadata={"doc": "the deck id (UUID)"})
     name: str = field(metadata={"doc": "its name"})
     cards: list[str] = field(metadata={"doc": "its card ids (at most 20)"})
@@ -131,7 +134,7 @@ class DeckSaved(IntegrationEvent):
 class DeckDeleted(IntegrationEvent):
     """A deck removed (never the active one)."""
 
-    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER})
+    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER, "since": _SINCE_V2})
     deck_id: str = field(metadata={"doc": "the deck id"})
 
 
@@ -140,7 +143,7 @@ class DeckDeleted(IntegrationEvent):
 class DeckActivated(IntegrationEvent):
     """A legal deck became the active one."""
 
-    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER})
+    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER, "since": _SINCE_V2})
     deck_id: str = field(metadata={"doc": "the deck id"})
 
 
