@@ -38,6 +38,9 @@ it (`ARCANA_SCHEMA_CHECK`: `log` by default, `strict` in the tests).
   version 1 events gain `player_id` from their stream (`wallet-<id>`, `decks-<id>`) and a version 1
   credit gains `earned_at` from its `occurred_at`. The service, `arcana rebuild` and `arcana export`
   read through them; a topic carries the stored version 1 as it is.
+- When later versions only added fields (each marked with the version that added it), every
+  version still on a topic keeps its schema in `docs/schemas/`, and the relays check each event
+  against the schema of its own version.
 
 ## Reading the topics
 
