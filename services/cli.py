@@ -90,6 +90,7 @@ def _export(args: argparse.Namespace) -> int:
         where = ExportFilter(
             services=services,
             schemas={name: schema_of(definition(name)) for name in services},
+            upcasters={name: u for name in services if (u := definition(name).upcasters) is not None},
             since=parse_time(args.since) if args.since else None,
             until=parse_time(args.until) if args.until else None,
             types=frozenset(args.types or ()),
@@ -239,7 +240,8 @@ def _rebuild(args: argparse.Namespace) -> int:
     from libs.kit.registry import definition
     from libs.kit.runtime import schema_of
 
-    schema = schema_of(definition(args.service))
+    service = definition(args.service)
+    schema = schema_of(service)
     target = args.projection or f"services.{args.service}.projections:projection"
     try:
         projection = resolve_projection(load_object(target), schema)
@@ -247,7 +249,8 @@ def _rebuild(args: argparse.Namespace) -> int:
         raise UsageError(f"no projection {target!r}: {exc}") from None
     pool = make_pool(_database(), min_size=1, max_size=2, name="arcana-rebuild")
     try:
-        projector = Projector(EventStore(pool, schema), projection, batch_size=args.batch_size)
+        store = EventStore(pool, schema, service.upcasters)
+        projector = Projector(store, projection, batch_size=args.batch_size)
         print(f"rebuilding {projection.name} in schema {schema} ...", file=sys.stderr)
         applied = projector.rebuild()
         checkpoint = projector.checkpoint()

@@ -1,7 +1,9 @@
 """The event logs of one or more services, filtered and merged in time order, for analysts.
 
-Each exported event is its envelope as stored (no upcasting: ``schema_version`` says which shape
-``data`` has) plus ``service``, the service whose store holds it. ``occurred_at`` is always UTC.
+Each exported event is its envelope as the service reads it (an event stored in an older shape is
+upcast to the current one, with its ``schema_version``: e.g. economy's version 1 events gain the
+``player_id`` their stream named) plus ``service``, the service whose store holds it.
+``occurred_at`` is always UTC.
 Positions are per service: ``(service, position)`` identifies an event's place, ``event_id`` the
 event itself (deduplicate on it when you also read the topics, where republishing is normal).
 
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 import heapq
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -22,7 +24,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from libs.eventstore import RecordedEvent
+from libs.eventstore import RecordedEvent, Upcasters
 
 COLUMNS = (
     "event_id",
@@ -48,6 +50,7 @@ class ExportFilter:
 
     services: tuple[str, ...]
     schemas: Mapping[str, str] = field(default_factory=dict)  # service -> schema, default its name
+    upcasters: Mapping[str, Upcasters] = field(default_factory=dict)  # service -> its upcasters
     since: datetime | None = None
     until: datetime | None = None
     types: frozenset[str] = field(default_factory=frozenset)
@@ -68,6 +71,10 @@ class ExportFilter:
 
     def schema(self, service: str) -> str:
         return self.schemas.get(service, service)
+
+    def read_as_current(self, service: str, event: RecordedEvent) -> RecordedEvent:
+        upcasters = self.upcasters.get(service)
+        return upcasters.upcast(event) if upcasters is not None else event
 
     @property
     def in_position_order(self) -> bool:
@@ -102,12 +109,8 @@ def _query(service: str, where: ExportFilter) -> tuple[sql.Composed, list[Any]]:
     return query, params
 
 
-def _row(service: str, row: Sequence[Any]) -> dict[str, Any]:
-    event = dict(zip(COLUMNS, row, strict=True))
-    for key in ("event_id", "correlation_id", "causation_id"):
-        event[key] = str(event[key]) if event[key] is not None else None
-    event["occurred_at"] = event["occurred_at"].astimezone(UTC).isoformat()
-    return {"service": service, **event}
+def _row(service: str, event: RecordedEvent, where: ExportFilter) -> dict[str, Any]:
+    return {"service": service, **where.read_as_current(service, event).to_dict()}
 
 
 def _one_service(
@@ -119,7 +122,7 @@ def _one_service(
         cur.itersize = 2000
         cur.execute(query, params)
         for row in cur:
-            yield _row(service, row)
+            yield _row(service, RecordedEvent(*row), where)
 
 
 def _sort_key(event: dict[str, Any]) -> tuple[str, str, int]:
@@ -170,9 +173,7 @@ def from_recorded(
             or (where.stream is not None and event.stream != where.stream)
         ):
             continue
-        row = event.to_dict()
-        row["occurred_at"] = at.astimezone(UTC).isoformat()
-        yield {"service": service, **row}
+        yield _row(service, event, where)
 
 
 def as_json_line(event: dict[str, Any]) -> str:

@@ -1,9 +1,10 @@
 """Load an export (JSON Lines of ``arcana export``) into empty event stores, e.g. an analyst's own
 database; ``arcana rebuild`` then gives the read models back.
 
-Every event keeps its envelope (event id, stream, version, type, schema version, time, correlation
-and causation); positions are given anew by the target store, in the order of the original
-positions, so each service's relative order (and every stream's versions) is what it was.
+Every event keeps its envelope as exported (event id, stream, version, type, schema version, time,
+correlation and causation; an export has upcast older shapes, so the target holds current ones);
+positions are given anew by the target store, in the order of the original positions, so each
+service's relative order (and every stream's versions) is what it was.
 The whole export is held in memory, grouped by service.
 """
 

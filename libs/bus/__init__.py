@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from libs.bus.consumer import ConsumerRunner, run_consumer_process
-    from libs.bus.export import export_events
     from libs.bus.projector import Projection, Projector
     from libs.bus.relay import OutboxRelay
     from libs.bus.topics import lifecycle_topic_for, topic_for
@@ -28,7 +27,6 @@ if TYPE_CHECKING:
 _HOMES = {
     "ConsumerRunner": "consumer",
     "run_consumer_process": "consumer",
-    "export_events": "export",
     "Projection": "projector",
     "Projector": "projector",
     "OutboxRelay": "relay",
@@ -41,7 +39,6 @@ __all__ = [
     "OutboxRelay",
     "Projection",
     "Projector",
-    "export_events",
     "lifecycle_topic_for",
     "run_consumer_process",
     "topic_for",

@@ -70,7 +70,7 @@ from libs.bus.deadletters import DeadLetterPublisher, Failure
 from libs.bus.security import client_options
 from libs.bus.topics import dead_letter_topic, decode_value, header
 from libs.contracts import MalformedEvent, Unacceptable
-from libs.eventstore import RecordedEvent, Upcasters
+from libs.eventstore import RecordedEvent, Upcasters, caused_by
 
 log = logging.getLogger(__name__)
 
@@ -207,7 +207,8 @@ class ConsumerRunner(BackgroundLoop):
             params = inbox.claim_params(self.name, event, topic, partition, offset)
             inserted = conn.execute(self._claim, params).rowcount == 1
             if inserted:
-                self.handler(event, conn)
+                with caused_by(event):
+                    self.handler(event, conn)
         if inserted:
             self.applied += 1
         else:

@@ -43,7 +43,7 @@ from psycopg_pool import ConnectionPool
 from libs import clock
 from libs.bus import inbox
 from libs.bus.security import client_options
-from libs.eventstore import RecordedEvent, Upcasters
+from libs.eventstore import RecordedEvent, Upcasters, caused_by
 
 log = logging.getLogger(__name__)
 
@@ -328,7 +328,8 @@ def _retry_in(
     if inbox.claim(
         conn, schema, letter.consumer, event, letter.topic, letter.kafka_partition, letter.kafka_offset
     ):
-        handler(event, conn)
+        with caused_by(event):
+            handler(event, conn)
         outcome = Outcome.APPLIED
     elif inbox.recorded(conn, schema, letter.consumer, event.event_id):
         outcome = Outcome.ALREADY_APPLIED

@@ -2,6 +2,7 @@
 one command path of every service (``Repository.execute``, ``UnitOfWork``)."""
 
 from libs.eventstore.cache import StreamCache
+from libs.eventstore.causation import caused_by
 from libs.eventstore.envelope import NewEvent, RecordedEvent, utcnow
 from libs.eventstore.errors import (
     ConcurrencyError,
@@ -39,6 +40,7 @@ __all__ = [
     "UndeclaredEvent",
     "UnitOfWork",
     "Upcasters",
+    "caused_by",
     "stream_moved",
     "utcnow",
 ]

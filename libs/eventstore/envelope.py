@@ -7,9 +7,19 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from libs.eventstore import causation
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def in_utc(moment: datetime) -> datetime:
+    """``moment`` in UTC (a naive one is taken as UTC): an envelope's time never follows the time
+    zone of the database session, process or broker it was read through."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment if moment.tzinfo is UTC else moment.astimezone(UTC)
 
 
 @dataclass(frozen=True)
@@ -21,8 +31,11 @@ class NewEvent:
     schema_version: int = 1
     event_id: uuid.UUID = field(default_factory=uuid.uuid4)
     occurred_at: datetime = field(default_factory=utcnow)
-    correlation_id: uuid.UUID | None = None
-    causation_id: uuid.UUID | None = None
+    correlation_id: uuid.UUID | None = field(default_factory=causation.correlation_id)
+    causation_id: uuid.UUID | None = field(default_factory=causation.causation_id)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "occurred_at", in_utc(self.occurred_at))
 
     @classmethod
     def of(cls, fact: Any, **envelope: Any) -> NewEvent:
@@ -49,6 +62,9 @@ class RecordedEvent:
     correlation_id: uuid.UUID | None
     causation_id: uuid.UUID | None
     data: dict[str, Any]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "occurred_at", in_utc(self.occurred_at))
 
     def to_dict(self) -> dict[str, Any]:
         """The envelope as JSON-able values (the shape of exports and of Kafka message values)."""

@@ -51,19 +51,18 @@ class UnitOfWork:
         *,
         event_ids: Sequence[uuid.UUID | None] = (),
         occurred_at: datetime | None = None,
-        cause: RecordedEvent | uuid.UUID | None = None,
         pipelined: bool = False,
     ) -> list[RecordedEvent]:
         """Append ``events`` to ``stream`` at ``expected`` and project them; returns them as recorded
         (``pipelined``: queued in one round trip with their projection, as predicted: position 0).
 
         ``event_ids[i]`` fixes the id of the i-th event (an idempotency key: a second append of it
-        raises ``DuplicateEventError``); ``cause``: the event that caused them (its id becomes their
-        causation id, its correlation id, or its id, their correlation id). Raises
+        raises ``DuplicateEventError``). Their correlation and causation ids are those of the event
+        being handled, if any (``libs.eventstore.causation``). Raises
         ``ConcurrencyError`` when the stream moved; the transaction is failed then."""
         if not events:
             return []
-        new = [self._new(e, i, event_ids, occurred_at, cause) for i, e in enumerate(events)]
+        new = [self._new(e, i, event_ids, occurred_at) for i, e in enumerate(events)]
         recorded = self._pipelined(stream, expected, new) if pipelined else self._plain(stream, expected, new)
         self.recorded += recorded
         return recorded
@@ -74,7 +73,6 @@ class UnitOfWork:
         i: int,
         ids: Sequence[uuid.UUID | None],
         at: datetime | None,
-        cause: RecordedEvent | uuid.UUID | None,
     ) -> NewEvent:
         if self.declared is not None and type(event) not in self.declared:
             raise UndeclaredEvent(f"{type(event).__name__} is not declared by this service")
@@ -83,12 +81,6 @@ class UnitOfWork:
             envelope["event_id"] = ids[i]
         if at is not None:
             envelope["occurred_at"] = at
-        if isinstance(cause, RecordedEvent):
-            envelope.update(
-                causation_id=cause.event_id, correlation_id=cause.correlation_id or cause.event_id
-            )
-        elif cause is not None:
-            envelope.update(causation_id=cause, correlation_id=cause)
         return NewEvent.of(event, **envelope)
 
     def _plain(self, stream: str, expected: ExpectedVersion, new: list[NewEvent]) -> list[RecordedEvent]:

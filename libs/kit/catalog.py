@@ -33,11 +33,42 @@ it (`ARCANA_SCHEMA_CHECK`: `log` by default, `strict` in the tests).
   stored events are never rewritten.
 - Topics carry events as stored, with their stored `schema_version`: a consumer upcasts on read.
 
+- An upcaster that needs the envelope (a field the old shape left to the stream's name or to
+  `occurred_at`) is registered with the service's store (`ServiceDef.upcasters`): economy's
+  version 1 events gain `player_id` from their stream (`wallet-<id>`, `decks-<id>`) and a version 1
+  credit gains `earned_at` from its `occurred_at`. The service, `arcana rebuild` and `arcana export`
+  read through them; a topic carries the stored version 1 as it is.
+- When later versions only added fields (each marked with the version that added it), every
+  version still on a topic keeps its schema in `docs/schemas/`, and the relays check each event
+  against the schema of its own version.
+
 ## Reading the topics
 
-- Deduplicate by `event_id`: a relay publishes again after a crash or onto a new broker.
-- `position` is per service (its event store's order); across services order by `occurred_at`
-  (UTC).
+- Deduplicate by `event_id`: republishing is normal (a relay publishes again after a crash or onto
+  a new broker), and the same event may reach you twice with the same `event_id`.
+- `position` is per service (its event store's order): compare positions only within one
+  service; across services order by `occurred_at`.
+- `occurred_at` is always UTC (an ISO 8601 time with `+00:00`), whatever the time zone of the
+  database session or process that read it: it is when the event was recorded. A credit
+  (`WalletCredited`) also carries `earned_at`, the time of the fact that earned it (the log-in,
+  `MatchEnded`, `RewardGranted`, the registration; a grant is earned as it is recorded).
+- `causation_id` and `correlation_id` are set the same way by every service: an event written while
+  a service handles another service's event names that event's `event_id` as its `causation_id`
+  and carries its `correlation_id` (that event's own id when it began the chain). An event written
+  for a player's request or a timer begins a chain: both are null. So every event of one chain
+  (e.g. `MatchRequested` -> `MatchCreated` -> `TicketMatched`) shares one `correlation_id`.
+
+## Naming the player
+
+- `player_id` is the player's id in the data of every event of a player's own stream: accounts,
+  economy (also `WalletCredited`, `PackOpened`, crafts and deck events, from schema version 2;
+  version 1 events get it on read), progression, ratings.
+- The events of a match's stream (the game's own facts, `CardPlayed`, `TurnStarted`..., and
+  `PlayerDisconnected`/`PlayerReconnected`) name the acting player `player`: the same id, under the
+  name the stored match streams have. It is kept: the game engines fold these events on every
+  replay (checked against the stored state hashes) and clients read them by that name, so a rename
+  would need a new version of every game event for no new fact. Read `data.player` of a match
+  event as `player_id`. A test (`tests/unit/test_event_naming.py`) keeps both rules.
 """
 
 

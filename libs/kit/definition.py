@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
     from libs.config import Settings
-    from libs.eventstore import RecordedEvent
+    from libs.eventstore import RecordedEvent, Upcasters
 
 __all__ = ["EventHandler", "Publication", "Runtime", "ServiceDef", "Subscription"]
 
@@ -65,6 +65,8 @@ class ServiceDef:
       sets its app's session check itself. Every other service gets them from the kit
       (``libs.kit.sessions``): a subscription to accounts' revocations, added to its
       ``subscriptions`` by :func:`libs.kit.definition`, and a check of every token in its app.
+    - ``upcasters`` (optional): how its stored events of older shapes read as the current ones;
+      every reader of its store (the service, ``arcana rebuild``, ``arcana export``) uses them.
     """
 
     name: str
@@ -78,6 +80,7 @@ class ServiceDef:
     publication: Publication | None = None
     own_sessions: bool = False
     purge_closed: Callable[[Any, datetime], int] | None = None
+    upcasters: Upcasters | None = None
 
     @property
     def schema(self) -> str:

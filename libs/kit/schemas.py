@@ -5,7 +5,8 @@ An event type is a dataclass with ``TYPE`` and ``VERSION`` (an integration event
 describes the envelope's ``data``: each field with its JSON type and doc, required unless it has a
 default, further keys allowed (a newer producer may add an optional field without a new version:
 ``docs/events.md``, "Versions"). One file per (topic, type, version):
-``docs/schemas/<topic>/<Type>.v<version>.json``.
+``docs/schemas/<topic>/<Type>.v<version>.json``. Older versions still on the topics get theirs when
+the newer ones only added fields, each marked with the version that added it (``metadata["since"]``).
 """
 
 from __future__ import annotations
@@ -48,10 +49,26 @@ def _json_type(hint: Any) -> dict[str, Any]:
     raise TypeError(f"no JSON type for {hint!r}")
 
 
-def json_schema(event: type[Any], topic: str) -> dict[str, Any]:
-    """The JSON Schema of ``event``'s data as ``topic`` carries it."""
+def _since(f: dataclasses.Field[Any]) -> int:
+    return int(f.metadata.get("since", 1))
+
+
+def versions(event: type[Any]) -> list[int]:
+    """The schema versions ``event``'s declaration describes: its own and, when fields are marked
+    with the version that added them, every earlier one back to the oldest such mark's predecessor."""
+    added = [_since(f) for f in dataclasses.fields(event) if "since" in f.metadata]
+    return list(range(min(added) - 1, event.VERSION + 1)) if added else [event.VERSION]
+
+
+def _fields_of(event: type[Any], version: int) -> list[dataclasses.Field[Any]]:
+    return [f for f in dataclasses.fields(event) if _since(f) <= version]
+
+
+def json_schema(event: type[Any], topic: str, version: int | None = None) -> dict[str, Any]:
+    """The JSON Schema of ``event``'s data at ``version`` (default: its own) as ``topic`` carries it."""
+    version = version or event.VERSION
     hints = typing.get_type_hints(event)
-    fields = dataclasses.fields(event)
+    fields = _fields_of(event, version)
     properties = {
         f.name: {**_json_type(hints[f.name]), "description": str(f.metadata.get("doc", ""))} for f in fields
     }
@@ -62,8 +79,8 @@ def json_schema(event: type[Any], topic: str) -> dict[str, Any]:
     ]
     return {
         "$schema": DIALECT,
-        "$id": f"{topic}/{event.TYPE}.v{event.VERSION}.json",
-        "title": f"{event.TYPE} (schema version {event.VERSION}) on {topic}",
+        "$id": f"{topic}/{event.TYPE}.v{version}.json",
+        "title": f"{event.TYPE} (schema version {version}) on {topic}",
         "description": " ".join((event.__doc__ or "").split()),
         "type": "object",
         "properties": properties,
@@ -72,12 +89,15 @@ def json_schema(event: type[Any], topic: str) -> dict[str, Any]:
     }
 
 
-def problems(event: type[Any], data: Mapping[str, Any], *, exact: bool = False) -> list[str]:
-    """What in ``data`` does not match ``event``'s declaration (empty: it conforms). ``exact``: no
-    key beyond the declared ones (the engine's own events, which have no older or newer shape)."""
+def problems(
+    event: type[Any], data: Mapping[str, Any], *, exact: bool = False, version: int | None = None
+) -> list[str]:
+    """What in ``data`` does not match ``event``'s declaration at ``version`` (default: its own;
+    empty: it conforms). ``exact``: no key beyond the declared ones (the engine's own events, which
+    have no older or newer shape)."""
     hints = typing.get_type_hints(event)
     found = []
-    for f in dataclasses.fields(event):
+    for f in _fields_of(event, version or event.VERSION):
         if f.name not in data:
             if _required(f):
                 found.append(f"{event.TYPE}: no {f.name!r}")
@@ -93,8 +113,8 @@ def _required(f: dataclasses.Field[Any]) -> bool:
     return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
 
 
-def schema_path(topic: str, event: type[Any]) -> Path:
-    return Path(topic) / f"{event.TYPE}.v{event.VERSION}.json"
+def schema_path(topic: str, event: type[Any], version: int | None = None) -> Path:
+    return Path(topic) / f"{event.TYPE}.v{version or event.VERSION}.json"
 
 
 def render(text: dict[str, Any]) -> str:
@@ -103,9 +123,9 @@ def render(text: dict[str, Any]) -> str:
 
 def catalog_check(catalogs: Sequence[EventCatalog]) -> Check:
     """A check of published events against ``catalogs``: an event on one of their topics must be of a
-    type declared there and, at the declared version, conform to it (an older stored version is
-    published as stored and read through its upcaster, so only its type is checked). Topics the
-    catalogs do not name are not checked."""
+    type declared there and conform to the declaration of its version (an older stored version is
+    published as stored; one the declaration no longer describes is checked for its type only).
+    Topics the catalogs do not name are not checked."""
     declared = {(c.topic, e.TYPE): e for c in catalogs for e in c.events}
     topics = {c.topic for c in catalogs}
 
@@ -117,7 +137,9 @@ def catalog_check(catalogs: Sequence[EventCatalog]) -> Check:
             return [f"{event.type} is not declared on {topic}"]
         if event.schema_version > kind.VERSION:
             return [f"{event.type}: schema version {event.schema_version} is newer than {kind.VERSION}"]
-        return problems(kind, event.data) if event.schema_version == kind.VERSION else []
+        if event.schema_version not in versions(kind):
+            return []
+        return problems(kind, event.data, version=event.schema_version)
 
     return check
 
@@ -125,10 +147,11 @@ def catalog_check(catalogs: Sequence[EventCatalog]) -> Check:
 def schemas_of(services: Sequence[Any]) -> dict[Path, dict[str, Any]]:
     """Every declared event of ``services`` (service definitions): relative path -> its schema."""
     return {
-        schema_path(c.topic, event): json_schema(event, c.topic)
+        schema_path(c.topic, event, version): json_schema(event, c.topic, version)
         for svc in services
         for c in svc.events
         for event in c.events
+        for version in versions(event)
     }
 
 

@@ -60,7 +60,7 @@ def _pay(svc: EconomyService, paid: PlayerCredit | PlayerShards, conn: psycopg.C
 def registered(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
     player = PlayerRegistered.decode(event).player_id
     try:
-        svc.open_account(player, conn=conn)
+        svc.open_account(player, conn=conn, registered_at=event.occurred_at)
     except AlreadyOpened:
         log.info("player %s has a wallet already", player)
 
@@ -76,7 +76,7 @@ def match_ended(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connect
 
 def reward(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
     granted = RewardGranted.decode(event)
-    paid = reward_credit(granted)
+    paid = reward_credit(granted, event.occurred_at)
     if paid is None:
         raise MalformedEvent(f"RewardGranted {event.event_id} pays nothing valid: {event.data!r:.300}")
     problems = reward_problems(paid.player_id, granted.reward_id, paid.credit)

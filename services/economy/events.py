@@ -23,6 +23,8 @@ from libs.contracts.economy import ActiveDeckChanged
 from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
 
 TOPIC = "arcana.economy.events"
+_PLAYER = "the player's id, as in the stream's name (from version 2; read into version 1 events)"
+_SINCE_V2 = 2  # the version that put the player (and a credit's earning time) in the data
 
 Event = IntegrationEvent
 
@@ -37,11 +39,12 @@ class WalletOpened(IntegrationEvent):
     cards: dict[str, int] = field(metadata={"doc": "the starter collection: card id -> copies"})
 
 
-@integration_event("WalletCredited", version=1)
+@integration_event("WalletCredited", version=2)
 @dataclass(frozen=True)
 class WalletCredited(IntegrationEvent):
     """Coins, dust and/or free packs paid once for a source (the event id derives from it)."""
 
+    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER, "since": _SINCE_V2})
     source: str = field(
         metadata={
             "doc": "unique per player: `starter:<player>`, `login:<player>:<day>`, `match:<match>:<player>`, "
@@ -58,13 +61,24 @@ class WalletCredited(IntegrationEvent):
     note: str | None = field(
         default=None, metadata={"doc": "the match id, reward source or an operator's reason"}
     )
+    earned_at: str = field(
+        kw_only=True,
+        metadata={
+            "doc": "when it was earned (ISO 8601, UTC): the time of the fact that earned it (the "
+            "registration, log-in, `MatchEnded` or `RewardGranted`), or of the grant; the envelope's "
+            "`occurred_at` is when it was recorded (from version 2; a version 1 credit reads its "
+            "`occurred_at`)",
+            "since": _SINCE_V2,
+        },
+    )
 
 
-@integration_event("PackOpened", version=1)
+@integration_event("PackOpened", version=2)
 @dataclass(frozen=True)
 class PackOpened(IntegrationEvent):
     """One opened pack, re-derivable by anyone from its seeds (services/economy/README.md)."""
 
+    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER, "since": _SINCE_V2})
     pack_number: int = field(metadata={"doc": "1-based count of the player's packs"})
     paid_with: str = field(metadata={"doc": "`coins` or `free_pack`"})
     coins_spent: int = field(metadata={"doc": "100, or 0 for a free pack"})
@@ -82,52 +96,57 @@ class PackOpened(IntegrationEvent):
     free_packs_after: int = field(metadata={"doc": "free packs held after it"})
 
 
-@integration_event("CardCrafted", version=1)
+@integration_event("CardCrafted", version=2)
 @dataclass(frozen=True)
 class CardCrafted(IntegrationEvent):
     """One copy crafted from dust."""
 
+    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER, "since": _SINCE_V2})
     card_id: str = field(metadata={"doc": "the card"})
     rarity: str = field(metadata={"doc": "its rarity"})
     dust_spent: int = field(metadata={"doc": "20 / 80 / 200 / 600 / 1600 by rarity"})
     dust_after: int = field(metadata={"doc": "dust after it"})
 
 
-@integration_event("CardDisenchanted", version=1)
+@integration_event("CardDisenchanted", version=2)
 @dataclass(frozen=True)
 class CardDisenchanted(IntegrationEvent):
     """One owned copy turned into dust."""
 
+    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER, "since": _SINCE_V2})
     card_id: str = field(metadata={"doc": "the card"})
     rarity: str = field(metadata={"doc": "its rarity"})
     dust_gained: int = field(metadata={"doc": "5 / 20 / 50 / 150 / 400 by rarity"})
     dust_after: int = field(metadata={"doc": "dust after it"})
 
 
-@integration_event("DeckSaved", version=1)
+@integration_event("DeckSaved", version=2)
 @dataclass(frozen=True)
 class DeckSaved(IntegrationEvent):
     """A deck created or replaced (it may be incomplete)."""
 
+    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER, "since": _SINCE_V2})
     deck_id: str = field(metadata={"doc": "the deck id (UUID)"})
     name: str = field(metadata={"doc": "its name"})
     cards: list[str] = field(metadata={"doc": "its card ids (at most 20)"})
     created: bool = field(metadata={"doc": "a new deck (else a replacement)"})
 
 
-@integration_event("DeckDeleted", version=1)
+@integration_event("DeckDeleted", version=2)
 @dataclass(frozen=True)
 class DeckDeleted(IntegrationEvent):
     """A deck removed (never the active one)."""
 
+    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER, "since": _SINCE_V2})
     deck_id: str = field(metadata={"doc": "the deck id"})
 
 
-@integration_event("DeckActivated", version=1)
+@integration_event("DeckActivated", version=2)
 @dataclass(frozen=True)
 class DeckActivated(IntegrationEvent):
     """A legal deck became the active one."""
 
+    player_id: str = field(kw_only=True, metadata={"doc": _PLAYER, "since": _SINCE_V2})
     deck_id: str = field(metadata={"doc": "the deck id"})
 
 

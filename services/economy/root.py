@@ -11,6 +11,7 @@ from services.economy import api, consumers, line_api
 from services.economy.ceilings import GRANT_CEILING
 from services.economy.events import CATALOG
 from services.economy.service import EconomyService
+from services.economy.upcasting import UPCASTERS
 
 
 def build(runtime: Runtime) -> EconomyService:
@@ -39,6 +40,7 @@ SERVICE = ServiceDef(
     blueprints=_blueprints,
     errors=api.ERRORS,
     events=(CATALOG,),
+    upcasters=UPCASTERS,
     subscriptions=(
         Subscription(
             consumers.CONSUMER,

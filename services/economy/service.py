@@ -52,6 +52,7 @@ from services.economy.domain.credits import PlayerCredit, PlayerShards
 from services.economy.domain.packs import new_server_seed
 from services.economy.events import CATALOG, Event, PackOpened, event_from
 from services.economy.lines import Lines
+from services.economy.upcasting import UPCASTERS
 
 Conn = psycopg.Connection[Any]
 Tx = Transaction
@@ -102,10 +103,12 @@ def _evolving(evolve: Callable[[Any, Event], Any]) -> Callable[[Any, RecordedEve
     return lambda state, r: evolve(state, event_from(r.type, r.data))
 
 
-def _credit_events(current: wallet.Wallet | None, paid: PlayerCredit | PlayerShards) -> list[Event]:
+def _credit_events(
+    current: wallet.Wallet | None, paid: PlayerCredit | PlayerShards, now: datetime
+) -> list[Event]:
     if isinstance(paid, PlayerShards):
         return wallet.decide_shard_credit(current, paid.player_id, paid.credit)
-    return wallet.decide_credit(current, paid.credit)
+    return wallet.decide_credit(current, paid.credit, player_id=paid.player_id, now=now)
 
 
 class EconomyService:
@@ -115,7 +118,7 @@ class EconomyService:
         self.pool = pool
         self.schema = schema
         self.grant_ceiling = grant_ceiling or DEFAULT_GRANT_CEILING
-        self.events = EventStore(pool, schema)
+        self.events = EventStore(pool, schema, UPCASTERS)
         self.repository = Repository(pool, self.events, project=self._project, declared=CATALOG.events)
         self.cache = StreamCache()
         self._wallets: Fold[wallet.Wallet | None] = Fold(
@@ -160,14 +163,17 @@ class EconomyService:
 
     # -- accounts and credits -------------------------------------------------------------------
 
-    def open_account(self, player_id: str, *, conn: Conn | None = None) -> None:
+    def open_account(
+        self, player_id: str, *, conn: Conn | None = None, registered_at: datetime | None = None
+    ) -> None:
         """A new player's wallet (400 coins, starter collection, first pack seed) and starter deck,
         active. Raises ``AlreadyOpened`` when the player has a wallet already."""
 
         def work(uow: UnitOfWork) -> None:
             current, version = self._wallet(uow, player_id)
             seed = new_server_seed()
-            events = wallet.decide_open_wallet(current, wallet.OpenWallet(player_id, seed))
+            opening = wallet.OpenWallet(player_id, seed, registered_at)
+            events = wallet.decide_open_wallet(current, opening, now=clock.now())
             credit_id = credit_event_id(player_id, f"starter:{player_id}")
             uow.append(wallet_stream(player_id), version, events, event_ids=[None, credit_id])
             store.save_seed(uow.conn, self.schema, player_id, seed)
@@ -199,9 +205,11 @@ class EconomyService:
             current, version = self._wallet(uow, player_id)
             if opened_only and (current is None or not current.opened):
                 raise WalletNotFound("this player has no wallet yet")
-            events = _credit_events(current, paid)
+            now = clock.now()
+            events = _credit_events(current, paid, now)
             try:
-                (recorded,) = uow.append(wallet_stream(player_id), version, events, event_ids=[event_id])
+                stream = wallet_stream(player_id)
+                (recorded,) = uow.append(stream, version, events, event_ids=[event_id], occurred_at=now)
             except DuplicateEventError:
                 raise AlreadyCredited(f"{paid.credit.source} was paid already") from None
             return recorded
@@ -228,7 +236,8 @@ class EconomyService:
             current, version = self._wallet(uow, player_id)
             next_seed = new_server_seed()
             try:
-                events = wallet.decide_open_pack(current, wallet.OpenPack(seed, next_seed, client_seed))
+                opening = wallet.OpenPack(seed, next_seed, client_seed)
+                events = wallet.decide_open_pack(current, opening, player_id=player_id)
             except ValueError:
                 raise StaleRead("the seed read does not open this wallet's next pack yet") from None
             uow.append(wallet_stream(player_id), version, events)
@@ -256,7 +265,8 @@ class EconomyService:
     def craft(self, player_id: str, card_id: str, *, tx: Tx | None = None) -> tuple[Event, wallet.Wallet]:
         """The ``CardCrafted`` and the wallet after it. Raises ``WalletNotFound``, ``UnknownCard``,
         ``CraftBeyondLimit``, ``InsufficientDust``."""
-        return self._card_change(player_id, lambda w: wallet.decide_craft(w, wallet.Craft(card_id)), tx)
+        cmd = wallet.Craft(card_id)
+        return self._card_change(player_id, lambda w: wallet.decide_craft(w, cmd, player_id=player_id), tx)
 
     def disenchant(
         self, player_id: str, card_id: str, *, tx: Tx | None = None
@@ -264,7 +274,9 @@ class EconomyService:
         """The ``CardDisenchanted`` and the wallet after it. Raises ``WalletNotFound``,
         ``UnknownCard``, ``CardNotOwned``; republishes the active deck when it loses its legality."""
         cmd = wallet.Disenchant(card_id)
-        return self._card_change(player_id, lambda w: wallet.decide_disenchant(w, cmd), tx)
+        return self._card_change(
+            player_id, lambda w: wallet.decide_disenchant(w, cmd, player_id=player_id), tx
+        )
 
     # -- decks ------------------------------------------------------------------------------------
 

@@ -319,7 +319,7 @@ class MatchmakingService:
                 decided = decide(t) if t is not None else []
                 if t is not None and decided:
                     stream = domain.ticket_stream(ticket_id)
-                    uow.append(stream, t.version, decided, occurred_at=now, cause=event.event_id)
+                    uow.append(stream, t.version, decided, occurred_at=now)
 
         self.repository.execute(settle, conn=conn)
 

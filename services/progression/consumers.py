@@ -38,9 +38,9 @@ def utc_day(event: RecordedEvent) -> dt.date:
 
 def player_logged_in(svc: ProgressionService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
     player = PlayerLoggedIn.decode(event).player_id
-    svc.record_visit(RecordVisit(player, utc_day(event)), conn, event)
+    svc.record_visit(RecordVisit(player, utc_day(event)), conn)
 
 
 def match_ended(svc: ProgressionService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
     match = MatchResult.from_event(MatchEnded.decode(event), utc_day(event))
-    svc.record_match(RecordMatch(match), conn, event)
+    svc.record_match(RecordMatch(match), conn)

@@ -97,7 +97,6 @@ class ProgressionService:
         stream: str,
         expected: int,
         events: list[Event],
-        cause: RecordedEvent | None = None,
     ) -> None:
         """Append ``events`` at ``expected`` and apply them to the read models, in one round trip (a
         pipeline). Raises ``ConcurrencyError`` and ``RewardAlreadyGranted`` (a reward id recorded
@@ -105,7 +104,7 @@ class ProgressionService:
         if isinstance(uow, psycopg.Connection):
             uow = self.repository.unit_of_work(uow)
         try:
-            uow.append(stream, expected, events, occurred_at=clock.now(), cause=cause, pipelined=True)
+            uow.append(stream, expected, events, occurred_at=clock.now(), pipelined=True)
         except pg_errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "rewards_pkey":
                 raise RewardAlreadyGranted(str(exc.diag.message_detail)) from None
@@ -138,11 +137,10 @@ class ProgressionService:
         state: quests.QuestDay,
         offer: list[Event],
         events: list[Event],
-        cause: RecordedEvent | None = None,
     ) -> None:
         """Append a pending offer and ``events`` (decided on ``state``) to the day's stream, at once."""
         stream = quests.quests_stream(state.player_id, state.day)
-        self._append(uow, stream, state.version - len(offer), offer + events, cause)
+        self._append(uow, stream, state.version - len(offer), offer + events)
 
     def offer_quests(
         self, player: str, day: dt.date, transaction: Transaction | None = None
@@ -172,7 +170,7 @@ class ProgressionService:
 
     # -- matches -------------------------------------------------------------------------------
 
-    def record_match(self, command: RecordMatch, conn: Conn, cause: RecordedEvent) -> None:
+    def record_match(self, command: RecordMatch, conn: Conn) -> None:
         """Move the quests and passes of the players an ended match counts for (its verdict), and
         for a line match the line progress of its players (arena XP, training battles)."""
         match = command.match
@@ -182,27 +180,27 @@ class ProgressionService:
 
         def run(uow: UnitOfWork) -> None:
             for player in quest_players:
-                self._match_of(uow, player, match, cause)
+                self._match_of(uow, player, match)
             for player in line_players:
-                self._line_of(uow, player, match, cause)
+                self._line_of(uow, player, match)
 
         self._execute(run, conn=conn)
 
-    def _line_of(self, uow: UnitOfWork, player: str, match: Any, cause: RecordedEvent) -> None:
+    def _line_of(self, uow: UnitOfWork, player: str, match: Any) -> None:
         stream = line.line_stream(player)
         fold = Fold(lambda: line.LineProgress(player), _evolving(line.evolve), snapshots=LINE_SNAPSHOTS)
         loaded = self.repository.get(uow, stream, fold)
-        self._append(uow, stream, loaded.version, line.record(loaded.state, match), cause)
+        self._append(uow, stream, loaded.version, line.record(loaded.state, match))
 
-    def _match_of(self, uow: UnitOfWork, player: str, match: Any, cause: RecordedEvent) -> None:
+    def _match_of(self, uow: UnitOfWork, player: str, match: Any) -> None:
         state, offer = self._quest_day(uow, player, match.day)
         events = quests.progress(state, match)
-        self._append_quests(uow, state, offer, events, cause)
+        self._append_quests(uow, state, offer, events)
         grants = [(match.xp_for(player), {"match_id": match.match_id})]
         grants += [
             (e.xp, {"quest_id": e.quest_id, "day": e.day}) for e in events if isinstance(e, QuestCompleted)
         ]
-        self._earn_xp(uow, player, match.day, grants, cause)
+        self._earn_xp(uow, player, match.day, grants)
 
     def _earn_xp(
         self,
@@ -210,7 +208,6 @@ class ProgressionService:
         player: str,
         day: dt.date,
         grants: list[tuple[int, dict[str, str]]],
-        cause: RecordedEvent,
     ) -> None:
         season = season_of(day)
         if season is None:
@@ -231,17 +228,17 @@ class ProgressionService:
             for e in new:
                 season_pass.evolve(state, e)
             events += new
-        self._append(uow, stream, state.version - len(events), events, cause)
+        self._append(uow, stream, state.version - len(events), events)
 
     # -- the streak ----------------------------------------------------------------------------
 
-    def record_visit(self, command: RecordVisit, conn: Conn, cause: RecordedEvent) -> None:
+    def record_visit(self, command: RecordVisit, conn: Conn) -> None:
         """A log-in on ``command.day``: the first of the day keeps the streak and pays its reward."""
         stream = streak.streak_stream(command.player_id)
         fold = Fold(lambda: streak.Streak(command.player_id), _evolving(streak.evolve))
 
         def run(uow: UnitOfWork) -> None:
             state = self.repository.get(uow, stream, fold).state
-            self._append(uow, stream, state.version, streak.visit(state, command.day), cause)
+            self._append(uow, stream, state.version, streak.visit(state, command.day))
 
         self._execute(run, conn=conn)

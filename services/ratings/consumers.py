@@ -26,7 +26,7 @@ DISPLAY_NAME_CHANGED = DisplayNameChanged.TYPE
 
 
 def match_ended(svc: RatingsService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
-    svc.record_match(MatchEnded.decode(event), conn, cause=event.event_id)
+    svc.record_match(MatchEnded.decode(event), conn)
 
 
 def display_name(svc: RatingsService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:

@@ -104,7 +104,7 @@ class RatingsService:
         return self.repository.get(conn, domain.rating_stream(player_id, game), fold).state
 
     def record_match(
-        self, match_ended: MatchEnded, conn: psycopg.Connection[Any], cause: uuid.UUID | None = None
+        self, match_ended: MatchEnded, conn: psycopg.Connection[Any]
     ) -> list[domain.RatingEvent]:
         """Rate a ranked ``MatchEnded`` as its fair-play verdict says: a ``RatingChanged`` for each
         player whose rating moves, a ``RatingUnchanged`` (with the reason) for each one whose rating
@@ -131,7 +131,7 @@ class RatingsService:
             for change in sorted(changes, key=lambda c: c.player_id):
                 stream = domain.rating_stream(change.player_id, game)
                 expected = players[change.player_id].version
-                uow.append(stream, expected, [change], occurred_at=now, cause=cause)
+                uow.append(stream, expected, [change], occurred_at=now)
             return changes
 
         return self.repository.execute(rate, conn=conn)

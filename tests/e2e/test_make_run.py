@@ -70,10 +70,11 @@ def test_run_serves_the_api_and_ctrl_c_leaves_nothing_running(tmp_path: Path) ->
         me = requests.get(f"{base}/v1/me", headers={"Authorization": f"Bearer {token}"}, timeout=10)
         assert me.status_code == 200 and me.json()["username"] == "runner"
 
-        # Tools find the stack's database with no DATABASE_URL (as `make export-events` runs them).
+        # Tools find the stack's database with no DATABASE_URL (`arcana export`, which `make
+        # export-events` runs).
         assert "DATABASE_URL" not in env and (tmp_path / "data" / DATABASE_URL_FILE).is_file()
         exported = subprocess.run(
-            [sys.executable, "-m", "libs.bus.export", "--schema", "accounts"],
+            [sys.executable, "-m", "services.cli", "export", "--service", "accounts", "--quiet"],
             cwd=PROJECT_ROOT,
             env=env,
             capture_output=True,

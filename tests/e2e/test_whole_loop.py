@@ -144,6 +144,50 @@ def test_a_new_player_queues_plays_and_sees_coins_xp_quests_and_rating_move(stac
             assert (mine["rating"], mine["games"]) == (900, 0), mine
 
 
+# What each service writes while handling another service's event -> the types that cause it.
+CAUSED_BY = {
+    ("match", "MatchCreated"): {"MatchRequested"},
+    ("matchmaking", "TicketMatched"): {"MatchCreated"},
+    ("economy", "WalletOpened"): {"PlayerRegistered"},
+    ("economy", "WalletCredited"): {"PlayerRegistered", "PlayerLoggedIn", "MatchEnded", "RewardGranted"},
+    ("economy", "ActiveDeckChanged"): {"PlayerRegistered"},
+    ("progression", "StreakDayKept"): {"PlayerLoggedIn"},
+    ("progression", "QuestProgressed"): {"MatchEnded"},
+    ("progression", "PassXpEarned"): {"MatchEnded"},
+    ("progression", "RewardGranted"): {"PlayerLoggedIn", "MatchEnded"},
+    ("ratings", "RatingChanged"): {"MatchEnded"},
+}
+
+
+def _every_event(stack: Stack) -> dict[str, list[Any]]:
+    pool = make_pool(stack.database_url, min_size=1, max_size=1)
+    try:
+        services = {"accounts", *(service for service, _ in CAUSED_BY)}
+        return {service: list(EventStore(pool, service).iter_all()) for service in services}
+    finally:
+        pool.close()
+
+
+def test_every_consumer_written_event_names_its_cause_and_the_chain_s_correlation(stack: Stack) -> None:
+    """After the loops above: every event a consumer wrote, in every service, has the consumed event's
+    id as its causation id and that event's correlation (its own id when it began the chain)."""
+    stored = _every_event(stack)
+    by_id = {e.event_id: e for events in stored.values() for e in events}
+    checked = set()
+    for (service, kind), causes in CAUSED_BY.items():
+        for e in (e for e in stored[service] if e.type == kind and e.data.get("reason") != "grant"):
+            cause = by_id.get(e.causation_id)  # type: ignore[arg-type]
+            assert cause is not None and cause.type in causes, (service, kind, e, cause)
+            assert e.correlation_id == (cause.correlation_id or cause.event_id), (service, kind, e, cause)
+            checked.add((service, kind))
+    assert checked == set(CAUSED_BY)
+    for ticket in (e for e in stored["matchmaking"] if e.type == "TicketMatched"):
+        created = by_id[ticket.causation_id]  # type: ignore[index]
+        requested = by_id[created.causation_id]  # type: ignore[index]
+        assert requested.type == "MatchRequested" and requested.causation_id is None
+        assert ticket.correlation_id == created.correlation_id == requested.event_id
+
+
 def test_a_week_of_log_ins_pays_the_streak_through_economy(stack: Stack) -> None:
     """Log-ins on days 1, 2, 3, 5, 6, 7 and 8 (day 4 missed and forgiven): the streak goes on, and
     economy credits the daily coins, each streak day's coins and the day-7 pack. This test moves

@@ -31,14 +31,18 @@ def store(postgres_url: str, pool: ConnectionPool, schema_name: str) -> EventSto
 
 
 def run_tool(
-    postgres_url: str, module: str, *args: str, stack_dir: Path | None = None
+    postgres_url: str,
+    module: str,
+    *args: str,
+    stack_dir: Path | None = None,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``python -m module args`` as an operator or analyst runs it, against ``postgres_url``.
 
     With ``stack_dir`` the tool runs as right after ``make run``: no ``DATABASE_URL`` in its
     environment, ``ARCANA_DATA_DIR=stack_dir``, and ``postgres_url`` recorded there the way
-    ``make run`` records the database it started."""
-    env = {**os.environ, "DATABASE_URL": postgres_url}
+    ``make run`` records the database it started. ``env``: further variables."""
+    env = {**os.environ, "DATABASE_URL": postgres_url, **(env or {})}
     if stack_dir is not None:
         del env["DATABASE_URL"]
         env["ARCANA_DATA_DIR"] = str(stack_dir)

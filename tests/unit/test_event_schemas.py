@@ -96,3 +96,18 @@ def test_the_match_topics_declare_the_game_events(topic: str) -> None:
     assert {"MatchStarted", "CardPlayed", "TurnStarted", "MatchEnded"} <= types
     assert ("DeckShuffled" in types) == (topic == "arcana.match.records")
     assert Path(SCHEMAS / topic / "CardPlayed.v1.json").is_file()
+
+
+def test_an_older_version_still_on_a_topic_keeps_its_schema_and_is_checked_against_it() -> None:
+    """Economy's version 2 added `player_id` (and a credit's `earned_at`): the version 1 events a
+    topic carries as stored keep their schema, without them; each version is checked as declared."""
+    topic = "arcana.economy.events"
+    v1 = {"card_id": "wolf_pup", "rarity": "common", "dust_spent": 20, "dust_after": 0}
+    v2 = {**v1, "player_id": "p"}
+    schemas = {v: json.loads((SCHEMAS / topic / f"CardCrafted.v{v}.json").read_text()) for v in (1, 2)}
+    assert jsonschema_rs.is_valid(schemas[1], v1) and not jsonschema_rs.is_valid(schemas[2], v1)
+    assert jsonschema_rs.is_valid(schemas[2], v2)
+    check = catalog_check(definition("economy").events)
+    assert check(topic, event("CardCrafted", v1, version=1)) == []
+    assert check(topic, event("CardCrafted", v1, version=2)) == ["CardCrafted: no 'player_id'"]
+    assert check(topic, event("CardCrafted", {**v1, "dust_after": "0"}, version=1)) != []

@@ -41,7 +41,10 @@ def daily_login(player_id: str, logged_in_at: datetime) -> PlayerCredit:
     """50 coins for the UTC day of ``logged_in_at`` (paid once per day: the source is the day),
     whatever time zone the timestamp was read in."""
     day = logged_in_at.astimezone(UTC).date().isoformat()
-    return PlayerCredit(player_id, Credit(f"login:{player_id}:{day}", "daily_login", coins=DAILY_LOGIN_COINS))
+    credit = Credit(
+        f"login:{player_id}:{day}", "daily_login", coins=DAILY_LOGIN_COINS, earned_at=logged_in_at
+    )
+    return PlayerCredit(player_id, credit)
 
 
 def match_credits(ended: MatchEnded, ended_at: datetime) -> list[PlayerCredit | PlayerShards]:
@@ -69,10 +72,12 @@ def _match_credit(
     if reward.currency == "shards":
         earned_at = ended_at.astimezone(UTC).isoformat()
         return PlayerShards(player, ShardCredit(source, "match", reward.amount, earned_at, note=match_id))
-    return PlayerCredit(player, Credit(source, "match", coins=reward.amount, note=match_id))
+    return PlayerCredit(
+        player, Credit(source, "match", coins=reward.amount, note=match_id, earned_at=ended_at)
+    )
 
 
-def reward_credit(granted: RewardGranted) -> PlayerCredit | None:
+def reward_credit(granted: RewardGranted, granted_at: datetime | None = None) -> PlayerCredit | None:
     """A progression ``RewardGranted``'s coins and packs (held free packs), or None when it pays
     nothing valid. The credit's note is the reward's ``source`` (quest id or streak day, and the
     day) as JSON. Whether it may be paid at all: ``bounds.reward_problems``."""
@@ -83,5 +88,7 @@ def reward_credit(granted: RewardGranted) -> PlayerCredit | None:
     if coins < 0 or packs < 0 or not (coins or packs):
         return None
     note = json.dumps(granted.source, sort_keys=True)
-    credit = Credit(f"reward:{reward_id}", reason, coins=coins, free_packs=packs, note=note)
+    credit = Credit(
+        f"reward:{reward_id}", reason, coins=coins, free_packs=packs, note=note, earned_at=granted_at
+    )
     return PlayerCredit(player, credit)

@@ -99,8 +99,8 @@ def decide_starter(state: Decks, deck_id: str, collection: Mapping[str, int]) ->
     Raises ``AlreadyOpened`` when the player has decks already."""
     if state.decks:
         raise AlreadyOpened(f"player {state.player_id} has decks already")
-    saved = DeckSaved(deck_id, STARTER_DECK_NAME, list(STARTER_DECK_CARDS), True)
-    activated = DeckActivated(deck_id)
+    saved = DeckSaved(deck_id, STARTER_DECK_NAME, list(STARTER_DECK_CARDS), True, player_id=state.player_id)
+    activated = DeckActivated(deck_id, player_id=state.player_id)
     return [saved, activated, *refresh(evolve(evolve(state, saved), activated), collection)]
 
 
@@ -113,7 +113,7 @@ def decide_save(state: Decks, cmd: SaveDeck, collection: Mapping[str, int]) -> l
     created = cmd.deck_id not in state.decks
     if created and len(state.decks) >= MAX_DECKS:
         raise DeckLimitReached(f"at most {MAX_DECKS} decks; delete one first")
-    saved = DeckSaved(cmd.deck_id, cmd.name, list(cmd.cards), created)
+    saved = DeckSaved(cmd.deck_id, cmd.name, list(cmd.cards), created, player_id=state.player_id)
     return [saved, *refresh(evolve(state, saved), collection)]
 
 
@@ -128,7 +128,7 @@ def decide_delete(state: Decks, deck_id: str) -> list[Event]:
     state.get(deck_id)
     if deck_id == state.active:
         raise ActiveDeckUndeletable("the active deck cannot be deleted; activate another first")
-    return [DeckDeleted(deck_id)]
+    return [DeckDeleted(deck_id, player_id=state.player_id)]
 
 
 def decide_activate(state: Decks, deck_id: str, collection: Mapping[str, int]) -> list[Event]:
@@ -139,7 +139,7 @@ def decide_activate(state: Decks, deck_id: str, collection: Mapping[str, int]) -
         raise IllegalDeck("; ".join(problems), {"problems": problems})
     if state.active == deck_id:
         return list(refresh(state, collection))
-    activated = DeckActivated(deck_id)
+    activated = DeckActivated(deck_id, player_id=state.player_id)
     return [activated, *refresh(evolve(state, activated), collection)]
 
 

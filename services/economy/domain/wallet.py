@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from types import MappingProxyType
 
 from services.economy.events import (
@@ -68,6 +69,7 @@ class Wallet:
 class OpenWallet:
     player_id: str
     first_seed: str  # the secret server seed of pack 1
+    registered_at: datetime | None = None  # when the account was made (earns the starter coins)
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,7 @@ class Credit:
     dust: int = 0
     free_packs: int = 0
     note: str | None = None
+    earned_at: datetime | None = None  # the earning fact's time; None: earned as recorded (a grant)
 
 
 @dataclass(frozen=True)
@@ -117,23 +120,33 @@ def _existing(wallet: Wallet | None) -> Wallet:
     return wallet
 
 
-def decide_open_wallet(wallet: Wallet | None, cmd: OpenWallet) -> list[Event]:
-    """A new account's wallet, its 400 coins and the starter collection. Raises ``AlreadyOpened``."""
+def decide_open_wallet(wallet: Wallet | None, cmd: OpenWallet, *, now: datetime) -> list[Event]:
+    """A new account's wallet, its 400 coins (earned at the registration, else ``now``) and the
+    starter collection. Raises ``AlreadyOpened``."""
     if wallet is not None and wallet.opened:
         raise AlreadyOpened(f"player {cmd.player_id} has a wallet already")
     w = wallet or Wallet()
     opened = WalletOpened(cmd.player_id, commitment(cmd.first_seed), dict(STARTER_CARDS))
     source = f"starter:{cmd.player_id}"
     credit = WalletCredited(
-        source, "starter", STARTING_COINS, 0, 0, w.coins + STARTING_COINS, w.dust, w.free_packs
+        source,
+        "starter",
+        STARTING_COINS,
+        0,
+        0,
+        w.coins + STARTING_COINS,
+        w.dust,
+        w.free_packs,
+        player_id=cmd.player_id,
+        earned_at=_utc_iso(cmd.registered_at or now),
     )
     return [opened, credit]
 
 
-def decide_credit(wallet: Wallet | None, cmd: Credit) -> list[Event]:
-    """Pay ``cmd`` (non-negative amounts, at least one positive), also to a wallet not opened yet.
-    Raises ``InvalidAmount``. Paying a source once only is the store's job (the event id is the
-    source's)."""
+def decide_credit(wallet: Wallet | None, cmd: Credit, *, player_id: str, now: datetime) -> list[Event]:
+    """Pay ``cmd`` to ``player_id`` (non-negative amounts, at least one positive), also to a wallet
+    not opened yet; earned at ``cmd.earned_at``, else ``now``. Raises ``InvalidAmount``. Paying a
+    source once only is the store's job (the event id is the source's)."""
     w = wallet or Wallet()
     amounts = (cmd.coins, cmd.dust, cmd.free_packs)
     if any(a < 0 for a in amounts) or not any(amounts):
@@ -149,6 +162,8 @@ def decide_credit(wallet: Wallet | None, cmd: Credit) -> list[Event]:
             w.dust + cmd.dust,
             w.free_packs + cmd.free_packs,
             cmd.note,
+            player_id=player_id,
+            earned_at=_utc_iso(cmd.earned_at or now),
         )
     ]
 
@@ -159,6 +174,10 @@ def decide_shard_credit(wallet: Wallet | None, player_id: str, cmd: ShardCredit)
         raise InvalidAmount("a shard credit pays a positive amount")
     after = (wallet or Wallet()).shards + cmd.shards
     return [ShardsCredited(player_id, cmd.source, cmd.reason, cmd.shards, after, cmd.earned_at, cmd.note)]
+
+
+def _utc_iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat()
 
 
 def _pack_cards(w: Wallet, cards: Iterable[str]) -> tuple[list[dict[str, object]], int]:
@@ -174,7 +193,7 @@ def _pack_cards(w: Wallet, cards: Iterable[str]) -> tuple[list[dict[str, object]
     return result, dust
 
 
-def decide_open_pack(wallet: Wallet | None, cmd: OpenPack) -> list[Event]:
+def decide_open_pack(wallet: Wallet | None, cmd: OpenPack, *, player_id: str) -> list[Event]:
     """Open the next pack with a held free pack, else 100 coins. Raises ``WalletNotFound``,
     ``InsufficientCoins``; ``ValueError`` when ``cmd.server_seed`` is not the committed one."""
     w = _existing(wallet)
@@ -189,6 +208,7 @@ def decide_open_pack(wallet: Wallet | None, cmd: OpenPack) -> list[Event]:
     spent = 0 if free else PACK_PRICE
     return [
         PackOpened(
+            player_id=player_id,
             pack_number=number,
             paid_with="free_pack" if free else "coins",
             coins_spent=spent,
@@ -213,7 +233,7 @@ def _known_rarity(card_id: str) -> str:
     return rarity
 
 
-def decide_craft(wallet: Wallet | None, cmd: Craft) -> list[Event]:
+def decide_craft(wallet: Wallet | None, cmd: Craft, *, player_id: str) -> list[Event]:
     """Craft one copy for its rarity's dust cost. Raises ``WalletNotFound``, ``UnknownCard``,
     ``CraftBeyondLimit`` (already as many copies as a deck may hold), ``InsufficientDust``."""
     w = _existing(wallet)
@@ -226,10 +246,10 @@ def decide_craft(wallet: Wallet | None, cmd: Craft) -> list[Event]:
     cost = CRAFT_COST[rarity]
     if w.dust < cost:
         raise InsufficientDust(f"crafting a {rarity} costs {cost} dust; you have {w.dust}")
-    return [CardCrafted(cmd.card_id, rarity, cost, w.dust - cost)]
+    return [CardCrafted(cmd.card_id, rarity, cost, w.dust - cost, player_id=player_id)]
 
 
-def decide_disenchant(wallet: Wallet | None, cmd: Disenchant) -> list[Event]:
+def decide_disenchant(wallet: Wallet | None, cmd: Disenchant, *, player_id: str) -> list[Event]:
     """Turn one owned copy into its dust value. Raises ``WalletNotFound``, ``UnknownCard``,
     ``CardNotOwned``."""
     w = _existing(wallet)
@@ -237,7 +257,7 @@ def decide_disenchant(wallet: Wallet | None, cmd: Disenchant) -> list[Event]:
     if w.owned(cmd.card_id) < 1:
         raise CardNotOwned(f"you own no copy of {cmd.card_id}", {"card_id": cmd.card_id})
     value = DUST_VALUE[rarity]
-    return [CardDisenchanted(cmd.card_id, rarity, value, w.dust + value)]
+    return [CardDisenchanted(cmd.card_id, rarity, value, w.dust + value, player_id=player_id)]
 
 
 # -- evolution ---------------------------------------------------------------------------------

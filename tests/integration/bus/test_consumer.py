@@ -6,6 +6,8 @@ import os
 import signal
 import subprocess
 import sys
+import uuid
+from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
@@ -195,3 +197,28 @@ def test_a_message_of_a_type_nobody_handles_is_skipped_by_its_header_before_deco
     runner._apply_record(_record(message_value(wanted), "Wanted"))
     assert (runner.ignored, runner.applied) == (1, 1)
     assert model.counts() == {str(wanted.event_id): 1}
+
+
+def test_what_a_handler_writes_names_the_handled_event_as_its_cause(
+    store: EventStore, service: str, kafka_bootstrap: str
+) -> None:
+    """Every event written while an event is handled, however it is built, has the handled event's id
+    as its causation id and the chain's correlation id (the handled event's own when it began it)."""
+    chain = uuid.uuid4()
+    began, follows = (
+        RecordedEvent(uuid.uuid4(), "x-1", 1, 1, "Thing", 1, datetime.now(UTC), correlation, None, {})
+        for correlation in (None, chain)
+    )
+
+    def write(event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+        store.append(f"out-{event.event_id}", Expect.NO_STREAM, [NewEvent("Written", {})], conn=conn)
+
+    runner = ConsumerRunner(
+        store.pool, store.schema, f"{service}-causes", [topic_for(service)], write, kafka_bootstrap
+    )
+    for handled, correlation in ((began, began.event_id), (follows, chain)):
+        assert runner.apply(handled)
+        [written] = store.read(f"out-{handled.event_id}")
+        assert (written.causation_id, written.correlation_id) == (handled.event_id, correlation)
+    outside = store.append("out-none", Expect.NO_STREAM, [NewEvent("Written", {})])[0]
+    assert (outside.causation_id, outside.correlation_id) == (None, None)

@@ -1,4 +1,5 @@
-"""The event log exported as JSON Lines gives the stored events back exactly."""
+"""A service's event log exported as JSON Lines (``arcana export``, the one export command; the
+``make export-events`` target calls it) gives the stored events back exactly."""
 
 from __future__ import annotations
 
@@ -13,9 +14,16 @@ from libs.eventstore import EventStore, Expect, NewEvent, RecordedEvent
 from tests.integration.bus.helpers import append_events
 from tests.integration.conftest import run_tool
 
+CLI = "services.cli"  # `arcana`, run from this checkout
 
-def export(postgres_url: str, *args: str) -> list[RecordedEvent]:
-    done = run_tool(postgres_url, "libs.bus.export", *args)
+
+def _as(store: EventStore) -> dict[str, str]:
+    """The store's schema as the match service's (a service without upcasters: exported as stored)."""
+    return {"ARCANA_MATCH_SCHEMA": store.schema}
+
+
+def export(postgres_url: str, store: EventStore, *args: str) -> list[RecordedEvent]:
+    done = run_tool(postgres_url, CLI, "export", "--service", "match", "--quiet", *args, env=_as(store))
     assert done.returncode == 0, done.stderr
     return [RecordedEvent.from_dict(json.loads(line)) for line in done.stdout.splitlines()]
 
@@ -29,16 +37,18 @@ def test_export_round_trip(store: EventStore, postgres_url: str) -> None:
     )
     stored = store.read_all(0, 1000)
 
-    assert export(postgres_url, "--schema", store.schema) == stored
-    assert export(postgres_url, "--schema", store.schema, "--stream", "s-1") == store.read("s-1")
-    assert export(postgres_url, "--schema", store.schema, "--from-position", "30") == stored[30:]
+    assert export(postgres_url, store) == stored
+    assert export(postgres_url, store, "--stream", "s-1") == store.read("s-1")
+    assert export(postgres_url, store, "--from-position", "30") == stored[30:]
 
 
 def test_export_finds_the_embedded_stack_database_without_database_url(
     store: EventStore, postgres_url: str, tmp_path: Path
 ) -> None:
     append_events(store, 5, streams=2)
-    done = run_tool(postgres_url, "libs.bus.export", "--schema", store.schema, stack_dir=tmp_path / "stack")
+    done = run_tool(
+        postgres_url, CLI, "export", "--service", "match", stack_dir=tmp_path / "stack", env=_as(store)
+    )
     assert done.returncode == 0, done.stderr
     exported = [RecordedEvent.from_dict(json.loads(line)) for line in done.stdout.splitlines()]
     assert exported == store.read_all(0, 100)
@@ -48,7 +58,7 @@ def test_tools_say_what_is_missing_when_there_is_no_database(store: EventStore, 
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env["ARCANA_DATA_DIR"] = str(tmp_path / "nothing-running")
     for module, args in (
-        ("libs.bus.export", ["--schema", store.schema]),
+        (CLI, ["export", "--service", "match"]),
         (
             "libs.bus.rebuild",
             [

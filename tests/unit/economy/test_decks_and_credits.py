@@ -57,8 +57,9 @@ def _events(decks: Decks) -> list:
     """Rebuild the events of a state (enough for these tests: saved decks, active, published)."""
     from services.economy.events import DeckActivated, DeckSaved
 
-    out: list = [DeckSaved(d.deck_id, d.name, list(d.cards), True) for d in decks.decks.values()]
-    out += [DeckActivated(decks.active)] if decks.active else []
+    p = decks.player_id
+    out: list = [DeckSaved(d.deck_id, d.name, list(d.cards), True, player_id=p) for d in decks.decks.values()]
+    out += [DeckActivated(decks.active, player_id=p)] if decks.active else []
     out += [decks.published] if decks.published else []
     return out
 

@@ -7,6 +7,7 @@ import itertools
 import math
 from collections import Counter
 from dataclasses import replace
+from datetime import UTC, datetime
 
 import pytest
 
@@ -24,6 +25,8 @@ from services.economy.domain.wallet import (
     evolve,
     fold,
 )
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 PACKS = 100_000
 
@@ -49,12 +52,14 @@ def seed(i: int) -> str:
 @pytest.fixture(scope="module")
 def opened() -> list:
     """Every PackOpened of one wallet that opens PACKS packs, each with a fresh server seed."""
-    wallet = fold(decide_open_wallet(None, OpenWallet("p", seed(0))))
+    wallet = fold(decide_open_wallet(None, OpenWallet("p", seed(0)), now=NOW))
     assert wallet is not None
     packs = []
     for i in range(PACKS):
         wallet = replace(wallet, coins=100, dust=0, collection={})  # keep the collection small: speed
-        (event,) = decide_open_pack(wallet, OpenPack(seed(i), seed(i + 1), client_seed=f"c{i % 7}"))
+        (event,) = decide_open_pack(
+            wallet, OpenPack(seed(i), seed(i + 1), client_seed=f"c{i % 7}"), player_id="p"
+        )
         wallet = evolve(wallet, event)
         packs.append(event)
     return packs
@@ -109,11 +114,11 @@ def test_each_commitment_is_the_hash_of_the_seed_revealed_next(opened) -> None:
 
 
 def test_a_wallet_opening_packs_ends_with_what_the_events_say() -> None:
-    events = decide_open_wallet(None, OpenWallet("p", seed(1)))
+    events = decide_open_wallet(None, OpenWallet("p", seed(1)), now=NOW)
     wallet: Wallet | None = fold(events)
-    events += decide_credit(wallet, Credit("grant:x", "grant", coins=1000))
+    events += decide_credit(wallet, Credit("grant:x", "grant", coins=1000), player_id="p", now=NOW)
     wallet = fold(events)
     for i in range(1, 14):
-        events += decide_open_pack(wallet, OpenPack(seed(i), seed(i + 1)))
+        events += decide_open_pack(wallet, OpenPack(seed(i), seed(i + 1)), player_id="p")
         wallet = fold(events)
     assert wallet is not None and wallet.packs_opened == 13 and wallet.coins == 1400 - 1300

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from datetime import UTC, datetime
 
 import pytest
 
@@ -32,6 +33,8 @@ from services.economy.domain.wallet import (
     decide_open_wallet,
     fold,
 )
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 
 def _independent_rederivation(server: str, client: str, number: int, pity: int) -> list[str]:
@@ -78,7 +81,7 @@ def test_the_commitment_is_sha256_of_the_seed() -> None:
 
 
 def _wallet(coins: int = 0, dust: int = 0, cards: dict[str, int] | None = None) -> Wallet:
-    events = decide_open_wallet(None, OpenWallet("p", "00" * 32))
+    events = decide_open_wallet(None, OpenWallet("p", "00" * 32), now=NOW)
     wallet = fold(events)
     assert wallet is not None
     return Wallet(wallet.commitment, True, coins=coins, dust=dust, collection=cards or {})
@@ -86,28 +89,32 @@ def _wallet(coins: int = 0, dust: int = 0, cards: dict[str, int] | None = None) 
 
 def test_a_pack_costs_100_coins_and_is_refused_below() -> None:
     with pytest.raises(InsufficientCoins):
-        decide_open_pack(_wallet(coins=99), OpenPack("00" * 32, "11" * 32))
-    (event,) = decide_open_pack(_wallet(coins=100), OpenPack("00" * 32, "11" * 32))
+        decide_open_pack(_wallet(coins=99), OpenPack("00" * 32, "11" * 32), player_id="p")
+    (event,) = decide_open_pack(_wallet(coins=100), OpenPack("00" * 32, "11" * 32), player_id="p")
     assert (event.coins_after, event.paid_with, event.pity_before) == (0, "coins", 0)
 
 
 def test_a_held_free_pack_opens_without_coins() -> None:
     w = _wallet(coins=0)
-    (credit,) = decide_credit(w, Credit("reward:streak:p:2026-01-07", "streak", free_packs=1))
-    w = fold([*decide_open_wallet(None, OpenWallet("p", "00" * 32)), credit])
-    (event,) = decide_open_pack(w, OpenPack("00" * 32, "11" * 32))
+    (credit,) = decide_credit(
+        w, Credit("reward:streak:p:2026-01-07", "streak", free_packs=1), player_id="p", now=NOW
+    )
+    w = fold([*decide_open_wallet(None, OpenWallet("p", "00" * 32), now=NOW), credit])
+    (event,) = decide_open_pack(w, OpenPack("00" * 32, "11" * 32), player_id="p")
     assert (event.paid_with, event.coins_spent, event.free_packs_after) == ("free_pack", 0, 0)
 
 
 def test_a_wrong_server_seed_is_refused() -> None:
     with pytest.raises(ValueError):
-        decide_open_pack(_wallet(coins=100), OpenPack("ff" * 32, "11" * 32))
+        decide_open_pack(_wallet(coins=100), OpenPack("ff" * 32, "11" * 32), player_id="p")
 
 
 def test_copies_beyond_the_deck_limit_arrive_as_dust() -> None:
     cards = open_pack("00" * 32, "", 1, 0)
     owned = {c: 2 for c in cards}  # every pulled card already at (or over) its limit
-    (event,) = decide_open_pack(_wallet(coins=100, cards=owned), OpenPack("00" * 32, "11" * 32))
+    (event,) = decide_open_pack(
+        _wallet(coins=100, cards=owned), OpenPack("00" * 32, "11" * 32), player_id="p"
+    )
     assert [c["dust"] for c in event.cards] == [DUST_VALUE[c["rarity"]] for c in event.cards]
     assert event.dust_after == sum(DUST_VALUE[c["rarity"]] for c in event.cards)
 
@@ -115,29 +122,29 @@ def test_copies_beyond_the_deck_limit_arrive_as_dust() -> None:
 def test_craft_costs_dust_and_stops_at_the_deck_limit() -> None:
     legendary = CARDS_BY_RARITY["legendary"][0]
     with pytest.raises(InsufficientDust):
-        decide_craft(_wallet(dust=1599), Craft(legendary))
-    (event,) = decide_craft(_wallet(dust=1600), Craft(legendary))
+        decide_craft(_wallet(dust=1599), Craft(legendary), player_id="p")
+    (event,) = decide_craft(_wallet(dust=1600), Craft(legendary), player_id="p")
     assert event.dust_after == 0
     with pytest.raises(CraftBeyondLimit):
-        decide_craft(_wallet(dust=5000, cards={legendary: 1}), Craft(legendary))
+        decide_craft(_wallet(dust=5000, cards={legendary: 1}), Craft(legendary), player_id="p")
     with pytest.raises(UnknownCard):
-        decide_craft(_wallet(dust=5000), Craft("no_such_card"))
+        decide_craft(_wallet(dust=5000), Craft("no_such_card"), player_id="p")
 
 
 def test_disenchant_pays_the_dust_value_of_an_owned_card() -> None:
     epic = CARDS_BY_RARITY["epic"][0]
     with pytest.raises(CardNotOwned):
-        decide_disenchant(_wallet(), Disenchant(epic))
-    (event,) = decide_disenchant(_wallet(dust=10, cards={epic: 1}), Disenchant(epic))
+        decide_disenchant(_wallet(), Disenchant(epic), player_id="p")
+    (event,) = decide_disenchant(_wallet(dust=10, cards={epic: 1}), Disenchant(epic), player_id="p")
     assert (event.dust_gained, event.dust_after) == (150, 160)
 
 
 def test_a_credit_before_the_account_opening_is_kept_and_the_starter_adds_to_it() -> None:
-    early = decide_credit(None, Credit("match:m:p", "match", coins=60))
+    early = decide_credit(None, Credit("match:m:p", "match", coins=60), player_id="p", now=NOW)
     with pytest.raises(WalletNotFound):
-        decide_open_pack(fold(early), OpenPack("00" * 32, "11" * 32))
-    events = early + decide_open_wallet(fold(early), OpenWallet("p", "00" * 32))
+        decide_open_pack(fold(early), OpenPack("00" * 32, "11" * 32), player_id="p")
+    events = early + decide_open_wallet(fold(early), OpenWallet("p", "00" * 32), now=NOW)
     wallet = fold(events)
     assert wallet is not None and wallet.opened and wallet.coins == 460
     with pytest.raises(AlreadyOpened):
-        decide_open_wallet(wallet, OpenWallet("p", "22" * 32))
+        decide_open_wallet(wallet, OpenWallet("p", "22" * 32), now=NOW)

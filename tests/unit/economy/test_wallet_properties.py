@@ -3,6 +3,7 @@ movements sum to the balances, no card beyond the deck limit, and replay gives t
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from hypothesis import given, settings
@@ -44,26 +45,30 @@ commands = st.lists(
     max_size=40,
 )
 
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
 
 def seed(n: int) -> str:
     return f"{n:064x}"
 
 
 def run(steps: list[tuple[Any, ...]]) -> tuple[Wallet, list[Any]]:
-    events: list[Any] = decide_open_wallet(None, OpenWallet("p", seed(0)))
+    events: list[Any] = decide_open_wallet(None, OpenWallet("p", seed(0)), now=NOW)
     wallet, secret = fold(events), seed(0)
     assert wallet is not None
     for i, step in enumerate(steps):
         try:
             if step[0] == "credit":
-                new = decide_credit(wallet, Credit(f"s{i}", "grant", step[1], step[2], step[3]))
+                new = decide_credit(
+                    wallet, Credit(f"s{i}", "grant", step[1], step[2], step[3]), player_id="p", now=NOW
+                )
             elif step[0] == "pack":
-                new = decide_open_pack(wallet, OpenPack(secret, seed(i + 1), step[1]))
+                new = decide_open_pack(wallet, OpenPack(secret, seed(i + 1), step[1]), player_id="p")
                 secret = seed(i + 1)
             elif step[0] == "craft":
-                new = decide_craft(wallet, Craft(step[1]))
+                new = decide_craft(wallet, Craft(step[1]), player_id="p")
             else:
-                new = decide_disenchant(wallet, Disenchant(step[1]))
+                new = decide_disenchant(wallet, Disenchant(step[1]), player_id="p")
         except EconomyError:
             continue
         for e in new:
