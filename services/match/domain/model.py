@@ -58,6 +58,7 @@ class Match:
     disconnected: Mapping[str, datetime] = field(default_factory=dict)
     rejected: bool = False
     game: str = DEFAULT_GAME
+    bots: tuple[str, ...] = ()  # every bot (``bot`` is the first); practice only
 
     @property
     def ended(self) -> bool:
@@ -70,7 +71,11 @@ class Match:
         return game_of(self).progress(self.rules).phase if self.rules is not None else "created"
 
     def humans(self) -> list[str]:
-        return [p for p in self.players if p != self.bot]
+        return [p for p in self.players if p != self.bot and p not in self.bots]
+
+    def bots_awaited(self, awaited: list[str]) -> list[str]:
+        """The bots among ``awaited`` (players the match waits for), in that order."""
+        return [p for p in awaited if p == self.bot or p in self.bots]
 
 
 def game_of(m: Match) -> Game:
@@ -96,14 +101,17 @@ def evolve_match(m: Match | None, kind: str, data: Mapping[str, Any], at: dateti
     """The match after one stored event (``at`` is the event's ``occurred_at``)."""
     if kind == MATCH_CREATED:
         game = str(data.get("game") or DEFAULT_GAME)
+        bot = data.get("bot")
+        bots = tuple(data.get("bots") or ([bot] if bot else []))  # before ``bots``: the one bot
         return Match(
             str(data["match_id"]),
             data["mode"],
             tuple(data["players"]),
-            data.get("bot"),
+            bot,
             at,
             version,
             game=game,
+            bots=bots,
         )
     if kind == MATCH_REQUEST_REJECTED:
         players = tuple(p["id"] if isinstance(p, Mapping) else str(p) for p in data.get("players") or ())
