@@ -25,6 +25,7 @@ PLAYER_RECONNECTED = "PlayerReconnected"
 MATCH_REQUEST_REJECTED = "MatchRequestRejected"
 SERVICE_EVENTS = frozenset({MATCH_CREATED, PLAYER_DISCONNECTED, PLAYER_RECONNECTED, MATCH_REQUEST_REJECTED})
 HASH_KEY = "state_hash"
+APPENDED_KEYS = (HASH_KEY, "verdict")  # added to a game's event after its state hash was computed
 
 # Modes as data: who may create a match of each mode is the creation use case's to check.
 MODES = ("ranked", "casual", "practice", "admin")
@@ -131,9 +132,12 @@ def evolve_match(m: Match | None, kind: str, data: Mapping[str, Any], at: dateti
 
 
 def _game_event(data: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A stored game event as the game made it: without the service's state hash (a game may keep
-    its events in its state; the hash is of the state without it)."""
-    return {k: v for k, v in data.items() if k != HASH_KEY} if HASH_KEY in data else data
+    """A stored game event as the game made it: without what the service adds after deciding (the
+    state hash, and the fair-play ``verdict`` written into a MatchEnded as it is appended): a game
+    may keep its events in its state (the line does), and the hash is of the state without them."""
+    if not any(k in data for k in APPENDED_KEYS):
+        return data
+    return {k: v for k, v in data.items() if k not in APPENDED_KEYS}
 
 
 def _clocked(m: Match, rules: Any, at: datetime, version: int) -> Match:
