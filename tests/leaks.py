@@ -8,7 +8,7 @@ common cards make that part strict.)"""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 SECRET_KEYS = {"seed", "deck", "instances", "state_hash", "spread"}  # ("order" is also a tribe)
@@ -61,11 +61,16 @@ def leaks(body: Any, player: str, version: int, events: Sequence[StoredEvent]) -
     return found
 
 
-def assert_no_leak(seen: Iterable[tuple[str, int, Any]], events: Sequence[StoredEvent]) -> int:
-    """Check every (player, version, body) seen; the number checked."""
+def assert_no_leak(
+    seen: Iterable[tuple[str, int, Any]],
+    events: Sequence[StoredEvent],
+    check: Callable[[Any, str, int, Sequence[StoredEvent]], list[str]] = leaks,
+) -> int:
+    """Check every (player, version, body) seen (by ``check``: Arcana's ``leaks`` unless given); the
+    number checked."""
     checked = 0
     for player, version, body in seen:
-        found = leaks(body, player, version, events)
+        found = check(body, player, version, events)
         assert not found, f"{player} saw {found} at version {version}: {json.dumps(body)[:500]}"
         checked += 1
     return checked
@@ -130,12 +135,11 @@ def arena_leaks(
 
 def assert_no_arena_leak(seen: Iterable[tuple[str, int, Any]], events: Sequence[StoredEvent]) -> int:
     """Check every (player, version, body) seen of an arena match; the number checked."""
-    checked = 0
     hidden: dict[str, dict[int, set[str]]] = {}
-    for player, version, body in seen:
+
+    def check(body: Any, player: str, version: int, events: Sequence[StoredEvent]) -> list[str]:
         if player not in hidden:
             hidden[player] = arena_hidden(events, player)
-        found = arena_leaks(body, version, events, hidden[player])
-        assert not found, f"{player} saw {found} at version {version}: {json.dumps(body)[:500]}"
-        checked += 1
-    return checked
+        return arena_leaks(body, version, events, hidden[player])
+
+    return assert_no_leak(seen, events, check)

@@ -1,6 +1,7 @@
 """The fair-play rules (docs/rules.md, "Fair play"), once for every service: which ended match counts,
-for whom and for what (coins, XP and quests, rating), and why not when it does not. Pure: standard
-library only. The match service decides each verdict as a match ends and publishes it in
+for whom and for what (coins, XP and quests, rating), and why not when it does not. Each game has its
+row of the verdict table (``games``: Arcana, the line, the arena); the daily limits are shared by all.
+Pure: standard library only. The match service decides each verdict as a match ends and publishes it in
 ``MatchEnded``; economy, progression and ratings obey it (``verdicts_of``), and matchmaking pairs by
 ``may_rematch``."""
 

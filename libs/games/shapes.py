@@ -22,9 +22,10 @@ Problems = dict[str, list[str]]
 
 class MalformedCommand(IllegalCommand):
     """A command that is not one of the match's game's shapes: ``fields`` says what is wrong with each
-    field, as the API's validation errors do."""
+    field, as the API's validation errors do. Its own code, not ``validation_error``: the command
+    fits the API's document (some hosted game has that shape), this match's game refuses it."""
 
-    code = "validation_error"
+    code = "not_this_games_command"
 
     def __init__(self, message: str, fields: Problems) -> None:
         super().__init__(message)

@@ -101,9 +101,10 @@ ERRORS = ErrorTable(
         ),
         MalformedCommand: Problem(
             422,
-            "validation_error",
-            "The request did not pass validation.",
+            MalformedCommand.code,
+            "Not a command of this match's game: see the fields.",
             details=lambda e: {"fields": e.fields},
+            rules=True,
         ),
         IllegalCommand: Problem(
             422,

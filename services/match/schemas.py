@@ -5,7 +5,7 @@ of every hosted game's commands by ``type``, built from the registry when first 
 ``root.build`` loaded the games). A type two games share takes the fields of both, each as loose as
 the loosest game allows (required when every game that has the type requires it), documented per
 game; at dispatch the match's own game's shape is checked exactly (``libs.games.shapes``: 422
-``validation_error`` with the fields), then the game judges the rest (422 with its code).
+``not_this_games_command`` with the fields), then the game judges the rest (422 with its code).
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def _command_schema(kind: str, shapes: Mapping[str, CommandShape]) -> type[ma.Sc
     """The schema of command ``kind`` as the games that have it shape it (``shapes``: by game name):
     the union of their fields, each as loose as the loosest game allows (a field of another kind
     in two games is any JSON value), documented per game. The match's own game checks its exact
-    shape at dispatch (422 ``validation_error`` with the fields, as here)."""
+    shape at dispatch (422 ``not_this_games_command`` with the fields)."""
     names = list(dict.fromkeys(name for shape in shapes.values() for name in shape.params))
     fields: dict[str, Any] = {"type": ma.fields.String(required=True, validate=v.OneOf([kind]))}
     for name in names:
@@ -131,8 +131,9 @@ def _variants(games: tuple[str, ...]) -> Mapping[str, type[ma.Schema]]:
 class CommandIn(UnionSchema):
     """A player's command; ``type`` says which (a field of another type is refused). The commands of
     every hosted game (``Game.commands``), documented per game; the match's own game checks the
-    command's exact shape when it is dispatched (``libs.games.shapes``: 422 ``validation_error``
-    with the fields, a type of another game too), then judges it (422 with the game's code)."""
+    command's exact shape when it is dispatched (``libs.games.shapes``: 422
+    ``not_this_games_command`` with the fields, a type of another game too), then judges it (422
+    with the game's code)."""
 
     DISCRIMINATOR = "type"
 

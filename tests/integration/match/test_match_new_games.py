@@ -113,7 +113,10 @@ def test_arena_practice_against_three_bots_plays_to_the_end_without_leaks(
     assert [p["hand_count"] for p in view["seats"]] == [2, 2, 2, 2]
     # Arcana's shape of `play` is not the arena's: refused by the match's own game, nothing written
     wrong = alice.command(match_id, {"type": "play", "card": "fireball-1", "position": 2}, status=422)
-    assert wrong["error"]["code"] == "validation_error" and "position" in wrong["error"]["details"]["fields"]
+    assert (
+        wrong["error"]["code"] == "not_this_games_command"
+        and "position" in wrong["error"]["details"]["fields"]
+    )
 
     seen = _drive(svc, {alice.id: alice}, match_id, random.Random(5))
     assert match_id in scheduler.bots  # the bot task was asked for after commits
@@ -208,3 +211,42 @@ def test_an_expired_reaction_window_resolves_the_attack_also_after_a_restart(
         assert after["attack"] is None or after["attack"]["target"] != target.id
         assert next(p["life"] for p in after["seats"] if p["id"] == target.id) < life
         clock.set_offset(0)
+
+
+def _line_request(svc: MatchService, mode: str, *players: Player) -> str:
+    request_id = f"req-{uuid.uuid4()}"
+    data = {
+        "request_id": request_id,
+        "mode": mode,
+        "game": "line",
+        "players": [{"id": p.id} for p in players],
+    }
+    deliver(svc, "MatchRequested", data, f"pairing-{request_id}")
+    return match_id_for(request_id)
+
+
+def test_a_line_request_plays_each_active_line_deck_and_is_rejected_without_one(
+    app: Flask, svc: MatchService
+) -> None:
+    alice, bob = Player(app), Player(app)
+    registered(svc, alice, bob)
+    _line_deck(svc, alice.id, list(WELCOME_LINE))
+    rejected = svc.matches.read_events(_line_request(svc, "casual", alice, bob))
+    assert [e.type for e in rejected] == ["MatchRequestRejected"]
+    assert rejected[0].data["reason"] == "illegal_deck" and list(rejected[0].data["problems"]) == [bob.id]
+
+    bob_line = ["mud_brute", "spear_runner", "ash_hound", "frost_caller", "dune_sentinel"]
+    _line_deck(svc, bob.id, bob_line)
+    match_id = _line_request(svc, "ranked", alice, bob)
+    view = bob.view(match_id)
+    assert (
+        view["ended"] and view["you"]["line"] == bob_line and view["opponent"]["line"] == list(WELCOME_LINE)
+    )
+    end = _end(svc, match_id)
+    assert (end["game"], end["mode"], end["loser"]) == (
+        "line",
+        "ranked",
+        next(p for p in (alice.id, bob.id) if p != end["winner"]),
+    )
+    assert all(v["coins"] and v["rating"] and not v["xp"] for v in end["verdict"].values())  # ranked line
+    _replays(svc, match_id, [alice, bob])
