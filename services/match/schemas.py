@@ -107,14 +107,15 @@ def _command_schema(kind: str, shapes: Mapping[str, CommandShape]) -> type[ma.Sc
             fields[name] = ma.fields.Raw(required=required, metadata={"description": docs})
             continue
         loose = _loosest(params)
-        fields[name] = _param_field(replace(loose, doc=_per_game(by_game)), required)
+        fields[name] = _param_field(replace(loose, doc=_per_game(by_game, len(shapes) > 1)), required)
     doc = _per_game({g: shape for g, shape in shapes.items() if shape.doc})
     return type(f"{kind.title().replace('_', '')}Command", (_Command,), {**fields, "__doc__": doc or None})
 
 
-def _per_game(docs: Mapping[str, Param | CommandShape]) -> str:
-    """Each game's words for a command or a field, named by game (one game: its words alone)."""
-    if len(docs) == 1:
+def _per_game(docs: Mapping[str, Param | CommandShape], shared: bool = True) -> str:
+    """Each game's words for a command or a field, named by game (one game's command: its words
+    alone; a field of a ``shared`` command is named by the games that have it)."""
+    if len(docs) == 1 and not shared:
         return next(iter(docs.values())).doc
     return " ".join(f"**{g}**: {d.doc}" for g, d in docs.items() if d.doc)
 
