@@ -15,7 +15,7 @@ from flask import Flask
 from libs import clock
 from libs.contracts import match_id_for
 from libs.line.catalog import WELCOME_LINE
-from services.match import domain
+from services.match import domain, store
 from services.match.repository import as_rows
 from services.match.root import assemble
 from services.match.scheduling import RecordingScheduler
@@ -156,6 +156,8 @@ def test_an_arena_match_of_three_from_a_request_goes_on_after_a_forfeit(
     assert m is not None and not m.ended
     assert domain.game_of(m).playing(m.rules) == [b.id, c.id] and domain.watched(m) == [b.id, c.id]
     assert a.id not in domain.awaiting(m)
+    with svc.matches.reading() as conn:  # a player out of the match is no longer watched: nothing due
+        assert match_id not in store.due_matches(conn, svc.matches.schema, clock.now())
 
     seen = _drive(svc, {b.id: b, c.id: c}, match_id, random.Random(9))
     end = _end(svc, match_id)
