@@ -100,7 +100,7 @@ def _drive(svc: MatchService, humans: dict[str, Player], match_id: str, rng: ran
 
 
 def test_arena_practice_against_three_bots_plays_to_the_end_without_leaks(
-    make_player: Any, svc: MatchService, scheduler: RecordingScheduler
+    make_player: Any, svc: MatchService, scheduler: RecordingScheduler, counts: Any
 ) -> None:
     alice = make_player()
     too_many = alice.post("/v1/practice", {"game": "arena", "bots": 4})
@@ -112,7 +112,9 @@ def test_arena_practice_against_three_bots_plays_to_the_end_without_leaks(
     assert view["players"] == [alice.id, *bots] and len(view["hand"]) == 2
     assert [p["hand_count"] for p in view["seats"]] == [2, 2, 2, 2]
     # Arcana's shape of `play` is not the arena's: refused by the match's own game, nothing written
+    before = counts()
     wrong = alice.command(match_id, {"type": "play", "card": "fireball-1", "position": 2}, status=422)
+    assert counts() == before
     assert (
         wrong["error"]["code"] == "not_this_games_command"
         and "position" in wrong["error"]["details"]["fields"]
