@@ -8,7 +8,7 @@ common cards make that part strict.)"""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 SECRET_KEYS = {"seed", "deck", "instances", "state_hash", "spread"}  # ("order" is also a tribe)
@@ -61,11 +61,85 @@ def leaks(body: Any, player: str, version: int, events: Sequence[StoredEvent]) -
     return found
 
 
-def assert_no_leak(seen: Iterable[tuple[str, int, Any]], events: Sequence[StoredEvent]) -> int:
-    """Check every (player, version, body) seen; the number checked."""
+def assert_no_leak(
+    seen: Iterable[tuple[str, int, Any]],
+    events: Sequence[StoredEvent],
+    check: Callable[[Any, str, int, Sequence[StoredEvent]], list[str]] = leaks,
+) -> int:
+    """Check every (player, version, body) seen (by ``check``: Arcana's ``leaks`` unless given); the
+    number checked."""
     checked = 0
     for player, version, body in seen:
-        found = leaks(body, player, version, events)
+        found = check(body, player, version, events)
         assert not found, f"{player} saw {found} at version {version}: {json.dumps(body)[:500]}"
         checked += 1
     return checked
+
+
+# -- the arena (libs/arena): 2 to 4 players, one shared deck ----------------------------------------
+
+ARENA_SECRET_KEYS = {"seed", "pile", "state_hash"}  # the pile's order, the seed, the full state's hash
+SERVICE_EVENTS = {"MatchCreated", "PlayerDisconnected", "PlayerReconnected", "MatchRequestRejected"}
+
+
+def arena_hidden(events: Sequence[StoredEvent], player: str) -> dict[int, set[str]]:
+    """Per stored version, the card ids in the other players' hands that ``player`` may not know then
+    (a card taken from the discard pile in public, or stolen from them, is known until it leaves)."""
+    from libs.arena.appliers import evolve  # the rules, to fold the stored events
+
+    state: Any = None
+    known: set[str] = set()
+    out: dict[int, set[str]] = {}
+    for e in events:
+        if e.type not in SERVICE_EVENTS:
+            data = {k: v for k, v in e.data.items() if k != "state_hash"}
+            state = evolve(state, {**data, "type": e.type})
+            if e.type == "CardTaken" or (e.type == "CardStolen" and e.data["victim"] == player):
+                known.add(e.data["card"])
+        if state is None:
+            out[e.version] = set()
+            continue
+        me = state.pids.index(player)
+        foes = {c for seat, hand in enumerate(state.hands) if seat != me for c in hand}
+        known &= foes
+        out[e.version] = foes - known
+    return out
+
+
+def arena_leaks(
+    body: Any, version: int, events: Sequence[StoredEvent], hidden: dict[int, set[str]]
+) -> list[str]:
+    """What in ``body`` (a response to a player reflecting ``version``; ``hidden``: their
+    ``arena_hidden``) was hidden: a card in another player's hand at the version of each event it
+    carries (or at ``version`` for the rest), the pile's order or the seed."""
+    found: list[str] = []
+    carried = body.get("events", []) if isinstance(body, dict) else []
+    for e in carried:
+        carried_strings: set[str] = set()
+        strings_and_keys(e.get("data"), carried_strings, set())
+        found += [
+            f"hidden card {s} at {e['version']}" for s in sorted(carried_strings & hidden[e["version"]])
+        ]
+    rest = {k: v for k, v in body.items() if k != "events"} if isinstance(body, dict) else body
+    strings: set[str] = set()
+    keys: set[str] = set()
+    strings_and_keys(body, set(), keys)
+    strings_and_keys(rest, strings, set())
+    found += [f"hidden card {s}" for s in sorted(strings & hidden.get(version, set()))]
+    found += [f"secret key {k}" for k in sorted(keys & ARENA_SECRET_KEYS)]
+    seed = str(next(e.data for e in events if e.type == "MatchStarted")["seed"])
+    if seed in json.dumps(body):
+        found.append("the seed")
+    return found
+
+
+def assert_no_arena_leak(seen: Iterable[tuple[str, int, Any]], events: Sequence[StoredEvent]) -> int:
+    """Check every (player, version, body) seen of an arena match; the number checked."""
+    hidden: dict[str, dict[int, set[str]]] = {}
+
+    def check(body: Any, player: str, version: int, events: Sequence[StoredEvent]) -> list[str]:
+        if player not in hidden:
+            hidden[player] = arena_hidden(events, player)
+        return arena_leaks(body, version, events, hidden[player])
+
+    return assert_no_leak(seen, events, check)

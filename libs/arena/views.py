@@ -56,7 +56,7 @@ def view(state: State, viewer: str) -> dict[str, Any]:
         "turn": state.turn,
         "phase": state.phase,
         "active": state.pids[state.active] if not state.ended else None,
-        "players": [
+        "seats": [  # not `players`: the match service's field of the ids, which a view must not shadow
             {
                 "id": pid,
                 "life": state.life[seat],

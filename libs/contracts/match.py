@@ -16,12 +16,21 @@ class MatchCreated(IntegrationEvent):
 
     match_id: str = field(metadata={"doc": "the match id (UUID)"})
     mode: str = field(metadata={"doc": "`ranked`, `casual`, `practice` or `admin`"})
-    players: list[str] = field(metadata={"doc": "the two player ids (a bot's id starts with `bot-`)"})
+    players: list[str] = field(
+        metadata={"doc": "the player ids in seat order (a bot's id starts with `bot-`)"}
+    )
     bot: str | None = field(metadata={"doc": "the bot's player id in a practice match"})
     request_id: str | None = field(metadata={"doc": "the MatchRequested that asked for it"})
     game: str = field(
         default="arcana",
         metadata={"doc": "the game played (`libs.games`); absent from matches created before: `arcana`"},
+    )
+    bots: list[str] = field(
+        default_factory=list,
+        metadata={
+            "doc": "every bot's player id in a practice match (the arena seats 1 to 3; `bot` is the "
+            "first); absent from matches created before: `[bot]` when there is a bot"
+        },
     )
 
 

@@ -1,6 +1,7 @@
 """The fair-play rules (docs/rules.md, "Fair play"), once for every service: which ended match counts,
-for whom and for what (coins, XP and quests, rating), and why not when it does not. Pure: standard
-library only. The match service decides each verdict as a match ends and publishes it in
+for whom and for what (coins, XP and quests, rating), and why not when it does not. Each game has its
+row of the verdict table (``games``: Arcana, the line, the arena); the daily limits are shared by all.
+Pure: standard library only. The match service decides each verdict as a match ends and publishes it in
 ``MatchEnded``; economy, progression and ratings obey it (``verdicts_of``), and matchmaking pairs by
 ``may_rematch``."""
 
@@ -15,13 +16,11 @@ from .limits import (
     explain,
     may_rematch,
 )
-from .published import ARCANA, allowed_by_mode, game_of, published_verdicts, verdicts_of
 from .tally import DayTally, pair_key, record
-from .verdict import ASPECTS, MatchEnd, Verdict, decide
+from .verdict import ASPECTS, MatchEnd, Verdict, decide, verdicts_of
 
 __all__ = [
     "ADMIN",
-    "ARCANA",
     "ASPECTS",
     "COUNTING_MODES",
     "DAILY_COIN_MATCHES",
@@ -32,13 +31,10 @@ __all__ = [
     "DayTally",
     "MatchEnd",
     "Verdict",
-    "allowed_by_mode",
     "decide",
     "explain",
-    "game_of",
     "may_rematch",
     "pair_key",
-    "published_verdicts",
     "record",
     "verdicts_of",
 ]

@@ -21,7 +21,11 @@ REASONS: Final = {
     "mode": "practice and operator matches pay nothing",
     "not_ranked": "only ranked matches move ratings",
     "draw": "a draw moves no rating",
+    "winner_only": "only the winner is paid in this mode",
+    "no_xp": "this mode gives no XP",
 }
+# Reasons that only say how a mode pays, not news to the player (left out of a verdict's words).
+MODE_RULES: Final = frozenset({"not_ranked", "winner_only", "no_xp"})
 
 
 def explain(code: str) -> str:

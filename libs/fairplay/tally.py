@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Protocol
 
 
@@ -39,13 +40,15 @@ class DayTally:
 
 
 def record(day: DayTally, players: tuple[str, ...], verdicts: Mapping[str, Paid]) -> DayTally:
-    """The day after one ended match of ``players`` with ``verdicts``: the pair counts one more
-    match when it paid anyone coins or XP (a ranked concede before turn 4 costs the leaver rating but
-    uses none of the pair's matches), each player paid coins one more paying match."""
+    """The day after one ended match of ``players`` with ``verdicts``: each pair of them (one, or
+    each pair of a larger table) counts one more match when it paid either of the two coins or XP
+    (a ranked concede before turn 4 costs the leaver rating but uses none of the pair's matches),
+    each player paid coins one more paying match."""
     pairs, coins = dict(day.pairs), dict(day.coins)
-    if any(v.coins or v.xp for v in verdicts.values()):
-        key = pair_key(*players)
-        pairs[key] = pairs.get(key, 0) + 1
+    for a, b in combinations(players, 2):
+        if any(v.coins or v.xp for v in (verdicts.get(a), verdicts.get(b)) if v is not None):
+            key = pair_key(a, b)
+            pairs[key] = pairs.get(key, 0) + 1
     for p, v in verdicts.items():
         if v.coins:
             coins[p] = coins.get(p, 0) + 1

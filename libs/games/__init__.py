@@ -25,7 +25,8 @@ A game, in short (see ``Game`` for each method's contract): its ``name`` and all
 or one ``IllegalCommand`` subclass per kind of refusal, listed in ``errors``); ``evolve``; ``view`` and
 ``visible_event`` per viewer (``None``: the public form, for the live topic); ``legal_commands``;
 ``waits`` (who must act, by when, and the system command that enforces it: turn and mulligan
-timers, reaction windows); ``forfeit`` (the command of a player who left); ``bot``; ``progress``;
+timers, reaction windows); ``forfeit`` (the command of a player who left); ``bot`` (its move) and
+``bot_deck`` (its deck in practice: the starter deck unless the game picks one); ``progress``;
 ``result`` (placements, winner, per-player stats once ended); ``deck_problems``; ``state_hash``;
 ``commands`` (the shape of each player command, as data, for the API's input schema).
 """
@@ -250,6 +251,11 @@ class Game(ABC):
     def bot(self, state: State, player: str, rng: random.Random) -> Command | None:
         """The bot's next command as ``player`` (with ``"player"``), or None when it has none now.
         Ties are broken by ``rng`` only, so a replayed bot move is the same."""
+
+    def bot_deck(self, rng: random.Random) -> tuple[str, ...]:
+        """The deck a bot plays in a practice match (drawn with ``rng`` only, so the same generator
+        gives the same deck); the starter deck unless the game chooses otherwise."""
+        return tuple(self.starter_deck)
 
     @abstractmethod
     def progress(self, state: State) -> Progress:

@@ -1,8 +1,9 @@
 """The line as a `libs.games.Game`: an adapter only, the rules stay in this package.
 
 The whole fight is resolved by `setup` (up to its MatchEnded), so nothing waits, no command is legal and
-the bot has no move; a bot's line comes from `bots.pick_line` (the interface's `starter_deck` is the
-welcome line). Each refusal of the rules becomes an `IllegalCommand` subclass with the same code.
+the bot has no move; a bot's line comes from `bots.pick_line` over the welcome set (`bot_deck`; the
+interface's `starter_deck` is the welcome line). Each refusal of the rules becomes an `IllegalCommand`
+subclass with the same code.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from libs.games import (
 
 from . import catalog, errors, views
 from .appliers import evolve
+from .bots import pick_line
 from .deciders import decide
 from .setup import start
 from .state import State, state_hash
@@ -119,6 +121,10 @@ class Line(Game):
 
     def bot(self, state: State, player: str, rng: random.Random) -> dict[str, Any] | None:
         return None
+
+    def bot_deck(self, rng: random.Random) -> tuple[str, ...]:
+        """A line of the welcome set (what a new player owns), chosen by `bots.pick_line`."""
+        return pick_line(catalog.WELCOME_SET, rng)
 
     def progress(self, state: State) -> Progress:
         return Progress("ended" if state.ended else "fighting", state.round, None)

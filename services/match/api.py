@@ -9,9 +9,9 @@
   the caller's legal commands now (empty: wait for the opponent) and ``awaiting`` (the players
   the match waits for; empty once it has ended); 409
   ``version_conflict`` (details.current_version); 422 the engine's code or ``validation_error``
-- ``POST /v1/practice`` → 201 a match of ``game`` (Arcana by default) against its bot (your active
-  deck, as economy last published it, unless a deck is given); 422 ``invalid_deck`` (an illegal
-  active deck: its problems);
+- ``POST /v1/practice`` → 201 a match of ``game`` (Arcana by default) against ``bots`` bots (your
+  active deck, as economy last published it, unless a deck is given); 422 ``invalid_deck`` (an
+  illegal or missing active deck: its problems), ``invalid_bots`` (not a count the game seats);
   409 ``practice_in_progress`` (one unfinished at a time: details.match_id); 429 ``too_many_requests``
   (creation rate, ``Retry-After``)
 - ``GET  /v1/catalog?game=G`` → 200 (ETag, Cache-Control; 304 on If-None-Match)
@@ -34,6 +34,7 @@ from typing import Any
 from flask import Response, after_this_request, request
 
 from libs.games import IllegalCommand, IllegalDeck, registry
+from libs.games.shapes import MalformedCommand
 from libs.kit import ErrorTable, Problem
 from libs.kit.web import current_service
 from libs.web import (
@@ -51,6 +52,7 @@ from services.match.errors import (
     MatchExists,
     MatchNotFound,
     PracticeInProgress,
+    PracticeSeats,
     TooManyRequests,
     VersionConflict,
 )
@@ -59,7 +61,7 @@ from services.match.service import MatchService
 
 def _game_codes() -> tuple[str, ...]:
     """Every code a hosted game refuses with (for the document)."""
-    codes = {cls.code for game in registry.games() for cls in game.errors}
+    codes = {cls.code for game in registry.games() for cls in game.errors} - {MalformedCommand.code}
     return tuple(sorted(codes | {IllegalCommand.code, IllegalDeck.code}))
 
 
@@ -87,11 +89,21 @@ ERRORS = ErrorTable(
             headers=lambda e: {"Retry-After": str(e.retry_after)},
             rules=True,
         ),
+        PracticeSeats: Problem(
+            422, "invalid_bots", str, details=lambda e: {"allowed": e.allowed}, rules=True
+        ),
         IllegalActiveDeck: Problem(
             422,
             "invalid_deck",
             lambda e: f"Your active deck is not legal: {e}",
             details=lambda e: {"problems": e.problems},
+            rules=True,
+        ),
+        MalformedCommand: Problem(
+            422,
+            MalformedCommand.code,
+            "Not a command of this match's game: see the fields.",
+            details=lambda e: {"fields": e.fields},
             rules=True,
         ),
         IllegalCommand: Problem(
@@ -211,12 +223,19 @@ def post_command(args: dict[str, Any], match_id: str) -> Any:
 @blp.arguments(_PracticeIn, required=False)
 @blp.response(201, schemas.CreatedOut)
 def start_practice(args: dict[str, Any]) -> Any:
-    """A match of ``game`` (Arcana when absent) against its bot, at once. Deck: the card ids given,
-    else your active deck as economy last published it (the starter deck before any); an illegal
-    active deck is 422."""
+    """A match of ``game`` (Arcana when absent) against ``bots`` bots (1 unless the game seats more:
+    the arena takes 1 to 3), at once. Deck: the card ids given, else your active deck of the game as
+    economy last published it (Arcana: the starter deck before any; the line: 422 `invalid_deck`
+    without one; the arena needs none); an illegal active deck is 422. Each bot plays the game's bot
+    deck (the line: a line of the welcome set)."""
     game = args.get("game", registry.DEFAULT_GAME)
     return _service().creation.practice(
-        _me(), args.get("deck"), game, transaction=request_transaction, after_commit=_after_commit
+        _me(),
+        args.get("deck"),
+        game,
+        bots=args["bots"],
+        transaction=request_transaction,
+        after_commit=_after_commit,
     )
 
 

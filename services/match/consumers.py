@@ -2,12 +2,13 @@
 ``python -m libs.kit.consume match``): each decodes and hands over to the use case.
 
 - ``MatchRequested`` (``arcana.matchmaking.events``): ``request_id`` (the event id when absent),
-  ``game`` (``arcana`` when absent; matchmaking does not send one yet), ``mode`` (``ranked`` |
-  ``casual``) and ``players`` (two ``{"id"}``: each plays their active deck as economy published
-  it; older requests carry ``{"id", "deck"}``, vetted against it) start a match, or a
-  ``MatchRequestRejected`` (``creation.requested``);
+  ``game`` (``arcana`` when absent, ``line``, ``arena``), ``mode`` (``ranked`` | ``casual``) and
+  ``players`` (one ``{"id"}`` per seat: two, 2 to 4 in the arena; each plays their active deck of
+  the game as economy published it, none in the arena; older requests carry ``{"id", "deck"}``,
+  vetted against it) start a match, or a ``MatchRequestRejected`` (``creation.requested``);
 - ``PlayerRegistered`` (``arcana.accounts.events``): the players that exist (for requests);
-- ``ActiveDeckChanged`` (``arcana.economy.events``): each player's active deck (practice, requests).
+- ``ActiveDeckChanged`` (``arcana.economy.events``): each player's active deck per game (practice,
+  requests).
 """
 
 from __future__ import annotations

@@ -41,3 +41,12 @@ class TooManyRequests(Exception):
     def __init__(self, retry_after: int) -> None:
         super().__init__(f"retry after {retry_after} s")
         self.retry_after = retry_after
+
+
+class PracticeSeats(Exception):
+    """The game does not seat the player and that many bots (``allowed``: the bot counts it does)."""
+
+    def __init__(self, game: str, allowed: list[int]) -> None:
+        super().__init__(f"{game} practice takes {' or '.join(map(str, allowed))} bot(s)")
+        self.game = game
+        self.allowed = allowed

@@ -1,8 +1,9 @@
 """Fair play at the match service's two hooks (docs/rules.md, "Fair play"; the rule itself is
 ``libs.fairplay``):
 
-- as a match ends (``judged``, in the append's transaction): each player's verdict, decided from what
-  the UTC day counted before it (table ``fairplay_tally``), is written into the ``MatchEnded``
+- as a match ends (``judged``, in the append's transaction): each player's verdict by its game's rule,
+  decided from what the UTC day counted before it in every game (table ``fairplay_tally``: each pair
+  of the match's players, each player's paying matches), is written into the ``MatchEnded``
   (``verdict``: per player ``coins``, ``xp``, ``rating``, the reason codes and the words), and the
   day's tally counts it. One match at a time per player makes each player's matches end in order.
 - before a match starts (``unfinished_matches``): the ranked or casual matches of the players that
@@ -34,7 +35,8 @@ def _coins_key(player: str) -> str:
 
 
 def _tally(conn: Conn, schema: str, day: date, end: fairplay.MatchEnd) -> fairplay.DayTally:
-    keys = [_pair_key(end.pair), *(_coins_key(p) for p in end.players)]
+    pairs = [key for _, _, key in end.pairs]
+    keys = [*(_pair_key(pair) for pair in pairs), *(_coins_key(p) for p in end.players)]
     rows = conn.execute(
         sql.SQL("SELECT key, matches FROM {} WHERE day = %s AND key = ANY(%s)").format(
             sql.Identifier(schema, "fairplay_tally")
@@ -43,7 +45,7 @@ def _tally(conn: Conn, schema: str, day: date, end: fairplay.MatchEnd) -> fairpl
     ).fetchall()
     counted = dict(rows)
     return fairplay.DayTally(
-        {end.pair: counted.get(_pair_key(end.pair), 0)},
+        {pair: counted.get(_pair_key(pair), 0) for pair in pairs},
         {p: counted.get(_coins_key(p), 0) for p in end.players},
     )
 
@@ -70,7 +72,7 @@ def judged(conn: Conn, schema: str, events: Sequence[Event], day: date) -> list[
         before = _tally(conn, schema, day, end)
         verdicts = fairplay.decide(end, before)
         after = fairplay.record(before, end.players, verdicts)
-        keys = [_pair_key(end.pair)] if after.pair_matches(end.pair) > before.pair_matches(end.pair) else []
+        keys = [_pair_key(k) for _, _, k in end.pairs if after.pair_matches(k) > before.pair_matches(k)]
         keys += [_coins_key(p) for p in end.players if after.coin_matches(p) > before.coin_matches(p)]
         _count(conn, schema, day, keys)
         out[i] = (kind, {**data, "verdict": {p: v.to_data() for p, v in verdicts.items()}})

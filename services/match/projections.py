@@ -29,9 +29,11 @@ if TYPE_CHECKING:
 STREAM_PREFIX = "match-"
 _COLUMNS = (
     "match_id", "game", "mode", "players", "bot", "status", "version", "turn", "active_player", "awaiting",
-    "deadline", "disconnected", "winner", "reason", "created_at", "updated_at",
+    "deadline", "disconnected", "winner", "reason", "created_at", "updated_at", "bots", "watched",
 )  # fmt: skip
-_UPDATED = [c for c in _COLUMNS if c not in ("match_id", "game", "mode", "players", "bot", "created_at")]
+_UPDATED = [
+    c for c in _COLUMNS if c not in ("match_id", "game", "mode", "players", "bot", "bots", "created_at")
+]
 
 
 def row(m: Match, updated_at: Any) -> dict[str, Any]:
@@ -61,6 +63,8 @@ def row(m: Match, updated_at: Any) -> dict[str, Any]:
         "reason": result.reason if result is not None else None,
         "created_at": m.created_at,
         "updated_at": updated_at,
+        "bots": list(m.bots),
+        "watched": domain.watched(m),
     }
 
 

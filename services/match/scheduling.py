@@ -125,7 +125,7 @@ class Dispatcher:
         due = domain.deadline(after)
         if due is not None and (before is None or domain.deadline(before) != due):
             self.scheduler.deadline(after.match_id, due)
-        if bot and after.bot is not None and after.bot in domain.awaiting(after):
+        if bot and after.bot is not None and after.bots_awaited(domain.awaiting(after)):
             self.scheduler.bot(after.match_id)
 
     def follow_up(self, match_id: str, m: Match | None) -> None:

@@ -2,21 +2,23 @@
 
 Player commands are the hosted games' (``Game.commands``, shapes as data): ``CommandIn`` is the union
 of every hosted game's commands by ``type``, built from the registry when first used (after
-``root.build`` loaded the games). A type two games share takes the fields of both (a field is
-required when every game that has the type requires it); the match's game judges the rest
-(422 with its code).
+``root.build`` loaded the games). A type two games share takes the fields of both, each as loose as
+the loosest game allows (required when every game that has the type requires it), documented per
+game; at dispatch the match's own game's shape is checked exactly (``libs.games.shapes``: 422
+``not_this_games_command`` with the fields), then the game judges the rest (422 with its code).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import validate as v
 
-from libs.games import CommandShape, Param, registry
+from libs.games import CommandShape, Param, registry, shapes
 from libs.web import StrictInteger, StrictSchema, UnionSchema
 from services.match.domain import MODES
 
@@ -65,7 +67,8 @@ def _param_field(param: Param, required: bool) -> ma.fields.Field:
         return ma.fields.String(required=required, validate=length, metadata=meta)
     if param.kind == "ids":
         length = v.Length(min=param.low, max=param.high if param.high is not None else 40)
-        return ma.fields.List(id_field(), required=required, validate=length, metadata=meta)
+        item = ma.fields.String(validate=v.Length(min=1, max=shapes.ID_MAX))
+        return ma.fields.List(item, required=required, validate=length, metadata=meta)
     if param.kind == "int":
         low = param.low if param.low is not None else -(2**31)
         high = param.high if param.high is not None else 2**31 - 1
@@ -75,30 +78,63 @@ def _param_field(param: Param, required: bool) -> ma.fields.Field:
     raise ValueError(f"unknown command field kind {param.kind!r}")
 
 
-def _command_schema(kind: str, shapes: list[CommandShape]) -> type[ma.Schema]:
-    """The strict schema of command ``kind`` as the games that have it shape it."""
-    names = list(dict.fromkeys(name for shape in shapes for name in shape.params))
+def _loosest(params: list[Param]) -> Param:
+    """One field as every game that has it allows it: the widest bounds (its own game checks the
+    exact ones at dispatch, ``libs.games.shapes``)."""
+    lows = [p.low for p in params]
+    highs = [p.high for p in params]
+    return Param(
+        params[0].kind,
+        low=None if None in lows else min(x for x in lows if x is not None),
+        high=None if None in highs else max(x for x in highs if x is not None),
+        doc="; ".join(dict.fromkeys(p.doc for p in params if p.doc)),
+    )
+
+
+def _command_schema(kind: str, shapes: Mapping[str, CommandShape]) -> type[ma.Schema]:
+    """The schema of command ``kind`` as the games that have it shape it (``shapes``: by game name):
+    the union of their fields, each as loose as the loosest game allows (a field of another kind
+    in two games is any JSON value), documented per game. The match's own game checks its exact
+    shape at dispatch (422 ``not_this_games_command`` with the fields)."""
+    names = list(dict.fromkeys(name for shape in shapes.values() for name in shape.params))
     fields: dict[str, Any] = {"type": ma.fields.String(required=True, validate=v.OneOf([kind]))}
     for name in names:
-        params = [shape.params[name] for shape in shapes if name in shape.params]
+        by_game = {g: shape.params[name] for g, shape in shapes.items() if name in shape.params}
+        params = list(by_game.values())
         required = len(params) == len(shapes) and all(p.required for p in params)
-        fields[name] = _param_field(params[0], required)
-    doc = " / ".join(dict.fromkeys(shape.doc for shape in shapes if shape.doc))
+        if len({p.kind for p in params}) > 1:
+            docs = "; ".join(f"{g}: {p.kind}, {p.doc}" for g, p in by_game.items())
+            fields[name] = ma.fields.Raw(required=required, metadata={"description": docs})
+            continue
+        loose = _loosest(params)
+        fields[name] = _param_field(replace(loose, doc=_per_game(by_game, len(shapes) > 1)), required)
+    doc = _per_game({g: shape for g, shape in shapes.items() if shape.doc})
     return type(f"{kind.title().replace('_', '')}Command", (_Command,), {**fields, "__doc__": doc or None})
+
+
+def _per_game(docs: Mapping[str, Param | CommandShape], shared: bool = True) -> str:
+    """Each game's words for a command or a field, named by game (one game's command: its words
+    alone; a field of a ``shared`` command is named by the games that have it)."""
+    if len(docs) == 1 and not shared:
+        return next(iter(docs.values())).doc
+    return " ".join(f"**{g}**: {d.doc}" for g, d in docs.items() if d.doc)
 
 
 @functools.cache
 def _variants(games: tuple[str, ...]) -> Mapping[str, type[ma.Schema]]:
-    by_kind: dict[str, list[CommandShape]] = {}
+    by_kind: dict[str, dict[str, CommandShape]] = {}
     for name in games:
         for kind, shape in registry.get(name).commands.items():
-            by_kind.setdefault(kind, []).append(shape)
+            by_kind.setdefault(kind, {})[name] = shape
     return {kind: _command_schema(kind, shapes) for kind, shapes in by_kind.items()}
 
 
 class CommandIn(UnionSchema):
     """A player's command; ``type`` says which (a field of another type is refused). The commands of
-    every hosted game (``Game.commands``); the match's game judges whether it is one of its own."""
+    every hosted game (``Game.commands``), documented per game; the match's own game checks the
+    command's exact shape when it is dispatched (``libs.games.shapes``: 422
+    ``not_this_games_command`` with the fields, a type of another game too), then judges it (422
+    with the game's code)."""
 
     DISCRIMINATOR = "type"
 
@@ -139,6 +175,14 @@ class ListQuery(StrictSchema):
 class PracticeIn(StrictSchema):
     deck = deck_field()
     game = _game_field()
+    bots = StrictInteger(
+        load_default=1,
+        validate=v.Range(min=1, max=3),
+        metadata={
+            "description": "how many bots play against you: 1, or 1 to 3 in the arena (422 "
+            "`invalid_bots` for a count the game does not seat)"
+        },
+    )
 
 
 class AdminPlayer(StrictSchema):
@@ -187,7 +231,8 @@ class AdminMatchIn(StrictSchema):
 class CreatedOut(ma.Schema):
     match_id = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
-    bot = ma.fields.String(allow_none=True)
+    bot = ma.fields.String(allow_none=True, metadata={"description": "the (first) bot's player id"})
+    bots = ma.fields.List(ma.fields.String(), metadata={"description": "every bot's player id (practice)"})
 
 
 # The hot answers (events, commands, legal commands) are built as dicts by the views and documented

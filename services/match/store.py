@@ -13,6 +13,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
+from libs.games.registry import DEFAULT_GAME
 from services.match import domain
 
 
@@ -88,17 +89,18 @@ def last_seen(conn: psycopg.Connection[Any], schema: str, match_id: str) -> dict
 
 def due_matches(conn: psycopg.Connection[Any], schema: str, now: datetime, limit: int = 500) -> list[str]:
     """Running matches where something may be due at ``now``: an expired deadline, a bot to move, a
-    player silent for 20 s, disconnected for 120 s, or back since being marked disconnected."""
+    watched player (a human still in the match) silent for 20 s, disconnected for 120 s, or back
+    since being marked disconnected."""
     query = sql.SQL(
         """
         SELECT i.match_id::text FROM {index} i
         WHERE i.status NOT IN ('ended', 'rejected') AND (
             i.deadline <= %(now)s
-            OR (i.bot IS NOT NULL AND i.bot = ANY(i.awaiting))
+            OR (i.bot IS NOT NULL AND (i.bot = ANY(i.awaiting) OR i.bots && i.awaiting))
             OR EXISTS (
-                SELECT 1 FROM unnest(i.players) AS p(id)
+                SELECT 1 FROM unnest(coalesce(i.watched, i.players)) AS p(id)
                 LEFT JOIN {presence} s ON s.match_id = i.match_id AND s.player_id = p.id
-                WHERE p.id IS DISTINCT FROM i.bot AND CASE
+                WHERE p.id IS DISTINCT FROM i.bot AND p.id <> ALL(i.bots) AND CASE
                     WHEN i.disconnected ? p.id THEN
                         (i.disconnected ->> p.id)::timestamptz <= %(now)s - make_interval(secs => %(forfeit)s)
                         OR s.last_seen > (i.disconnected ->> p.id)::timestamptz
@@ -198,11 +200,12 @@ class ActiveDeck:
 
 
 def keep_active_deck(conn: psycopg.Connection[Any], schema: str, data: dict[str, Any], version: int) -> None:
-    """Record one ``ActiveDeckChanged`` unless a newer one of the player is recorded."""
+    """Record one ``ActiveDeckChanged`` unless a newer one of the player for its game is recorded
+    (one active deck per player and game; ``game`` absent: Arcana)."""
     conn.execute(
         sql.SQL(
-            "INSERT INTO {t} AS d (player_id, deck_id, cards, legal, problems, version) "
-            "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (player_id) DO UPDATE SET "
+            "INSERT INTO {t} AS d (player_id, deck_id, cards, legal, problems, version, game) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (player_id, game) DO UPDATE SET "
             "deck_id = excluded.deck_id, cards = excluded.cards, legal = excluded.legal, "
             "problems = excluded.problems, version = excluded.version, updated_at = now() "
             "WHERE d.version < excluded.version"
@@ -214,16 +217,20 @@ def keep_active_deck(conn: psycopg.Connection[Any], schema: str, data: dict[str,
             bool(data["legal"]),
             json.dumps(list(data.get("problems") or [])),
             version,
+            str(data.get("game") or DEFAULT_GAME),
         ),
     )
 
 
-def active_deck(conn: psycopg.Connection[Any], schema: str, player_id: str) -> ActiveDeck | None:
+def active_deck(
+    conn: psycopg.Connection[Any], schema: str, player_id: str, game: str = DEFAULT_GAME
+) -> ActiveDeck | None:
+    """The player's active deck of ``game`` as economy last published it (None: never)."""
     row = conn.execute(
-        sql.SQL("SELECT deck_id, cards, legal, problems FROM {} WHERE player_id = %s").format(
+        sql.SQL("SELECT deck_id, cards, legal, problems FROM {} WHERE player_id = %s AND game = %s").format(
             sql.Identifier(schema, "active_decks")
         ),
-        (player_id,),
+        (player_id, game),
     ).fetchone()
     return ActiveDeck(str(row[0]), list(row[1]), bool(row[2]), list(row[3])) if row else None
 

@@ -53,7 +53,7 @@ from .model import (
     replay_problems,
     waits,
 )
-from .timers import awaiting, bot_command, deadline, next_due
+from .timers import awaiting, bot_command, deadline, next_due, watched
 from .visibility import SPECTATOR, client_event, live_event, player_commands, player_view
 
 __all__ = [
@@ -97,5 +97,6 @@ __all__ = [
     "replay_problems",
     "request_problem",
     "waits",
+    "watched",
     "with_reconnect",
 ]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from libs.games import END_EVENT, Game, MatchOver, Seat, Setup
+from libs.games import END_EVENT, Game, MatchOver, Seat, Setup, shapes
 from libs.games.registry import DEFAULT_GAME, UnknownGame
 from services.match.events import (
     MatchCreated,
@@ -48,22 +48,9 @@ class Decision:
     rules: Any = None
 
 
-def new_match_events(
-    match_id: str,
-    mode: str,
-    players: Sequence[Mapping[str, Any]],
-    seed: int,
-    today: str,
-    *,
-    bot: str | None = None,
-    request_id: str | None = None,
-    options: Mapping[str, Any] | None = None,
-    game: str = DEFAULT_GAME,
-) -> list[Event]:
+def new_match_events(*args: Any, **kwargs: Any) -> list[Event]:
     """The events of ``open_match`` (same arguments; raises as it does)."""
-    return open_match(
-        match_id, mode, players, seed, today, bot=bot, request_id=request_id, options=options, game=game
-    ).events
+    return open_match(*args, **kwargs).events
 
 
 def open_match(
@@ -77,19 +64,25 @@ def open_match(
     request_id: str | None = None,
     options: Mapping[str, Any] | None = None,
     game: str = DEFAULT_GAME,
+    bots: Sequence[str] = (),
 ) -> Decision:
     """MatchCreated + the game's opening events (``IllegalSetup`` of the game for a bad setup,
     ``UnknownGame``). A game resolved at once ends here: its MatchEnded is enriched as usual.
 
     ``options``: the game's own (Arcana: the operator's ``first``, ``shuffle`` and ``arcana``);
-    ``today`` (ISO date) is the day the match starts.
+    ``today`` (ISO date) is the day the match starts. ``bots``: every bot seated (``bot``, the
+    first, when not given).
     """
     g = game_named(game)
     seats = tuple(Seat(str(p["id"]), tuple(p["deck"])) for p in players)
     clean = {k: v for k, v in (options or {}).items() if v is not None}
     opening = g.setup(Setup(match_id, seed, seats, today, clean))
-    created = MatchCreated(match_id, mode, [s.id for s in seats], bot, request_id, game=game)
-    m = Match(match_id, mode, tuple(created.players), bot, _EPOCH, game=game)
+    seated_bots = list(bots) or ([bot] if bot else [])
+    bot = bot or (seated_bots[0] if seated_bots else None)
+    created = MatchCreated(
+        match_id, mode, [s.id for s in seats], bot, request_id, game=game, bots=seated_bots
+    )
+    m = Match(match_id, mode, tuple(created.players), bot, _EPOCH, game=game, bots=tuple(seated_bots))
     played, rules = _played(m, g, None, opening)
     events: list[Event] = [(MATCH_CREATED, created.data()), *played]
     return Decision(_with_hash(g, events, rules), rules)
@@ -160,7 +153,11 @@ def decide_due(
 
 def decide_for(m: Match, player: str, command: Mapping[str, Any]) -> Decision:
     """A player's own command (``player`` set on it), preceded by their PlayerReconnected when they are
-    marked disconnected. Raises as ``decide_match`` does."""
+    marked disconnected. A command that is not one of the match's game's shapes is refused first
+    (``shapes.MalformedCommand``: the API's input schema is the union of every game's). Raises as
+    ``decide_match`` does."""
+    if not m.ended:
+        shapes.check(game_of(m).commands, command)
     decided = decide_match(m, {**command, "player": player})
     if player not in m.disconnected:
         return decided

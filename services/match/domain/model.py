@@ -25,6 +25,7 @@ PLAYER_RECONNECTED = "PlayerReconnected"
 MATCH_REQUEST_REJECTED = "MatchRequestRejected"
 SERVICE_EVENTS = frozenset({MATCH_CREATED, PLAYER_DISCONNECTED, PLAYER_RECONNECTED, MATCH_REQUEST_REJECTED})
 HASH_KEY = "state_hash"
+APPENDED_KEYS = (HASH_KEY, "verdict")  # added to a game's event after its state hash was computed
 
 # Modes as data: who may create a match of each mode is the creation use case's to check.
 MODES = ("ranked", "casual", "practice", "admin")
@@ -58,6 +59,7 @@ class Match:
     disconnected: Mapping[str, datetime] = field(default_factory=dict)
     rejected: bool = False
     game: str = DEFAULT_GAME
+    bots: tuple[str, ...] = ()  # every bot (``bot`` is the first); practice only
 
     @property
     def ended(self) -> bool:
@@ -70,7 +72,11 @@ class Match:
         return game_of(self).progress(self.rules).phase if self.rules is not None else "created"
 
     def humans(self) -> list[str]:
-        return [p for p in self.players if p != self.bot]
+        return [p for p in self.players if p != self.bot and p not in self.bots]
+
+    def bots_awaited(self, awaited: list[str]) -> list[str]:
+        """The bots among ``awaited`` (players the match waits for), in that order."""
+        return [p for p in awaited if p == self.bot or p in self.bots]
 
 
 def game_of(m: Match) -> Game:
@@ -96,14 +102,17 @@ def evolve_match(m: Match | None, kind: str, data: Mapping[str, Any], at: dateti
     """The match after one stored event (``at`` is the event's ``occurred_at``)."""
     if kind == MATCH_CREATED:
         game = str(data.get("game") or DEFAULT_GAME)
+        bot = data.get("bot")
+        bots = tuple(data.get("bots") or ([bot] if bot else []))  # before ``bots``: the one bot
         return Match(
             str(data["match_id"]),
             data["mode"],
             tuple(data["players"]),
-            data.get("bot"),
+            bot,
             at,
             version,
             game=game,
+            bots=bots,
         )
     if kind == MATCH_REQUEST_REJECTED:
         players = tuple(p["id"] if isinstance(p, Mapping) else str(p) for p in data.get("players") or ())
@@ -123,9 +132,12 @@ def evolve_match(m: Match | None, kind: str, data: Mapping[str, Any], at: dateti
 
 
 def _game_event(data: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A stored game event as the game made it: without the service's state hash (a game may keep
-    its events in its state; the hash is of the state without it)."""
-    return {k: v for k, v in data.items() if k != HASH_KEY} if HASH_KEY in data else data
+    """A stored game event as the game made it: without what the service adds after deciding (the
+    state hash, and the fair-play ``verdict`` written into a MatchEnded as it is appended): a game
+    may keep its events in its state (the line does), and the hash is of the state without them."""
+    if not any(k in data for k in APPENDED_KEYS):
+        return data
+    return {k: v for k, v in data.items() if k not in APPENDED_KEYS}
 
 
 def _clocked(m: Match, rules: Any, at: datetime, version: int) -> Match:

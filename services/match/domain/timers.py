@@ -29,7 +29,7 @@ def awaiting(m: Match) -> list[str]:
     return list(dict.fromkeys(w.player for w in waits(m)))
 
 
-def _in_play(m: Match) -> list[str]:
+def watched(m: Match) -> list[str]:
     """The humans still playing (a player who forfeited a match that goes on is out)."""
     if m.rules is None:
         return m.humans()
@@ -48,7 +48,7 @@ def next_due(m: Match, now: datetime, last_seen: Mapping[str, datetime]) -> dict
         seen = last_seen.get(player)
         if since is not None and seen is not None and seen > since:
             return {"type": "reconnect", "player": player}
-    playing = _in_play(m)
+    playing = watched(m)
     if m.rules is not None:
         gone = sorted((since, m.players.index(p), p) for p, since in m.disconnected.items() if p in playing)
         for since, _, player in gone:  # all gone for 120 s: the one who left first forfeits
@@ -72,7 +72,12 @@ def next_due(m: Match, now: datetime, last_seen: Mapping[str, datetime]) -> dict
 
 
 def bot_command(m: Match, rng: random.Random) -> dict[str, Any] | None:
-    """The bot's next command when the match waits for it, else None."""
-    if m.bot is None or m.rules is None or m.bot not in awaiting(m):
+    """The next command of the first bot the match waits for (a practice match may seat several),
+    else None."""
+    if m.bot is None or m.rules is None:
         return None
-    return game_of(m).bot(m.rules, m.bot, rng)
+    for bot in m.bots_awaited(awaiting(m)):
+        command = game_of(m).bot(m.rules, bot, rng)
+        if command is not None:
+            return command
+    return None

@@ -19,6 +19,7 @@ Modes are data (``domain.MODES``); what each way in checks before ``create_match
 from __future__ import annotations
 
 import logging
+import random
 import secrets
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -34,12 +35,23 @@ from libs.fairplay import ADMIN
 from libs.games import IllegalCommand, registry
 from libs.games.registry import DEFAULT_GAME
 from services.match import domain, fairplay, store
-from services.match.errors import IllegalActiveDeck, MatchExists
+from services.match.errors import IllegalActiveDeck, MatchExists, PracticeSeats
 from services.match.repository import MatchRepository, Outcome
 from services.match.scheduling import Dispatcher
 from services.match.usecases.limits import MatchLimits, admit_practice
 
 log = logging.getLogger(__name__)
+
+# Arcana's new players play the starter deck until they save one; a line must be built first (from
+# the welcome set economy gives), so a player without one cannot start a line match.
+STARTER_BEFORE_ANY = (DEFAULT_GAME,)
+NO_DECK = "no active deck of this game: build one and make it active"
+
+
+def needs_deck(game: str) -> bool:
+    """Whether players of ``game`` bring decks (the arena's cards are shared: none)."""
+    return bool(domain.game_named(game).starter_deck)
+
 
 Transaction = Callable[..., AbstractContextManager[psycopg.Connection[Any]]]
 AfterCommit = Callable[[Callable[[], None]], None]
@@ -65,6 +77,7 @@ class MatchCreation:
         match_id: str | None = None,
         conn: psycopg.Connection[Any] | None = None,
         game: str = DEFAULT_GAME,
+        bots: Sequence[str] = (),
     ) -> Outcome:
         """Start a match (the game's ``IllegalSetup`` for an illegal setup; ``MatchExists`` for a
         taken id). With ``conn`` the caller commits and then calls ``dispatcher.dispatch``."""
@@ -72,7 +85,16 @@ class MatchCreation:
         seed = seed if seed is not None else secrets.randbits(63)
         today = clock.now().date().isoformat()
         decision = domain.open_match(
-            match_id, mode, players, seed, today, bot=bot, request_id=request_id, options=options, game=game
+            match_id,
+            mode,
+            players,
+            seed,
+            today,
+            bot=bot,
+            request_id=request_id,
+            options=options,
+            game=game,
+            bots=bots,
         )
         try:
             outcome = self.matches.append(None, match_id, decision, conn)
@@ -92,21 +114,31 @@ class MatchCreation:
         *,
         transaction: Transaction,
         after_commit: AfterCommit,
+        bots: int = 1,
     ) -> dict[str, Any]:
-        """A match of ``player`` against the game's bot, at once; its timers and bot are scheduled
-        after the commit. Raises ``PracticeInProgress``, ``TooManyRequests``, ``IllegalActiveDeck``
-        and the game's ``IllegalSetup``."""
+        """A match of ``player`` against ``bots`` bots of the game, at once; its timers and bots are
+        scheduled after the commit. Each bot plays the game's bot deck (``Game.bot_deck``). Raises
+        ``PracticeSeats`` (the game does not seat ``1 + bots``), ``PracticeInProgress``,
+        ``TooManyRequests``, ``IllegalActiveDeck`` and the game's ``IllegalSetup``."""
         g = domain.game_named(game)
-        bot = f"bot-{uuid.uuid4()}"
+        if 1 + bots not in g.seats:
+            raise PracticeSeats(game, sorted(n - 1 for n in g.seats))
+        seated = [f"bot-{uuid.uuid4()}" for _ in range(bots)]
+        rng = random.Random(secrets.randbits(64))
         players = [
             {"id": player, "deck": deck or self.practice_deck(player, game)},
-            {"id": bot, "deck": list(g.starter_deck)},
+            *({"id": b, "deck": list(g.bot_deck(rng))} for b in seated),
         ]
         with transaction() as conn:
             admit_practice(conn, self.schema, player, self.limits)
-            outcome = self.create_match("practice", players, bot=bot, conn=conn, game=game)
+            outcome = self.create_match("practice", players, bot=seated[0], conn=conn, game=game, bots=seated)
         after_commit(lambda: self.dispatcher.dispatch(outcome))
-        return {"match_id": outcome.after.match_id, "version": outcome.after.version, "bot": bot}
+        return {
+            "match_id": outcome.after.match_id,
+            "version": outcome.after.version,
+            "bot": seated[0],
+            "bots": seated,
+        }
 
     def operators(
         self,
@@ -127,16 +159,18 @@ class MatchCreation:
         return {"match_id": outcome.after.match_id, "version": outcome.after.version, "bot": None}
 
     def practice_deck(self, player: str, game: str = DEFAULT_GAME) -> list[str]:
-        """The player's active deck as economy last published it, the game's starter deck when none
-        was (economy publishes Arcana decks only). Raises ``IllegalActiveDeck`` (with every problem)
-        when that deck is not legal now."""
-        starter = list(domain.game_named(game).starter_deck)
-        if game != DEFAULT_GAME:
-            return starter
+        """The player's active deck of ``game`` as economy last published it: Arcana's starter deck
+        before any; a line must have been published (``NO_DECK`` otherwise); a game without decks
+        (the arena) none. Raises ``IllegalActiveDeck`` (with every problem) when that deck is not
+        legal now, or missing."""
+        if not needs_deck(game):
+            return []
         with self.matches.pool.connection() as conn:
-            found = store.active_deck(conn, self.schema, player)
+            found = store.active_deck(conn, self.schema, player, game)
         if found is None:
-            return starter
+            if game in STARTER_BEFORE_ANY:
+                return list(domain.game_named(game).starter_deck)
+            raise IllegalActiveDeck([NO_DECK])
         if not found.legal:
             raise IllegalActiveDeck(found.problems)
         return found.cards
@@ -152,8 +186,10 @@ class MatchCreation:
         match_id = match_id_for(request_id)
         mode, game = data.get("mode"), data.get("game", DEFAULT_GAME)
         players = self.with_active_decks(data.get("players"), conn, str(game))
-        problem = domain.request_problem(mode, players, game) or self.request_mismatch(
-            list(players or ()), conn, str(game)
+        problem = (
+            self.missing_decks(players, conn, game)
+            or domain.request_problem(mode, players, game)
+            or self.request_mismatch(list(players or ()), conn, str(game))
         )
         if problem is None:
             try:
@@ -207,6 +243,26 @@ class MatchCreation:
             for p in players
         ]
 
+    def missing_decks(self, players: Any, conn: psycopg.Connection[Any], game: Any) -> Problem | None:
+        """For a game whose decks economy publishes without a starter before any (the line): the
+        players given by id with no active deck of it, or one published as not legal
+        (``illegal_deck``, as for Arcana). None otherwise (anything malformed is
+        ``request_problem``'s to name)."""
+        if not isinstance(game, str) or game in STARTER_BEFORE_ANY or not needs_deck(game):
+            return None
+        if not isinstance(players, list):
+            return None
+        ids = [str(p["id"]) for p in players if isinstance(p, Mapping) and isinstance(p.get("id"), str)]
+        found = {i: store.active_deck(conn, self.schema, i, game) for i in ids}
+        problems = {
+            i: [NO_DECK] if d is None else d.problems or ["the deck is not legal"]
+            for i, d in found.items()
+            if d is None or not d.legal
+        }
+        if not problems:
+            return None
+        return "illegal_deck", f"no legal active {game} deck of {', '.join(sorted(problems))}", problems
+
     def request_mismatch(
         self, players: Sequence[Mapping[str, Any]], conn: psycopg.Connection[Any], game: str = DEFAULT_GAME
     ) -> Problem | None:
@@ -228,8 +284,8 @@ class MatchCreation:
         if busy:
             details = {i: [f"match {m} has not ended"] for i, m in busy.items()}
             return "match_in_progress", f"a match of {', '.join(sorted(busy))} has not ended", details
-        if game != DEFAULT_GAME:
-            return None
+        if game not in STARTER_BEFORE_ANY:
+            return None  # the line's decks: ``missing_decks``; the arena has none
         illegal = self._illegal_decks(conn, ids)
         if illegal:
             return "illegal_deck", f"the active deck of {', '.join(sorted(illegal))} is not legal", illegal
@@ -252,12 +308,13 @@ class MatchCreation:
     def _expected_deck(
         self, conn: psycopg.Connection[Any], player_id: str, game: str = DEFAULT_GAME
     ) -> list[str]:
-        """The deck a player's ranked or casual match must use: their active deck, or the starter
-        deck (the game's own starter deck: economy keeps Arcana decks only)."""
+        """The deck a player's ranked or casual match must use: their active deck of the game, or
+        the starter deck (an empty one for a game without decks; a line never published is caught
+        by ``missing_decks``)."""
         starter = list(domain.game_named(game).starter_deck)
-        if game != DEFAULT_GAME:
+        if not needs_deck(game):
             return starter
-        found = store.active_deck(conn, self.schema, player_id)
+        found = store.active_deck(conn, self.schema, player_id, game)
         return list(found.cards) if found is not None else starter
 
     # -- other services' read models (in the consumer's transaction) -------------------------------

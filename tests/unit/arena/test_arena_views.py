@@ -17,7 +17,7 @@ def test_a_view_shows_only_the_viewers_hand_and_every_count() -> None:
     )
     mine = view(state, A)
     assert mine["hand"] == [{"id": "fireball-1", "card": "fireball"}, {"id": "mirror-1", "card": "mirror"}]
-    assert [p["hand_count"] for p in mine["players"]] == [2, 1, 0]
+    assert [p["hand_count"] for p in mine["seats"]] == [2, 1, 0]
     assert mine["pile_count"] == 16 - 4 and mine["discard"] == [{"id": "fireball-2", "card": "fireball"}]
     assert "shield-1" not in json.dumps(mine) and "fireball-1" not in json.dumps(view(state, B))
     assert mine["waiting"] == [{"player": A, "key": "action:1", "seconds": 60}]

@@ -109,7 +109,7 @@ def test_an_arena_match_pays_60_to_the_first_place_and_20_to_every_other() -> No
 
 
 def test_shards_are_a_currency_of_their_own() -> None:
-    opened = wallet.fold(wallet.decide_open_wallet(None, wallet.OpenWallet("p", "0" * 64)))
+    opened = wallet.fold(wallet.decide_open_wallet(None, wallet.OpenWallet("p", "0" * 64), now=ENDED_AT))
     cmd = wallet.ShardCredit("match:m1:p", "match", 1500, ENDED_AT.isoformat(), "m1")
     (event,) = wallet.decide_shard_credit(opened, "p", cmd)
     assert isinstance(event, ShardsCredited) and (event.player_id, event.shards_after) == ("p", 1500)

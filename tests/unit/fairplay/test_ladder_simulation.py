@@ -174,7 +174,7 @@ def test_without_the_fair_play_rules_the_same_script_boosts_the_mains(monkeypatc
     pair meets, rematches at once, early concedes move nothing as before) the same script lifts the
     mains above every honest player of their skill, so the first test measures the rules."""
     monkeypatch.setattr(fairplay.verdict, "PAIR_DAILY_MATCHES", 10**9)
-    monkeypatch.setattr(fairplay.verdict, "EARLY_END_BY_PLAYER", ())
+    monkeypatch.setattr(fairplay.games, "EARLY_END_BY_PLAYER", ())
     monkeypatch.setattr(matchmaking.pairing.fairplay, "may_rematch", lambda a, b: True)
     players, rating = simulate()
     excess = _excess(players, rating)

@@ -97,6 +97,7 @@ def test_service_events_keep_their_stored_keys_order_and_values() -> None:
             "bot": None,
             "request_id": None,
             "game": "arcana",
+            "bots": [],
         },
     )
     since = (T0 + timedelta(seconds=20)).isoformat()
