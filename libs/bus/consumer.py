@@ -100,6 +100,11 @@ def group_id(name: str) -> str:
     return os.environ.get("ARCANA_KAFKA_GROUP_PREFIX", "") + name
 
 
+class TopicsNotReady(KafkaError):
+    """A topic the consumer reads has no partitions yet (its relay has not created it): joining the
+    group now could leave the consumer assigned nothing until the next rebalance, so it waits."""
+
+
 class HandlerFailed(Exception):
     """The handler raised for one message; its transaction was rolled back."""
 
@@ -180,6 +185,7 @@ class ConsumerRunner(BackgroundLoop):
         self.dead_letters = DeadLetterPublisher(bootstrap, dead_letter_topic(service_name or schema))
         self.applied = 0  # events handled (new to the inbox)
         self.skipped = 0  # events already in the inbox, or older than the horizon
+        self.waited_for_topics = 0  # connections put off because a topic had no partitions yet
         self.dead_lettered = 0  # events given up on (see libs/bus/deadletters.py)
         self.types = None if types is None else frozenset(types)  # None: every type is handled
         self.ignored = 0  # events of a type not in ``types`` (no inbox row, no handler)
@@ -304,6 +310,11 @@ class ConsumerRunner(BackgroundLoop):
             client_id=f"arcana-{self.name}",
             **{**client_options(), **self.consumer_config},
         )
+        missing = [t for t in self.topics if not consumer.partitions_for_topic(t)]
+        if missing:
+            self.waited_for_topics += 1
+            self._close(consumer)
+            raise TopicsNotReady(f"no partitions yet for {', '.join(missing)}")
         consumer.subscribe(self.topics, listener=_OnRebalance(self, consumer))
         return consumer
 

@@ -127,6 +127,28 @@ def test_restarted_consumer_resumes_from_committed_offsets(
     assert (again.applied, again.skipped) == (10, 0)
 
 
+def test_a_consumer_started_before_its_topic_exists_joins_once_it_does(
+    store: EventStore, model: CountingModel, service: str, kafka_bootstrap: str
+) -> None:
+    """Joining the group while the relay creates the topic could leave the consumer assigned nothing
+    for minutes (seen in the e2e tests): it waits for the topic's partitions, then subscribes."""
+    topic = topic_for(service)  # the test's own service: its topic does not exist yet
+    runner = ConsumerRunner(
+        store.pool, store.schema, f"{service}-late", [topic], model.handle, kafka_bootstrap, backoff_max=0.5
+    )
+    runner.start()
+    relay = OutboxRelay(store, service, kafka_bootstrap)
+    try:
+        wait_until(lambda: runner.waited_for_topics >= 1, 30, "the consumer put off joining")
+        events = append_events(store, 5, streams=1)
+        relay.start()
+        wait_until(lambda: len(model.counts()) == 5, 60, "5 events applied")
+    finally:
+        relay.stop()
+        runner.stop()
+    assert model.counts() == {str(e.event_id): 1 for e in events}
+
+
 def test_consumer_runs_as_a_process_and_stops_on_sigterm(
     store: EventStore, service: str, postgres_url: str, kafka_bootstrap: str
 ) -> None:
