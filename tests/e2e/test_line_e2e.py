@@ -91,9 +91,13 @@ def _build_line(p: Player, cards: list[str]) -> dict[str, Any]:
 
 def _locked_left(p: Player) -> int:
     """Training battles left before ranked line opens (once matchmaking knows the active line)."""
-    err = wait_for(lambda: _error(lambda: p.api.queue("ranked", game="line")) or None, WAIT)
-    if err.code == "no_active_deck":
-        return _locked_left(p)
+
+    def refused() -> ApiError | None:
+        err = _error(lambda: p.api.queue("ranked", game="line"))
+        assert err is not None, "a ranked line ticket before any training battle"
+        return None if err.code == "no_active_deck" else err
+
+    err = wait_for(refused, WAIT)
     assert (err.status, err.code) == (409, "ranked_locked"), err
     return int(err.details["training_battles_left"])
 
