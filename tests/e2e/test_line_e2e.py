@@ -114,9 +114,10 @@ def _train(p: Player) -> int:
     return wins
 
 
-def _assert_no_seed(*shown: Any) -> None:
+def _assert_no_seed(*shown: Any, seed: int | None = None) -> None:
     text = json.dumps(shown)
     assert '"seed"' not in text, text[:500]
+    assert seed is None or str(seed) not in text
 
 
 def _replay(stack: Stack, match_id: str, player: str | None) -> list[dict[str, Any]]:
@@ -198,7 +199,7 @@ def test_two_new_players_train_unlock_ranked_fight_and_are_paid_as_the_seed_says
         assert p.api.line_progress()["arena_xp"] == ARENA_XP_PER_TRAINING_WIN * wins[p.id]
 
     # The combat log each player sees is the replay's; the seed is in the store, never in a view.
-    assert any("seed" in e for e in _replay(stack, match_id, None))
+    [seed] = [e["seed"] for e in _replay(stack, match_id, None) if e["type"] == "FightStarted"]
     for p in (a, b):
         replayed = _replay(stack, match_id, p.id)
         shown = p.api.events(match_id)["events"]
@@ -206,4 +207,4 @@ def test_two_new_players_train_unlock_ranked_fight_and_are_paid_as_the_seed_says
         fight = [e for e in replayed if e["type"] not in ("MatchCreated",)]
         assert views[p.id]["log"] == combat_log(fight, p.id)
         assert views[p.id]["log"]["end"]["winner"] == ("you" if p is won else "opponent")
-        _assert_no_seed(views[p.id], shown, replayed)
+        _assert_no_seed(views[p.id], shown, replayed, seed=seed)
