@@ -25,7 +25,7 @@ from libs.games import (
     Wait,
 )
 
-from . import catalog, errors, views
+from . import catalog, errors, facts, views
 from .appliers import evolve
 from .bots import pick_line
 from .deciders import decide
@@ -77,6 +77,8 @@ class Line(Game):
     errors: ClassVar[tuple[type[IllegalCommand], ...]] = ERRORS
     commands: ClassVar[Mapping[str, CommandShape]] = {}
     starter_deck: ClassVar[tuple[str, ...]] = catalog.WELCOME_LINE
+    events: ClassVar[tuple[Any, ...]] = facts.FACTS
+    public_events: ClassVar[tuple[Any, ...]] = tuple(facts.PUBLIC.values())
 
     def setup(self, setup: Setup) -> list[dict[str, Any]]:
         """The whole fight. `options`: `first` (a player id). A bad line raises `InvalidLine` with every
