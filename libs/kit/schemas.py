@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from libs.contracts.base import conforms, type_name
+from libs.contracts.base import conforms, field_types, type_name
 
 if TYPE_CHECKING:
     from libs.eventstore import RecordedEvent
@@ -75,7 +75,7 @@ def json_schema(event: type[Any], topic: str) -> dict[str, Any]:
 def problems(event: type[Any], data: Mapping[str, Any], *, exact: bool = False) -> list[str]:
     """What in ``data`` does not match ``event``'s declaration (empty: it conforms). ``exact``: no
     key beyond the declared ones (the engine's own events, which have no older or newer shape)."""
-    hints = typing.get_type_hints(event)
+    hints = field_types(event)
     found = []
     for f in dataclasses.fields(event):
         if f.name not in data:

@@ -10,7 +10,6 @@ Expected values are computed here from the rules (docs/rules.md) and from the ma
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -32,17 +31,6 @@ PASSWORD = "a long enough secret"
 NEW_ACCOUNT, DAILY_LOGIN, STREAK_DAY_1 = 400, 50, 30
 WIN_COINS, LOSS_COINS = 60, 20
 WIN_XP, LOSS_XP = 60, 25
-
-
-@pytest.fixture(scope="module")
-def stack(
-    postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Stack]:
-    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("loop-e2e")) as s:
-        s.wait_ready()
-        yield s
-        web_log = s.log("web")
-    assert '"status": 500' not in web_log, web_log[-3000:]
 
 
 class Player(Client):
