@@ -102,7 +102,7 @@ SERIAL_GROUPS = (
     ("tests/e2e/test_recovery", "make-run"),
     ("tests/e2e/test_web_client", "long-stacks"),
     ("tests/e2e/test_worked_analysis", "long-stacks"),
-    ("tests/e2e/test_backup_restore", "long-stacks"),
+    ("tests/e2e/test_backup_restore", "own-stacks"),
     ("tests/e2e/test_accounts_http", "own-stacks"),
     ("tests/e2e/test_many_waiting", "own-stacks"),
     ("tests/e2e/test_production_celery", "own-stacks"),
