@@ -95,13 +95,17 @@ def make_broker(tmp_root: Path) -> Iterator[type]:
 # Tests that run one after the other on one worker each (`make test`: ``-n N --dist loadgroup``):
 # they start `make run` itself or whole stacks, and wait for them with time limits that two of them
 # at once on 2 cores would not meet. The first prefix that matches a test's path names its group;
-# the groups run side by side, and everything else spreads over every worker.
+# the groups run side by side, and everything else spreads over every worker. "stacks" holds the
+# modules that share one stack (tests/e2e/conftest.py); "own-stacks" those that start their own.
 SERIAL_GROUPS = (
     ("tests/e2e/test_make_run", "make-run"),
     ("tests/e2e/test_recovery", "make-run"),
     ("tests/e2e/test_web_client", "long-stacks"),
     ("tests/e2e/test_worked_analysis", "long-stacks"),
-    ("tests/e2e/test_backup_restore", "long-stacks"),
+    ("tests/e2e/test_backup_restore", "own-stacks"),
+    ("tests/e2e/test_accounts_http", "own-stacks"),
+    ("tests/e2e/test_many_waiting", "own-stacks"),
+    ("tests/e2e/test_production_celery", "own-stacks"),
     ("tests/e2e/", "stacks"),
 )
 

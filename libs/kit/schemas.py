@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from libs.contracts.base import conforms, type_name
+from libs.contracts.base import conforms, field_types, type_name
 
 if TYPE_CHECKING:
     from libs.eventstore import RecordedEvent
@@ -95,7 +95,7 @@ def problems(
     """What in ``data`` does not match ``event``'s declaration at ``version`` (default: its own;
     empty: it conforms). ``exact``: no key beyond the declared ones (the engine's own events, which
     have no older or newer shape)."""
-    hints = typing.get_type_hints(event)
+    hints = field_types(event)
     found = []
     for f in _fields_of(event, version or event.VERSION):
         if f.name not in data:

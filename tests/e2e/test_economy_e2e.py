@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -20,17 +19,6 @@ from tests.e2e.test_match_e2e import Client, play_both
 from tests.e2e.test_ranked_e2e import queued_match
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def stack(
-    postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Stack]:
-    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("economy-e2e")) as s:
-        s.wait_ready()
-        yield s
-        web_log = s.log("web")
-    assert '"status": 500' not in web_log, web_log[-3000:]
 
 
 def eventually(probe: Any, timeout: float, what: str) -> Any:
@@ -66,10 +54,11 @@ def consumed(stack: Stack, stream: str, type_: str) -> bool:
     return bool(row and row[0])
 
 
-def logins_consumed(stack: Stack) -> int:
-    """PlayerLoggedIn events economy's consumer applied (only one test of this module logs in)."""
+def logins_consumed(stack: Stack, player: Client) -> int:
+    """The player's PlayerLoggedIn events economy's consumer applied."""
     with psycopg.connect(stack.database_url) as conn:
-        row = conn.execute("SELECT count(*) FROM economy.inbox WHERE type = 'PlayerLoggedIn'").fetchone()
+        query = "SELECT count(*) FROM economy.inbox WHERE stream = %s AND type = 'PlayerLoggedIn'"
+        row = conn.execute(query, (f"player-{player.id}",)).fetchone()
     return int(row[0]) if row else 0
 
 
@@ -107,7 +96,7 @@ def test_two_log_ins_the_same_day_pay_50_coins_once_and_the_next_day_pays_again(
     log_in(stack, username)
     # Progression pays streak days through the same wallet: read the daily log-in credits themselves.
     eventually(lambda: [e["amount"] for e in daily_logins(player)] == [50], 60, "the daily coins")
-    eventually(lambda: logins_consumed(stack) >= 2, 30, "both log-ins consumed")
+    eventually(lambda: logins_consumed(stack, player) >= 2, 30, "both log-ins consumed")
     assert [e["amount"] for e in daily_logins(player)] == [50]
 
     stack.advance_clock(24 * 3600)  # every process of the stack: the next UTC day

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -21,7 +23,8 @@ from libs.devstack.ports import free_port
 def _wait_ready(base: str, proc: subprocess.Popen[bytes], timeout: float = 90) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        assert proc.poll() is None, "make run exited early"
+        if proc.poll() is not None:
+            raise AssertionError(f"make run exited early ({proc.returncode}):\n{_printed(proc)[-3000:]}")
         try:
             if requests.get(f"{base}/readyz", timeout=2).status_code == 200:
                 return
@@ -29,6 +32,18 @@ def _wait_ready(base: str, proc: subprocess.Popen[bytes], timeout: float = 90) -
             pass
         time.sleep(0.3)
     raise AssertionError("the stack did not become ready")
+
+
+def _printed(proc: subprocess.Popen[bytes]) -> str:
+    """What it printed so far, without waiting for the end of its output (a child it started may
+    hold it open)."""
+    chunks = []
+    while proc.stdout and select.select([proc.stdout], [], [], 0)[0]:
+        chunk = os.read(proc.stdout.fileno(), 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks).decode(errors="replace")
 
 
 def test_run_serves_the_api_and_ctrl_c_leaves_nothing_running(tmp_path: Path) -> None:
@@ -85,7 +100,8 @@ def test_run_serves_the_api_and_ctrl_c_leaves_nothing_running(tmp_path: Path) ->
         types = [json.loads(line)["type"] for line in exported.stdout.splitlines()]
         assert types == ["PlayerRegistered", "PlayerLoggedIn"]  # the account, then the log-in above
     finally:
-        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+        with contextlib.suppress(ProcessLookupError):  # exited early: the failure above says why
+            os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
         output = proc.communicate(timeout=60)[0].decode()
     assert "Arcana is up" in output and "Arcana: stopping" in output
     assert not (tmp_path / "data" / DATABASE_URL_FILE).exists()  # nothing points to a stopped database

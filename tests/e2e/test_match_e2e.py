@@ -13,7 +13,6 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -31,17 +30,6 @@ from tests.integration.bus.helpers import RawReader
 pytestmark = pytest.mark.e2e
 
 MATCH_PROCESSES = ("web", "celery-worker", "celery-beat", "relay-match", "consumers-match")
-
-
-@pytest.fixture(scope="module")
-def stack(
-    postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Stack]:
-    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("match-e2e")) as s:
-        s.wait_ready()
-        yield s
-        web_log = s.log("web")
-    assert '"status": 500' not in web_log, web_log[-3000:]
 
 
 class Client:
@@ -262,9 +250,7 @@ def test_restart_survival(stack: Stack) -> None:
     a.act(match_id)  # mulligans
     b.act(match_id)
     for _ in range(3):  # a few moves into a's first turn (not ending it)
-        legal = a.get(f"/v1/matches/{match_id}/legal-commands")["commands"]
-        if [c for c in legal if c["type"] == "play"]:
-            a.act(match_id)
+        play_a_card(a, match_id)
     before = (a.view(match_id), b.view(match_id), a.get(f"/v1/matches/{match_id}/events"))
     assert before[0]["active_player"] == a.id
 
@@ -272,7 +258,7 @@ def test_restart_survival(stack: Stack) -> None:
     stack.start(*MATCH_PROCESSES)
     stack.wait_ready()
     after = (a.view(match_id), b.view(match_id), a.get(f"/v1/matches/{match_id}/events"))
-    assert after == before
+    assert_same_after_restart(before, after)
     r = a.http.post(f"{stack.url}/v1/matches/{match_id}/commands", json={"type": "end_turn"}, timeout=10)
     assert r.status_code == 200, r.text  # play goes on
     assert b.view(match_id)["active_player"] == b.id
@@ -285,6 +271,39 @@ def test_restart_survival(stack: Stack) -> None:
     timed_out = wait_for(lambda: _timed_out(a, match_id, version), 20)
     assert timed_out["data"]["player"] == b.id and timed_out["data"]["timeouts"] == 1
     assert a.view(match_id)["active_player"] == a.id
+
+
+PRESENCE_EVENTS = ("PlayerDisconnected", "PlayerReconnected")
+
+
+def assert_same_after_restart(before: tuple[Any, ...], after: tuple[Any, ...]) -> None:
+    """Both views and the event list are as before the restart. On a loaded machine the restart may
+    outlast the presence rule (no request for 20 s: disconnected, reconnected at the next request):
+    then the only new events are those, after every earlier event unchanged, and the views differ
+    only in their version and who is connected."""
+    if after == before:
+        return
+    (*views_before, log_before), (*views_after, log_after) = before, after
+    stored = len(log_before["events"])
+    kept, new = log_after["events"][:stored], log_after["events"][stored:]
+    assert kept == log_before["events"], "a stored event changed or was lost"
+    assert new and all(e["type"] in PRESENCE_EVENTS for e in new), new
+
+    def game(view: dict[str, Any], *presence: str) -> dict[str, Any]:
+        return {k: v for k, v in view.items() if k not in ("version", *presence)}
+
+    assert [game(v, "connected") for v in views_after] == [game(v, "connected") for v in views_before]
+    assert game(log_after, "events") == game(log_before, "events")
+
+
+def play_a_card(c: Client, match_id: str) -> None:
+    """Play a card if one is legal (``act`` would end the turn when only targeted plays are)."""
+    legal = c.get(f"/v1/matches/{match_id}/legal-commands")
+    plays = [m for m in legal["commands"] if m["type"] == "play"]
+    if plays:
+        body = {**min(plays, key=lambda m: "target" in m), "expected_version": legal["version"]}
+        r = c.http.post(f"{c.url}/v1/matches/{match_id}/commands", json=body, timeout=10)
+        assert r.status_code in (200, 409), r.text  # 409: a presence event came first
 
 
 def _timed_out(client: Client, match_id: str, after: int) -> dict[str, Any] | None:

@@ -8,7 +8,6 @@ the matchmaking processes with tickets waiting keeps them waiting with their wai
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,17 +18,6 @@ from tests.e2e.test_match_e2e import Client, announce_players, play_both, wait_f
 pytestmark = pytest.mark.e2e
 
 MATCHMAKING_PROCESSES = ("web", "celery-worker", "celery-beat", "relay-matchmaking", "consumers-matchmaking")
-
-
-@pytest.fixture(scope="module")
-def stack(
-    postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Stack]:
-    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("ranked-e2e")) as s:
-        s.wait_ready()
-        yield s
-        web_log = s.log("web")
-    assert '"status": 500' not in web_log, web_log[-3000:]
 
 
 def queue(c: Client, mode: str) -> dict[str, Any]:

@@ -10,7 +10,6 @@ Expected values are computed here from the rules (docs/rules.md) and from the ma
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -32,17 +31,6 @@ PASSWORD = "a long enough secret"
 NEW_ACCOUNT, DAILY_LOGIN, STREAK_DAY_1 = 400, 50, 30
 WIN_COINS, LOSS_COINS = 60, 20
 WIN_XP, LOSS_XP = 60, 25
-
-
-@pytest.fixture(scope="module")
-def stack(
-    postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Stack]:
-    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("loop-e2e")) as s:
-        s.wait_ready()
-        yield s
-        web_log = s.log("web")
-    assert '"status": 500' not in web_log, web_log[-3000:]
 
 
 class Player(Client):
@@ -131,8 +119,10 @@ def test_a_new_player_queues_plays_and_sees_coins_xp_quests_and_rating_move(stac
         wait_for(lambda p=p, total=total: _coins(p) == total, 60)
         ledger = p.api.wallet_history()["entries"]
         assert any(e["amount"] == coins and match_id in e["source"] for e in ledger), ledger
-        season_pass = p.api.season_pass()
-        assert season_pass["xp"] == xp + sum(q["xp"] for q in done)
+        # Quests that this match does not move show their progress before progression read it:
+        # wait for the pass itself.
+        want = xp + sum(q["xp"] for q in done)
+        season_pass = wait_for(lambda p=p, want=want: (sp := p.api.season_pass())["xp"] == want and sp, 60)
         assert season_pass["level"] == season_pass["xp"] // season_pass["xp_per_level"]
 
     if mode == "ranked":
