@@ -26,6 +26,11 @@ ROUND_STARTED, CARD_HIT, CARD_DIED = Ev.ROUND_STARTED.value, Ev.CARD_HIT.value, 
 CARD_HEALED, ROUND_ENDED, MATCH_ENDED = Ev.CARD_HEALED.value, Ev.ROUND_ENDED.value, Ev.MATCH_ENDED.value
 FRONT, CARRY_FRONT, BACK = Hit.FRONT.value, Hit.CARRY_FRONT.value, Hit.BACK.value
 CARRY, NUKER, SUPPORT = Role.CARRY.value, Role.NUKER.value, Role.SUPPORT.value
+LINE_FELL, FROZEN, ROUND_LIMIT = (
+    EndReason.LINE_FELL.value,
+    EndReason.FROZEN.value,
+    EndReason.ROUND_LIMIT.value,
+)
 
 
 class Outcome(NamedTuple):
@@ -97,7 +102,7 @@ def play(
     healers = bool(supports[0] or supports[1])
     events: list[Event] = []
     add = events.append
-    r, begins, winner, reason = 0, first, -1, EndReason.ROUND_LIMIT.value
+    r, begins, winner, reason = 0, first, -1, ROUND_LIMIT
     while r < MAX_ROUNDS:
         r += 1
         begins = first if r % 2 else 1 - first
@@ -110,7 +115,7 @@ def play(
             r, rp, begins, pids, atk, half, hp, carry, strikes, lo, hi, alive, dealt, hits, kills, add
         )
         if winner >= 0:
-            reason = EndReason.LINE_FELL.value
+            reason = LINE_FELL
             break
         if heal and healers:
             _heal(r, heal, begins, pids, hp, top, supports, healed, add)
@@ -121,7 +126,7 @@ def play(
             and dealt[0] + dealt[1] - healed[0] - healed[1] <= given
             and _frozen(hp, before)
         ):
-            reason = EndReason.FROZEN.value
+            reason = FROZEN
             break
     tie = None
     if winner < 0:

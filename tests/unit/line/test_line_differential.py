@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from libs.line import CATALOG, Fighter, fight, fold
+from libs.line import CATALOG, Fighter, active_links, bake, fight, fold
 from libs.line.resolution import resolve
 from libs.line.setup import fight_started
 
@@ -76,6 +76,15 @@ def test_hand_made_lines_of_any_length_equal_the_reference(chunk: int) -> None:
         assert got == expected
         reasons.add(expected[1].reason)
     assert reasons == {"line_fell", "frozen", "round_limit"}
+
+
+def test_links_and_baked_stats_equal_the_reference() -> None:
+    rng = random.Random(2301)
+    for _ in range(4000):
+        cards = [CATALOG[c] for c in rng.sample(IDS, 5)]
+        links = active_links(cards)
+        assert links == reference.active_links(cards)
+        assert bake(cards, links) == reference.bake(cards, links)
 
 
 def test_a_fast_fight_still_folds_to_its_state() -> None:
