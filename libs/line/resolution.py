@@ -21,6 +21,8 @@ Event = dict[str, Any]
 Add = Callable[[Event], None]
 Rows = tuple[list[int], list[int]]  # one list per side, indexed by slot
 Strikes = tuple[bool, ...]  # is each of a card's hits the back hit
+FRONT_ONLY: Strikes = (False,)
+FRONT_AND_BACK: Strikes = (False, True)
 
 ROUND_STARTED, CARD_HIT, CARD_DIED = Ev.ROUND_STARTED.value, Ev.CARD_HIT.value, Ev.CARD_DIED.value
 CARD_HEALED, ROUND_ENDED, MATCH_ENDED = Ev.CARD_HEALED.value, Ev.ROUND_ENDED.value, Ev.MATCH_ENDED.value
@@ -163,16 +165,18 @@ def play(
 
 def _columns(side: Sequence[Fighter]) -> tuple[list[Any], ...]:
     """One side as columns: ATK, half armour, HP, max HP, carry?, its strikes (front, and back for a
-    nuker), and its support slots."""
-    return (
-        [f.atk for f in side],
-        [f.arm // 2 for f in side],
-        [f.hp for f in side],
-        [f.hp for f in side],
-        [CARRY in f.roles for f in side],
-        [(False, True) if NUKER in f.roles else (False,) for f in side],
-        [k for k, f in enumerate(side) if SUPPORT in f.roles],
-    )
+    nuker), and its support slots (one loop: a comprehension a column cost twice as much)."""
+    atk, half, hp, carry, strikes, supports = [], [], [], [], [], []
+    for k, f in enumerate(side):
+        roles = f.roles
+        atk.append(f.atk)
+        half.append(f.arm // 2)
+        hp.append(f.hp)
+        carry.append(CARRY in roles)
+        strikes.append(FRONT_AND_BACK if NUKER in roles else FRONT_ONLY)
+        if SUPPORT in roles:
+            supports.append(k)
+    return atk, half, hp, hp[:], carry, strikes, supports
 
 
 def _hits(
