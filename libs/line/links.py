@@ -62,68 +62,108 @@ _NUKER: Final = frozenset({Role.NUKER.value})
 _ESCAPE: Final = frozenset({Tag.ESCAPE.value})
 _PUSHER: Final = frozenset({Tag.PUSHER.value})
 _CARRY, _TANK = Role.CARRY.value, Role.TANK.value
+# the links' ids as plain strings (an enum member's `.value` is a descriptor call on the hot path)
+ANCHOR, CLASSIC, CONTROL_NET = Link.ANCHOR.value, Link.CLASSIC.value, Link.CONTROL_NET.value
+NUKER_CHOIR, SLIPPERY, PUSH = Link.NUKER_CHOIR.value, Link.SLIPPERY.value, Link.PUSH.value
 
 
-def _matching(cards: Sequence[Card], wanted: frozenset[str]) -> tuple[int, ...]:
-    return tuple(i for i, c in enumerate(cards) if not c.words.isdisjoint(wanted))
+# one bit per group of words a link counts
+_GROUPS: Final = (_SUPPORTISH, _FRONTISH, _DAMAGEISH, _CONTROL, _NUKER, _ESCAPE, _PUSHER)
+SUPPORTISH, FRONTISH, DAMAGEISH, CONTROL, NUKER, ESCAPE, PUSHER = (1 << i for i in range(len(_GROUPS)))
+
+# Memos of what a line's setup computes again and again: a catalog has a few dozen word sets, and its
+# cards with every combination of link bonuses make a few thousand fighters (building one of these frozen
+# records costs several times a dict look-up; being immutable, they are shared safely).
+_MASKS: dict[frozenset[str], int] = {}
+_FIGHTERS: dict[tuple[str, tuple[str, ...], int, int, int], Fighter] = {}
+_LINKS: dict[tuple[str, int, tuple[int, ...], tuple[Bonus, ...]], ActiveLink] = {}
+
+
+def _mask(words: frozenset[str]) -> int:
+    """The groups a card's words fall in, as bits."""
+    mask = _MASKS.get(words)
+    if mask is None:
+        mask = _MASKS[words] = sum(1 << i for i, group in enumerate(_GROUPS) if not words.isdisjoint(group))
+    return mask
+
+
+def _link(id_: str, tier: int, slots: tuple[int, ...], bonus: tuple[Bonus, ...]) -> ActiveLink:
+    key = (id_, tier, slots, bonus)
+    link = _LINKS.get(key)
+    if link is None:
+        link = _LINKS[key] = ActiveLink(id_, tier, slots, bonus)
+    return link
+
+
+def _fighter(card: Card, atk: int, arm: int, hp: int) -> Fighter:
+    key = (card.id, card.roles, atk, arm, hp)
+    fighter = _FIGHTERS.get(key)
+    if fighter is None:
+        fighter = _FIGHTERS[key] = Fighter(card.id, card.roles, atk, arm, hp)
+    return fighter
+
+
+def _slots(masks: Sequence[int], group: int) -> tuple[int, ...]:
+    """The slots whose card falls in `group`."""
+    return tuple([i for i, mask in enumerate(masks) if mask & group])
 
 
 def _all(cards: Sequence[Card], bonus: Bonus) -> tuple[Bonus, ...]:
     return (bonus,) * len(cards)
 
 
-def _anchor(cards: Sequence[Card]) -> ActiveLink | None:
+def _anchor(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | None:
     """One support or healer: everyone +1 armour."""
-    slots = _matching(cards, _SUPPORTISH)
-    return ActiveLink(Link.ANCHOR.value, 1, slots, _all(cards, (0, 1, 0))) if slots else None
+    slots = _slots(masks, SUPPORTISH)
+    return _link(ANCHOR, 1, slots, _all(cards, (0, 1, 0))) if slots else None
 
 
-def _classic(cards: Sequence[Card]) -> ActiveLink | None:
+def _classic(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | None:
     """Three different cards, one tank/initiator, one carry/nuker, one support/healer: everyone +1 HP."""
-    fronts, hitters, helpers = (_matching(cards, group) for group in (_FRONTISH, _DAMAGEISH, _SUPPORTISH))
+    fronts, hitters, helpers = _slots(masks, FRONTISH), _slots(masks, DAMAGEISH), _slots(masks, SUPPORTISH)
     for a in fronts:
         for b in hitters:
             for c in helpers:
                 if len({a, b, c}) == 3:
-                    return ActiveLink(Link.CLASSIC.value, 1, tuple(sorted((a, b, c))), _all(cards, (0, 0, 1)))
+                    return _link(CLASSIC, 1, tuple(sorted((a, b, c))), _all(cards, (0, 0, 1)))
     return None
 
 
-def _control_net(cards: Sequence[Card]) -> ActiveLink | None:
+def _control_net(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | None:
     """Disablers and initiators: two, everyone +1 armour; three or more, +1 armour and +1 HP."""
-    slots = _matching(cards, _CONTROL)
+    slots = _slots(masks, CONTROL)
     if len(slots) >= 3:
-        return ActiveLink(Link.CONTROL_NET.value, 3, slots, _all(cards, (0, 1, 1)))
+        return _link(CONTROL_NET, 3, slots, _all(cards, (0, 1, 1)))
     if len(slots) == 2:
-        return ActiveLink(Link.CONTROL_NET.value, 2, slots, _all(cards, (0, 1, 0)))
+        return _link(CONTROL_NET, 2, slots, _all(cards, (0, 1, 0)))
     return None
 
 
-def _nuker_choir(cards: Sequence[Card]) -> ActiveLink | None:
+def _nuker_choir(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | None:
     """Two nukers: everyone +1 ATK."""
-    slots = _matching(cards, _NUKER)
-    return ActiveLink(Link.NUKER_CHOIR.value, 2, slots, _all(cards, (1, 0, 0))) if len(slots) >= 2 else None
+    slots = _slots(masks, NUKER)
+    return _link(NUKER_CHOIR, 2, slots, _all(cards, (1, 0, 0))) if len(slots) >= 2 else None
 
 
-def _slippery(cards: Sequence[Card]) -> ActiveLink | None:
+def _slippery(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | None:
     """Two escapes: those cards +1 armour."""
-    slots = _matching(cards, _ESCAPE)
+    slots = _slots(masks, ESCAPE)
     if len(slots) < 2:
         return None
     bonus = tuple((0, 1, 0) if i in slots else (0, 0, 0) for i in range(len(cards)))
-    return ActiveLink(Link.SLIPPERY.value, 2, slots, bonus)
+    return _link(SLIPPERY, 2, slots, bonus)
 
 
-def _push(cards: Sequence[Card]) -> ActiveLink | None:
+def _push(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | None:
     """Two pushers: carries +1 ATK, tanks -1 armour."""
-    slots = _matching(cards, _PUSHER)
+    slots = _slots(masks, PUSHER)
     if len(slots) < 2:
         return None
     bonus = tuple((int(_CARRY in c.roles), -int(_TANK in c.roles), 0) for c in cards)
-    return ActiveLink(Link.PUSH.value, 2, slots, bonus)
+    return _link(PUSH, 2, slots, bonus)
 
 
-LINKS: Final[tuple[Callable[[Sequence[Card]], ActiveLink | None], ...]] = (
+LINKS: Final[tuple[Callable[[Sequence[Card], Sequence[int]], ActiveLink | None], ...]] = (
     _anchor,
     _classic,
     _control_net,
@@ -135,17 +175,19 @@ LINKS: Final[tuple[Callable[[Sequence[Card]], ActiveLink | None], ...]] = (
 
 def active_links(cards: Sequence[Card]) -> list[ActiveLink]:
     """The links a line lights, in the order of `Link`."""
-    return [link for find in LINKS if (link := find(cards)) is not None]
+    masks = [_mask(c.words) for c in cards]
+    return [link for find in LINKS if (link := find(cards, masks)) is not None]
 
 
 def bake(cards: Sequence[Card], links: Sequence[ActiveLink]) -> tuple[Fighter, ...]:
     """Each card's stats with every active link's bonus added (armour at least 0)."""
-    stats = [[c.atk, c.arm, c.hp] for c in cards]
-    for link in links:
-        for row, bonus in zip(stats, link.bonus, strict=True):
-            row[0] += bonus[0]
-            row[1] += bonus[1]
-            row[2] += bonus[2]
-    return tuple(
-        Fighter(c.id, c.roles, atk, max(0, arm), hp) for c, (atk, arm, hp) in zip(cards, stats, strict=True)
-    )
+    fighters = []
+    for i, c in enumerate(cards):
+        atk, arm, hp = c.atk, c.arm, c.hp
+        for link in links:
+            more_atk, more_arm, more_hp = link.bonus[i]
+            atk += more_atk
+            arm += more_arm
+            hp += more_hp
+        fighters.append(_fighter(c, atk, max(0, arm), hp))
+    return tuple(fighters)

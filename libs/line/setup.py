@@ -12,7 +12,7 @@ from .catalog import CATALOG, validate_line
 from .constants import SEATS, Ev
 from .errors import InvalidSetup
 from .links import active_links, bake
-from .resolution import Event, resolve
+from .resolution import Event, ended, play
 from .state import State
 
 FIRST_SIDE = "line:first"  # the purpose whose pick from the seed is the side acting first in round 1
@@ -32,9 +32,9 @@ def start(setup: Mapping[str, Any]) -> list[Event]:
 
 def fight(setup: Mapping[str, Any]) -> tuple[list[Event], State]:
     """`start`'s events and the state they lead to, as the resolution computed it (raises as `start`)."""
-    opening, state = fight_started(setup)
-    events, final = resolve(state)
-    return [opening, *events], final
+    event, opening = fight_started(setup)
+    events, out = play(opening.pids, opening.first, opening.fighters)
+    return [event, *events], ended(opening, out, (event, *events))
 
 
 def fight_started(setup: Mapping[str, Any]) -> tuple[Event, State]:
