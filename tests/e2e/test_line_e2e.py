@@ -13,7 +13,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -36,17 +35,6 @@ MMR_START, MMR_WIN, MMR_LOSS = 1_000, 2, -1
 ARENA_XP_PER_TRAINING_WIN = 20
 TRAINING_TO_UNLOCK = 3
 WAIT = 60
-
-
-@pytest.fixture(scope="module")
-def stack(
-    postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Stack]:
-    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("line-e2e")) as s:
-        s.wait_ready()
-        yield s
-        web_log = s.log("web")
-    assert '"status": 500' not in web_log, web_log[-3000:]
 
 
 class Player:
