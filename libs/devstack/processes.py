@@ -3,12 +3,14 @@ the tests start things exactly as the product does."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from libs.config import PROJECT_ROOT
+from libs.devstack.ports import free_port
 
 PY = sys.executable
 
@@ -39,7 +41,7 @@ def base_env(database_url: str, kafka: str, celery_broker: str | None, data_dir:
         DATABASE_URL=database_url,
         KAFKA_BOOTSTRAP_SERVERS=kafka,
         ARCANA_DATA_DIR=str(data_dir),
-        PYTHONPATH=str(PROJECT_ROOT),
+        PYTHONPATH=os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])),
         PYTHONUNBUFFERED="1",
     )
     if celery_broker:
@@ -56,16 +58,55 @@ def gunicorn(port: int, data_dir: Path, workers: int | None = None, threads: int
     # Many cheap threads: each waiting long-poll (up to 25 s) holds one (libs/web/gunicorn_conf.py).
     threads = threads or int(os.environ.get("ARCANA_WEB_THREADS", str(conf.THREADS)))
     connections = threads + (conf.WORKER_CONNECTIONS - conf.THREADS)
+    worker = f"--worker-class gthread --threads {threads} --worker-connections {connections}"
+    argv = _gunicorn_argv("services.wsgi:app", "libs.web.gunicorn_conf", port, workers, worker)
+    return Component("web", argv, {"PROMETHEUS_MULTIPROC_DIR": str(data_dir / "metrics")})
+
+
+def _gunicorn_argv(app: str, config: str, port: int, workers: int, worker: str) -> list[str]:
     options = (
-        f"--config python:libs.web.gunicorn_conf --bind 127.0.0.1:{port} --workers {workers} "
-        f"--worker-class gthread --threads {threads} --worker-connections {connections} "
+        f"--config python:{config} --bind 127.0.0.1:{port} --workers {workers} {worker} "
         "--timeout 60 --graceful-timeout 5 --keep-alive 5"
     )
+    return [PY, "-m", "gunicorn", app, *options.split()]
+
+
+def waits(port: int, data_dir: Path, forward_to: int) -> Component:
+    """The long-poll process on ``port``, the one port clients see (``services/match/waits_wsgi.py``): it
+    serves the match events long-polls with gevent and passes every other request to the gthread
+    gunicorn on ``forward_to``. Two workers, like the gthread gunicorn: a burst of new long-polls
+    (their first read folds each match) uses both cores. A long-poll may wait up to
+    ``conf.POOL_TIMEOUT`` s for a database connection for its first read instead of the web's 5 s:
+    its client waits that long anyway, and a 503 would only send it back into the queue."""
+    from libs import gevent_conf as conf
+
+    worker = f"--worker-class gevent --worker-connections {conf.CONNECTIONS}"
     return Component(
-        "web",
-        [PY, "-m", "gunicorn", "services.wsgi:app", *options.split()],
-        {"PROMETHEUS_MULTIPROC_DIR": str(data_dir / "metrics")},
+        "waits",
+        _gunicorn_argv("services.match.waits_wsgi:app", "libs.gevent_conf", port, 2, worker),
+        {
+            "PROMETHEUS_MULTIPROC_DIR": str(data_dir / "metrics-waits"),
+            "ARCANA_FORWARD_TO": f"127.0.0.1:{forward_to}",
+            "ARCANA_DB_POOL_TIMEOUT": str(conf.POOL_TIMEOUT),
+        },
     )
+
+
+def cooperative_waits() -> bool:
+    """Whether the long-polls get their own gevent process (``ARCANA_WAITS``, default on when gevent
+    is installed; ``off``: one gthread gunicorn serves everything, as before)."""
+    if os.environ.get("ARCANA_WAITS", "on").strip().lower() in {"off", "0", "no", "false"}:
+        return False
+    return importlib.util.find_spec("gevent") is not None
+
+
+def web(port: int, data_dir: Path) -> list[Component]:
+    """What serves HTTP on ``port``: the long-poll process in front of the gthread gunicorn (on a
+    port of its own), or the gthread gunicorn alone (``cooperative_waits``)."""
+    if not cooperative_waits():
+        return [gunicorn(port, data_dir)]
+    inner = int(os.environ.get("ARCANA_WEB_PORT", "0")) or free_port()
+    return [waits(port, data_dir, inner), gunicorn(inner, data_dir)]
 
 
 def celery_worker(concurrency: int = 2) -> Component:
@@ -120,4 +161,4 @@ def consumers() -> list[Component]:
 
 
 def all_components(port: int, data_dir: Path) -> list[Component]:
-    return [gunicorn(port, data_dir), celery_worker(), celery_beat(data_dir), *relays(), *consumers()]
+    return [*web(port, data_dir), celery_worker(), celery_beat(data_dir), *relays(), *consumers()]
