@@ -1,0 +1,125 @@
+"""The one port of ``make run``: the long-poll process serves ``GET /v1/matches/<id>/events`` itself
+and passes every other request, as it came, to the gthread gunicorn (``libs/web/forward.py``), and
+its psycopg waits cooperatively under gevent."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from werkzeug.test import Client
+
+from libs.config import PROJECT_ROOT
+from libs.devstack.ports import free_port
+from libs.web.forward import Forwarder
+from services.match.waits import LongPollRouter
+
+
+class _Echo(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, as gunicorn
+
+    def do_GET(self) -> None:
+        self._answer()
+
+    def do_POST(self) -> None:
+        self._answer()
+
+    def _answer(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = json.dumps(
+            {
+                "method": self.command,
+                "path": self.path,
+                "body": self.rfile.read(length).decode(),
+                "authorization": self.headers.get("Authorization"),
+                "connection": self.headers.get("Connection"),
+            }
+        ).encode()
+        self.send_response(201 if self.command == "POST" else 200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("X-Upstream", "yes")
+        self.end_headers()
+        self.wfile.write(body)
+        if self.path == "/drop":  # closes the connection it said it would keep, as a timed-out keep-alive
+            self.close_connection = True
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture()
+def upstream() -> Iterator[ThreadingHTTPServer]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Echo)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def _waits_app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+    start_response("200 OK", [("Content-Type", "text/plain")])
+    return [b"waits"]
+
+
+def test_long_polls_stay_and_everything_else_is_passed_on_as_it_came(upstream: ThreadingHTTPServer) -> None:
+    forward = Forwarder("127.0.0.1", upstream.server_address[1])
+    client = Client(LongPollRouter(_waits_app, forward))
+
+    poll = client.get("/v1/matches/4b2d1a7e-0000-4000-8000-000000000000/events?after=3&wait=25")
+    assert poll.get_data() == b"waits"
+
+    headers = {"Authorization": "Bearer t", "Connection": "close"}
+    command = client.post(
+        "/v1/matches/4b2d1a7e-0000-4000-8000-000000000000/commands?x=1",
+        data='{"type":"end_turn"}',
+        headers=headers,
+    )
+    assert command.status_code == 201 and command.headers["X-Upstream"] == "yes"
+    seen = command.get_json()
+    assert seen["method"] == "POST" and seen["path"].endswith("/commands?x=1")
+    assert seen["body"] == '{"type":"end_turn"}' and seen["authorization"] == "Bearer t"
+    assert seen["connection"] != "close"  # hop-by-hop headers are the forwarder's own
+
+    read = client.get("/v1/matches/4b2d1a7e-0000-4000-8000-000000000000")
+    assert read.status_code == 200 and read.get_json()["method"] == "GET"
+
+
+def test_a_kept_connection_the_upstream_closed_is_retried_on_a_fresh_one(
+    upstream: ThreadingHTTPServer,
+) -> None:
+    forward = Forwarder("127.0.0.1", upstream.server_address[1])
+    client = Client(forward)
+    assert client.get("/drop").status_code == 200
+    assert len(forward._idle) == 1  # kept: the answer did not say it would close
+    assert client.post("/b", data="x").get_json()["path"] == "/b"
+
+
+def test_an_upstream_that_does_not_answer_is_503_in_the_one_error_shape() -> None:
+    client = Client(Forwarder("127.0.0.1", free_port()))
+    answer = client.get("/v1/wallet")
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "1"
+    assert answer.get_json()["error"]["code"] == "unavailable"
+
+
+def test_under_gevent_the_long_poll_app_waits_for_the_database_cooperatively() -> None:
+    """psycopg picks its wait when first imported: after gevent's patching, as the gevent worker
+    imports the app, it must not be the C wait that blocks every greenlet of the worker."""
+    pytest.importorskip("gevent")
+    script = (
+        "from gevent import monkey; monkey.patch_all()\n"
+        "import services.match.waits_wsgi, libs.gevent_conf as conf\n"
+        "from psycopg import waiting\n"
+        "conf.post_worker_init(None)\n"
+        "print(waiting.wait.__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=PROJECT_ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() != "wait_c"
