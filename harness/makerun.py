@@ -35,7 +35,8 @@ from libs.web import issue_token
 
 # How to recognise the leader of each kind of process among `make run`'s children (its command line).
 LEADER_MARKS = {
-    "web": "gunicorn",
+    "web": "gunicorn services.wsgi:app",
+    "waits": "gunicorn services.match.waits_wsgi:app",
     "celery-worker": "services.worker worker",
     "celery-beat": "services.worker beat",
     "relay-accounts": "libs.kit.relay --service accounts",

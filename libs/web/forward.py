@@ -4,9 +4,12 @@ long-polls to the gthread gunicorn this way (in Kubernetes the Ingress routes in
 
 Connections to the upstream are kept and reused, one request at a time each. A kept connection is
 dropped once it has been idle for ``IDLE_SECONDS`` (below gunicorn's 5 s keep-alive), so the
-upstream does not close it under a request; a reused connection that fails before any answer
-(closed meanwhile all the same) is retried once on a fresh one. When the upstream does not answer
-(restarting), the client gets 503 ``unavailable`` in the one error shape.
+upstream does not close it under a request. A reused connection that fails before any answer
+(closed meanwhile all the same) is retried once on a fresh one when the request may be repeated:
+a read, or a request with an ``Idempotency-Key`` (which the upstream answers once). Any other
+request may have been served before the connection broke, so it is not sent twice: like a
+request the upstream does not answer at all (restarting), it gets 503 ``unavailable`` in the one
+error shape, and its client retries.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ class Forwarder:
             response = _send(conn, method, path, body, headers)
         except _STALE:
             conn.close()
-            if not reused:
+            if not reused or not _repeatable(method, headers):
                 raise
             conn, reused = self._new(), False
             response = _send(conn, method, path, body, headers)
@@ -91,6 +94,10 @@ class Forwarder:
                 self._idle.append((conn, time.monotonic()))
                 return
         conn.close()
+
+
+def _repeatable(method: str, headers: dict[str, str]) -> bool:
+    return method in {"GET", "HEAD", "OPTIONS"} or "Idempotency-Key" in headers
 
 
 def _send(

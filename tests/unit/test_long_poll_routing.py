@@ -92,14 +92,18 @@ def test_long_polls_stay_and_everything_else_is_passed_on_as_it_came(upstream: T
     assert read.status_code == 200 and read.get_json()["method"] == "GET"
 
 
-def test_a_kept_connection_the_upstream_closed_is_retried_on_a_fresh_one(
+def test_a_kept_connection_the_upstream_closed_is_retried_on_a_fresh_one_when_repeatable(
     upstream: ThreadingHTTPServer,
 ) -> None:
     forward = Forwarder("127.0.0.1", upstream.server_address[1])
     client = Client(forward)
     assert client.get("/drop").status_code == 200
     assert len(forward._idle) == 1  # kept: the answer did not say it would close
-    assert client.post("/b", data="x").get_json()["path"] == "/b"
+    assert client.get("/b").get_json()["path"] == "/b"
+    assert client.get("/drop").status_code == 200
+    assert client.post("/c", data="x", headers={"Idempotency-Key": "k"}).get_json()["path"] == "/c"
+    assert client.get("/drop").status_code == 200
+    assert client.post("/d", data="x").status_code == 503  # may have been served: never sent twice
 
 
 def test_an_upstream_that_does_not_answer_is_503_in_the_one_error_shape() -> None:
