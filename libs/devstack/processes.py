@@ -49,9 +49,16 @@ def base_env(database_url: str, kafka: str, celery_broker: str | None, data_dir:
     return env
 
 
-def gunicorn(port: int, data_dir: Path, workers: int | None = None, threads: int | None = None) -> Component:
+def gunicorn(
+    port: int,
+    data_dir: Path,
+    workers: int | None = None,
+    threads: int | None = None,
+    long_polls: int | None = None,
+) -> Component:
     """gunicorn with ``workers`` processes (``ARCANA_WEB_WORKERS``, default 2) of ``threads`` threads
-    (``ARCANA_WEB_THREADS``, default ``gunicorn_conf.THREADS``)."""
+    (``ARCANA_WEB_THREADS``, default ``gunicorn_conf.THREADS``); it passes the match long-polls on to
+    the long-poll process on port ``long_polls`` when given."""
     from libs.web import gunicorn_conf as conf
 
     workers = workers or int(os.environ.get("ARCANA_WEB_WORKERS", "2"))
@@ -60,7 +67,10 @@ def gunicorn(port: int, data_dir: Path, workers: int | None = None, threads: int
     connections = threads + (conf.WORKER_CONNECTIONS - conf.THREADS)
     worker = f"--worker-class gthread --threads {threads} --worker-connections {connections}"
     argv = _gunicorn_argv("services.wsgi:app", "libs.web.gunicorn_conf", port, workers, worker)
-    return Component("web", argv, {"PROMETHEUS_MULTIPROC_DIR": str(data_dir / "metrics")})
+    env = {"PROMETHEUS_MULTIPROC_DIR": str(data_dir / "metrics")}
+    if long_polls:
+        env["ARCANA_LONG_POLLS_AT"] = f"127.0.0.1:{long_polls}"
+    return Component("web", argv, env)
 
 
 def _gunicorn_argv(app: str, config: str, port: int, workers: int, worker: str) -> list[str]:
@@ -71,10 +81,10 @@ def _gunicorn_argv(app: str, config: str, port: int, workers: int, worker: str) 
     return [PY, "-m", "gunicorn", app, *options.split()]
 
 
-def waits(port: int, data_dir: Path, forward_to: int) -> Component:
-    """The long-poll process on ``port``, the one port clients see (``services/match/waits_wsgi.py``): it
-    serves the match events long-polls with gevent and passes every other request to the gthread
-    gunicorn on ``forward_to``. Two workers, like the gthread gunicorn: a burst of new long-polls
+def waits(port: int, data_dir: Path) -> Component:
+    """The long-poll process on ``port`` (``services/match/waits_wsgi.py``): it serves the match events
+    long-polls with gevent; the gthread gunicorn, the one port clients see, passes them on to it.
+    Two workers, like the gthread gunicorn: a burst of new long-polls
     (their first read folds each match) uses both cores. A long-poll may wait up to
     ``conf.POOL_TIMEOUT`` s for a database connection for its first read instead of the web's 5 s:
     its client waits that long anyway, and a 503 would only send it back into the queue."""
@@ -86,7 +96,6 @@ def waits(port: int, data_dir: Path, forward_to: int) -> Component:
         _gunicorn_argv("services.match.waits_wsgi:app", "libs.gevent_conf", port, 2, worker),
         {
             "PROMETHEUS_MULTIPROC_DIR": str(data_dir / "metrics-waits"),
-            "ARCANA_FORWARD_TO": f"127.0.0.1:{forward_to}",
             "ARCANA_DB_POOL_TIMEOUT": str(conf.POOL_TIMEOUT),
         },
     )
@@ -101,12 +110,12 @@ def cooperative_waits() -> bool:
 
 
 def web(port: int, data_dir: Path) -> list[Component]:
-    """What serves HTTP on ``port``: the long-poll process in front of the gthread gunicorn (on a
-    port of its own), or the gthread gunicorn alone (``cooperative_waits``)."""
+    """What serves HTTP on ``port``: the gthread gunicorn, passing the long-polls on to the long-poll
+    process on a port of its own, or serving them itself (``cooperative_waits``)."""
     if not cooperative_waits():
         return [gunicorn(port, data_dir)]
-    inner = int(os.environ.get("ARCANA_WEB_PORT", "0")) or free_port()
-    return [waits(port, data_dir, inner), gunicorn(inner, data_dir)]
+    inner = int(os.environ.get("ARCANA_WAITS_PORT", "0")) or free_port()
+    return [waits(inner, data_dir), gunicorn(port, data_dir, long_polls=inner)]
 
 
 def celery_worker(concurrency: int = 2) -> Component:

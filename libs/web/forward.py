@@ -1,6 +1,8 @@
 """A WSGI app that passes every request on to another HTTP server and its answer back: under
-``make run`` the long-poll process is the one port clients see, and it hands everything but the
-long-polls to the gthread gunicorn this way (in Kubernetes the Ingress routes instead).
+``make run`` the gthread gunicorn is the one port clients see, and it hands the match long-polls to
+the long-poll process this way (in Kubernetes the Ingress routes instead). A forwarded long-poll
+holds a thread of the gthread worker, blocked on its socket without the GIL, and nothing else: no
+database connection, no Python work until its answer comes.
 
 Connections to the upstream are kept and reused, one request at a time each. A kept connection is
 dropped once it has been idle for ``IDLE_SECONDS`` (below gunicorn's 5 s keep-alive), so the
@@ -23,7 +25,7 @@ from typing import Any
 
 IDLE_SECONDS = 2.0
 TIMEOUT_SECONDS = 90.0  # longer than any request the upstream serves
-KEEP = 64  # idle connections kept at most
+KEEP = 256  # idle connections kept at most
 # Hop-by-hop headers (RFC 9110 7.6.1): never passed on.
 HOP_BY_HOP = frozenset(
     {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer",

@@ -4,16 +4,14 @@
 A waiting long-poll is then a greenlet of a few KiB that holds no thread and no database
 connection (psycopg 3 waits cooperatively once gevent has patched the standard library, as the
 gevent worker does before this module is imported), and the processes answering commands never
-share their GIL with a thousand sleeping waiters. Only ``GET /v1/matches/<id>/events`` is served
-here; every other request goes to ``ARCANA_FORWARD_TO`` (``host:port``, the gthread gunicorn
-under ``make run``, where this process is the one port clients see) or, without it, to a plain
-gateway app (``/healthz``, ``/readyz``, ``/metrics``; 404 otherwise: in Kubernetes the Ingress
-sends only the long-polls here).
+share their GIL or their database pool with a thousand waiters. Only ``GET /v1/matches/<id>/events``
+is served here; anything else gets a plain gateway app (``/healthz``, ``/readyz``, ``/metrics``;
+404 otherwise). The Ingress (Kubernetes) or the gthread gunicorn (``make run``: the one port)
+sends the long-polls here.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from psycopg_pool import ConnectionPool
@@ -24,29 +22,19 @@ from libs.db import WEB_WORKER_POOL_MAX, pool_max
 from libs.kit.web import create_service_app
 from libs.web import base_app, lazy_app
 from libs.web.context import lazy_pool
-from libs.web.forward import Forwarder
-from services.match.waits import LongPollRouter
+from libs.web.long_polls import LongPollRouter
 
 
 def build_app(
-    settings: Settings | None = None,
-    pool: ConnectionPool | None = None,
-    *,
-    forward_to: str | None = None,
-    **options: Any,
+    settings: Settings | None = None, pool: ConnectionPool | None = None, **options: Any
 ) -> LongPollRouter:
-    """``forward_to`` (``host:port``) defaults to ``ARCANA_FORWARD_TO``; ``options`` go to the match
-    service's build (tests)."""
+    """``options`` go to the match service's build (tests)."""
     settings = settings or config.load()
     pool = pool or lazy_pool(
         settings.database_url, max_size=pool_max(WEB_WORKER_POOL_MAX), name="arcana-waits"
     )
     (match,) = kit.discover(["match"])
     waits = create_service_app(match, settings, pool, **options)
-    target = forward_to or os.environ.get("ARCANA_FORWARD_TO", "").strip()
-    if target:
-        host, _, port = target.rpartition(":")
-        return LongPollRouter(waits, Forwarder(host, int(port)))
     return LongPollRouter(waits, base_app("waits", schema=None, settings=settings, pool=pool))
 
 

@@ -48,27 +48,31 @@ def _play(stack: Stack, match: str, players: list[str], times: list[float]) -> N
                 times.append(took)
 
 
-def _open_polls(
-    stack: Stack, pollers: ThreadPoolExecutor, waited: list[tuple[str, list[str], int]]
-) -> dict[tuple[str, str], Future[dict]]:
+def _waiting_matches(
+    stack: Stack, pollers: ThreadPoolExecutor
+) -> tuple[list[tuple[str, list[str], int]], dict[tuple[str, str], Future[dict]]]:
+    """``MATCHES`` new matches, each with both players' long-polls opened right after it was created
+    (a player silent for 20 s after the creation would be marked disconnected: an event)."""
     sent = threading.Semaphore(0)
-    polls = {
-        (match, player): pollers.submit(long_poll, stack, match, player, version, sent)
-        for match, players, version in waited
-        for player in players
-    }
-    for _ in polls:
+    polls: dict[tuple[str, str], Future[dict]] = {}
+
+    def create_and_wait(_: int) -> tuple[str, list[str], int]:
+        match, players, version = new_match(stack)
+        for player in players:
+            polls[(match, player)] = pollers.submit(long_poll, stack, match, player, version, sent)
+        return match, players, version
+
+    with ThreadPoolExecutor(max_workers=8) as creators:
+        waited = list(creators.map(create_and_wait, range(MATCHES)))
+    for _ in range(2 * MATCHES):
         assert sent.acquire(timeout=120)
-    return polls
+    return waited, polls
 
 
 def test_commands_are_answered_while_1000_long_polls_wait_and_every_poll_gets_its_event(stack: Stack) -> None:
-    with ThreadPoolExecutor(max_workers=8) as creators:
-        waited = list(creators.map(lambda _: new_match(stack), range(MATCHES)))
-        playing = list(creators.map(lambda _: new_match(stack), range(PLAYING)))
-
     with ThreadPoolExecutor(max_workers=2 * MATCHES) as pollers:
-        polls = _open_polls(stack, pollers, waited)
+        waited, polls = _waiting_matches(stack, pollers)
+        playing = [new_match(stack) for _ in range(PLAYING)]
         time.sleep(2)  # let the last polls reach their wait
 
         times: list[float] = []

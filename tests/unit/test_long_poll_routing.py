@@ -1,6 +1,6 @@
-"""The one port of ``make run``: the long-poll process serves ``GET /v1/matches/<id>/events`` itself
-and passes every other request, as it came, to the gthread gunicorn (``libs/web/forward.py``), and
-its psycopg waits cooperatively under gevent."""
+"""The one port of ``make run``: the gthread gunicorn passes ``GET /v1/matches/<id>/events``, as it
+came, to the long-poll process (``libs/web/forward.py``) and serves every other request itself; the
+long-poll process's psycopg waits cooperatively under gevent."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from werkzeug.test import Client
 from libs.config import PROJECT_ROOT
 from libs.devstack.ports import free_port
 from libs.web.forward import Forwarder
-from services.match.waits import LongPollRouter
+from libs.web.long_polls import LongPollRouter
 
 
 class _Echo(BaseHTTPRequestHandler):
@@ -64,32 +64,37 @@ def upstream() -> Iterator[ThreadingHTTPServer]:
     server.server_close()
 
 
-def _waits_app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+def _local_app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
     start_response("200 OK", [("Content-Type", "text/plain")])
-    return [b"waits"]
+    return [b"served here"]
 
 
-def test_long_polls_stay_and_everything_else_is_passed_on_as_it_came(upstream: ThreadingHTTPServer) -> None:
-    forward = Forwarder("127.0.0.1", upstream.server_address[1])
-    client = Client(LongPollRouter(_waits_app, forward))
-
-    poll = client.get("/v1/matches/4b2d1a7e-0000-4000-8000-000000000000/events?after=3&wait=25")
-    assert poll.get_data() == b"waits"
+def test_long_polls_are_passed_on_as_they_came_and_everything_else_is_served_here(
+    upstream: ThreadingHTTPServer,
+) -> None:
+    client = Client(LongPollRouter(Forwarder("127.0.0.1", upstream.server_address[1]), _local_app))
+    match = "/v1/matches/4b2d1a7e-0000-4000-8000-000000000000"
+    assert client.post(f"{match}/commands", data="{}").get_data() == b"served here"
+    assert client.get(match).get_data() == b"served here"
 
     headers = {"Authorization": "Bearer t", "Connection": "close"}
+    poll = client.get(f"{match}/events?after=3&wait=25", headers=headers)
+    assert poll.status_code == 200 and poll.headers["X-Upstream"] == "yes"
+    seen = poll.get_json()
+    assert seen["method"] == "GET" and seen["path"] == f"{match}/events?after=3&wait=25"
+    assert seen["authorization"] == "Bearer t"
+    assert seen["connection"] != "close"  # hop-by-hop headers are the forwarder's own
+
+
+def test_a_forwarded_request_carries_its_body_and_status(upstream: ThreadingHTTPServer) -> None:
+    client = Client(Forwarder("127.0.0.1", upstream.server_address[1]))
     command = client.post(
-        "/v1/matches/4b2d1a7e-0000-4000-8000-000000000000/commands?x=1",
-        data='{"type":"end_turn"}',
-        headers=headers,
+        "/v1/x/commands?x=1", data='{"type":"end_turn"}', headers={"Authorization": "Bearer t"}
     )
     assert command.status_code == 201 and command.headers["X-Upstream"] == "yes"
     seen = command.get_json()
-    assert seen["method"] == "POST" and seen["path"].endswith("/commands?x=1")
+    assert seen["method"] == "POST" and seen["path"] == "/v1/x/commands?x=1"
     assert seen["body"] == '{"type":"end_turn"}' and seen["authorization"] == "Bearer t"
-    assert seen["connection"] != "close"  # hop-by-hop headers are the forwarder's own
-
-    read = client.get("/v1/matches/4b2d1a7e-0000-4000-8000-000000000000")
-    assert read.status_code == 200 and read.get_json()["method"] == "GET"
 
 
 def test_a_kept_connection_the_upstream_closed_is_retried_on_a_fresh_one_when_repeatable(

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from libs.config import PROJECT_ROOT
-from services.match.waits import INGRESS_PATH, is_long_poll
+from libs.web.long_polls import INGRESS_PATH, is_long_poll
 from tests.unit.deploy import rendering
 from tests.unit.deploy.rendering import BASE, OVERLAYS
 
@@ -148,12 +148,12 @@ def test_every_web_deployment_serves_like_make_run(tmp_path: Path) -> None:
 
 
 def test_the_long_poll_deployment_serves_like_make_run_and_only_the_long_polls(tmp_path: Path) -> None:
-    """The match-waits pods run the gevent gunicorn ``make run`` puts in front (without forwarding:
-    the Ingress sends them only the long-poll path, which is the path ``make run`` keeps)."""
+    """The match-waits pods run the gevent gunicorn ``make run`` runs, and get the path ``make run``'s
+    gthread gunicorn passes on to it."""
     from libs import gevent_conf
     from libs.devstack import processes
 
-    local = processes.waits(8000, tmp_path, 8001)
+    local = processes.waits(8001, tmp_path)
     [waits] = [
         d for d in _documents() if d["kind"] == "Deployment" and d["metadata"]["name"] == "match-waits"
     ]
@@ -164,7 +164,7 @@ def test_the_long_poll_deployment_serves_like_make_run_and_only_the_long_polls(t
         assert _option(argv, "--worker-class") == "gevent"
         assert int(_option(argv, "--worker-connections")) == gevent_conf.CONNECTIONS
     env = _env(container)
-    assert "ARCANA_FORWARD_TO" not in env
+    assert "ARCANA_LONG_POLLS_AT" not in env
     assert (
         env["ARCANA_DB_POOL_TIMEOUT"] == local.env["ARCANA_DB_POOL_TIMEOUT"] == str(gevent_conf.POOL_TIMEOUT)
     )

@@ -1,6 +1,8 @@
 """Which requests are the match events long-polls (``GET /v1/matches/<id>/events``): the requests a
 process of their own serves (``services/match/waits_wsgi.py``, gunicorn's gevent worker), so waiting
-players never hold a thread or the GIL of the processes that answer commands."""
+players never take the GIL or the database pool of the processes that answer commands. In
+Kubernetes the Ingress routes them there (``INGRESS_PATH``); under ``make run`` the gthread gunicorn,
+the one port, passes them on (``LongPollRouter`` with a ``libs.web.forward.Forwarder``)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ def is_long_poll(path: str) -> bool:
 
 
 class LongPollRouter:
-    """The long-polls to ``waits`` (the match service's app), every other request to ``rest``."""
+    """The long-polls to ``waits``, every other request to ``rest``."""
 
     def __init__(self, waits: Any, rest: Any) -> None:
         self.waits = waits
