@@ -40,7 +40,7 @@ def build_app(
     *,
     schemas: dict[str, str] | None = None,
     **options: Any,
-) -> PrefixDispatcher | LongPollRouter:
+) -> PrefixDispatcher:
     """``schemas`` (service -> schema) and ``options`` (passed to each service's build) are for tests."""
     settings = settings or config.load()
     pool = pool or lazy_pool(
@@ -55,12 +55,18 @@ def build_app(
         mounts.extend((prefix, app) for prefix in (*defn.prefixes, f"{OPENAPI_PREFIX}/{defn.name}.json"))
     gateway = base_app("gateway", schema=None, settings=settings, pool=pool)
     webclient.install(gateway, kit.service_names())  # every document: the Ingress routes each to its pods
-    dispatcher = PrefixDispatcher(gateway, mounts)
+    return PrefixDispatcher(gateway, mounts)
+
+
+def served_app() -> PrefixDispatcher | LongPollRouter:
+    """What gunicorn serves: ``build_app()``, behind the long-poll router when ``ARCANA_LONG_POLLS_AT``
+    names the long-poll process."""
+    app = build_app()
     long_polls = os.environ.get("ARCANA_LONG_POLLS_AT", "").strip()
     if not long_polls:
-        return dispatcher
+        return app
     host, _, port = long_polls.rpartition(":")
-    return LongPollRouter(Forwarder(host, int(port)), dispatcher)
+    return LongPollRouter(Forwarder(host, int(port)), app)
 
 
-__getattr__ = lazy_app(build_app)  # `app`, for gunicorn, built on first access
+__getattr__ = lazy_app(served_app)  # `app`, for gunicorn, built on first access
