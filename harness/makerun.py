@@ -73,7 +73,7 @@ class MakeRun:
             ARCANA_CLOCK_FILE=str(self.clock_file),
             ARCANA_TOKEN_SECRET=self.token_secret,
             ARCANA_OPERATOR_TOKEN=self.operator_token,
-            PYTHONPATH=str(PROJECT_ROOT),
+            PYTHONPATH=os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])),
             **(env or {}),
         )
         self.output_path = root / "make-run.out"
