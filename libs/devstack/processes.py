@@ -102,9 +102,10 @@ def waits(port: int, data_dir: Path) -> Component:
 
 
 def cooperative_waits() -> bool:
-    """Whether the long-polls get their own gevent process (``ARCANA_WAITS``, default on when gevent
-    is installed; ``off``: one gthread gunicorn serves everything, as before)."""
-    if os.environ.get("ARCANA_WAITS", "on").strip().lower() in {"off", "0", "no", "false"}:
+    """Whether the long-polls get their own gevent process: ``ARCANA_WAITS=on`` (and gevent
+    installed). Off by default under ``make run`` until the layout is measured on a quiet machine
+    (docs/capacity.md, "Waiting players apart"): one gthread gunicorn serves everything."""
+    if os.environ.get("ARCANA_WAITS", "off").strip().lower() not in {"on", "1", "yes", "true"}:
         return False
     return importlib.util.find_spec("gevent") is not None
 

@@ -31,7 +31,6 @@ pytestmark = pytest.mark.e2e
 # detaches, through its lock file).
 KILLED_IN_TURN = (
     "web",
-    "waits",
     "celery-worker",
     "relay-accounts",
     "consumers-match",

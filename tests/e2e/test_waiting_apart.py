@@ -31,7 +31,10 @@ PLAYING = 4  # matches whose players keep playing meanwhile
 def stack(
     postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Stack]:
-    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("waiting-apart")) as s:
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("ARCANA_WAITS", "on")  # the layout is chosen where the stack's command lines are made
+        stack = Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("waiting-apart"))
+    with stack as s:
         assert "waits" in s.components, "gevent is not installed: the long-polls have no process of their own"
         s.wait_ready()
         yield s
