@@ -107,10 +107,11 @@ class StackProcesses:
         return snapshot(only=self.pids())
 
     def web_memory(self) -> tuple[int, int]:
-        """(RSS bytes, threads) of the stack's gunicorn processes."""
+        """(RSS bytes, threads) of the stack's gunicorn processes (the gthread one and, when the
+        long-polls have their own, the gevent one)."""
         rss = threads = 0
-        web = self.stack.procs.get("web")
-        for pid in tree([web.pid] if web else []):
+        roots = [proc.pid for name in ("web", "waits") if (proc := self.stack.procs.get(name))]
+        for pid in tree(roots):
             try:
                 proc = psutil.Process(pid)
                 rss += proc.memory_info().rss

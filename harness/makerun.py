@@ -35,7 +35,8 @@ from libs.web import issue_token
 
 # How to recognise the leader of each kind of process among `make run`'s children (its command line).
 LEADER_MARKS = {
-    "web": "gunicorn",
+    "web": "gunicorn services.wsgi:app",
+    "waits": "gunicorn services.match.waits_wsgi:app",
     "celery-worker": "services.worker worker",
     "celery-beat": "services.worker beat",
     "relay-accounts": "libs.kit.relay --service accounts",
@@ -72,7 +73,7 @@ class MakeRun:
             ARCANA_CLOCK_FILE=str(self.clock_file),
             ARCANA_TOKEN_SECRET=self.token_secret,
             ARCANA_OPERATOR_TOKEN=self.operator_token,
-            PYTHONPATH=str(PROJECT_ROOT),
+            PYTHONPATH=os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])),
             **(env or {}),
         )
         self.output_path = root / "make-run.out"

@@ -5,7 +5,9 @@ Every service found by ``libs.kit.discover()`` is mounted at its prefixes and at
 Deployment per service in Kubernetes). The top-level ``/healthz``, ``/readyz``, ``/metrics``, the
 browser client ``/play``, the API reference ``/docs`` (``libs.webclient``) and unknown paths are
 answered by a plain gateway app. All apps of a process share one lazily opened database pool of
-``ARCANA_DB_POOL_MAX`` connections (default ``WEB_WORKER_POOL_MAX``).
+``ARCANA_DB_POOL_MAX`` connections (default ``WEB_WORKER_POOL_MAX``). With ``ARCANA_LONG_POLLS_AT``
+(``host:port``; ``make run`` sets it) the match events long-polls are passed on to the long-poll
+process there (``services/match/waits_wsgi.py``) instead of being served here.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from libs.kit.web import create_service_app
 from libs.web import PrefixDispatcher, base_app, lazy_app
 from libs.web.app import OPENAPI_PREFIX
 from libs.web.context import lazy_pool
+from libs.web.forward import Forwarder
+from libs.web.long_polls import LongPollRouter
 
 
 def selected_services() -> list[str] | None:
@@ -54,4 +58,15 @@ def build_app(
     return PrefixDispatcher(gateway, mounts)
 
 
-__getattr__ = lazy_app(build_app)  # `app`, for gunicorn, built on first access
+def served_app() -> PrefixDispatcher | LongPollRouter:
+    """What gunicorn serves: ``build_app()``, behind the long-poll router when ``ARCANA_LONG_POLLS_AT``
+    names the long-poll process."""
+    app = build_app()
+    long_polls = os.environ.get("ARCANA_LONG_POLLS_AT", "").strip()
+    if not long_polls:
+        return app
+    host, _, port = long_polls.rpartition(":")
+    return LongPollRouter(Forwarder(host, int(port)), app)
+
+
+__getattr__ = lazy_app(served_app)  # `app`, for gunicorn, built on first access

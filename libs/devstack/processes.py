@@ -3,12 +3,14 @@ the tests start things exactly as the product does."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from libs.config import PROJECT_ROOT
+from libs.devstack.ports import free_port
 
 PY = sys.executable
 
@@ -39,7 +41,7 @@ def base_env(database_url: str, kafka: str, celery_broker: str | None, data_dir:
         DATABASE_URL=database_url,
         KAFKA_BOOTSTRAP_SERVERS=kafka,
         ARCANA_DATA_DIR=str(data_dir),
-        PYTHONPATH=str(PROJECT_ROOT),
+        PYTHONPATH=os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])),
         PYTHONUNBUFFERED="1",
     )
     if celery_broker:
@@ -47,25 +49,74 @@ def base_env(database_url: str, kafka: str, celery_broker: str | None, data_dir:
     return env
 
 
-def gunicorn(port: int, data_dir: Path, workers: int | None = None, threads: int | None = None) -> Component:
+def gunicorn(
+    port: int,
+    data_dir: Path,
+    workers: int | None = None,
+    threads: int | None = None,
+    long_polls: int | None = None,
+) -> Component:
     """gunicorn with ``workers`` processes (``ARCANA_WEB_WORKERS``, default 2) of ``threads`` threads
-    (``ARCANA_WEB_THREADS``, default ``gunicorn_conf.THREADS``)."""
+    (``ARCANA_WEB_THREADS``, default ``gunicorn_conf.THREADS``); it passes the match long-polls on to
+    the long-poll process on port ``long_polls`` when given."""
     from libs.web import gunicorn_conf as conf
 
     workers = workers or int(os.environ.get("ARCANA_WEB_WORKERS", "2"))
     # Many cheap threads: each waiting long-poll (up to 25 s) holds one (libs/web/gunicorn_conf.py).
     threads = threads or int(os.environ.get("ARCANA_WEB_THREADS", str(conf.THREADS)))
     connections = threads + (conf.WORKER_CONNECTIONS - conf.THREADS)
+    worker = f"--worker-class gthread --threads {threads} --worker-connections {connections}"
+    argv = _gunicorn_argv("services.wsgi:app", "libs.web.gunicorn_conf", port, workers, worker)
+    env = {"PROMETHEUS_MULTIPROC_DIR": str(data_dir / "metrics")}
+    if long_polls:
+        env["ARCANA_LONG_POLLS_AT"] = f"127.0.0.1:{long_polls}"
+    return Component("web", argv, env)
+
+
+def _gunicorn_argv(app: str, config: str, port: int, workers: int, worker: str) -> list[str]:
     options = (
-        f"--config python:libs.web.gunicorn_conf --bind 127.0.0.1:{port} --workers {workers} "
-        f"--worker-class gthread --threads {threads} --worker-connections {connections} "
+        f"--config python:{config} --bind 127.0.0.1:{port} --workers {workers} {worker} "
         "--timeout 60 --graceful-timeout 5 --keep-alive 5"
     )
+    return [PY, "-m", "gunicorn", app, *options.split()]
+
+
+def waits(port: int, data_dir: Path) -> Component:
+    """The long-poll process on ``port`` (``services/match/waits_wsgi.py``): it serves the match events
+    long-polls with gevent; the gthread gunicorn, the one port clients see, passes them on to it.
+    Two workers, like the gthread gunicorn: a burst of new long-polls
+    (their first read folds each match) uses both cores. A long-poll may wait up to
+    ``conf.POOL_TIMEOUT`` s for a database connection for its first read instead of the web's 5 s:
+    its client waits that long anyway, and a 503 would only send it back into the queue."""
+    from libs import gevent_conf as conf
+
+    worker = f"--worker-class gevent --worker-connections {conf.CONNECTIONS}"
     return Component(
-        "web",
-        [PY, "-m", "gunicorn", "services.wsgi:app", *options.split()],
-        {"PROMETHEUS_MULTIPROC_DIR": str(data_dir / "metrics")},
+        "waits",
+        _gunicorn_argv("services.match.waits_wsgi:app", "libs.gevent_conf", port, 2, worker),
+        {
+            "PROMETHEUS_MULTIPROC_DIR": str(data_dir / "metrics-waits"),
+            "ARCANA_DB_POOL_TIMEOUT": str(conf.POOL_TIMEOUT),
+        },
     )
+
+
+def cooperative_waits() -> bool:
+    """Whether the long-polls get their own gevent process: ``ARCANA_WAITS=on`` (and gevent
+    installed). Off by default under ``make run`` until the layout is measured on a quiet machine
+    (docs/capacity.md, "Waiting players apart"): one gthread gunicorn serves everything."""
+    if os.environ.get("ARCANA_WAITS", "off").strip().lower() not in {"on", "1", "yes", "true"}:
+        return False
+    return importlib.util.find_spec("gevent") is not None
+
+
+def web(port: int, data_dir: Path) -> list[Component]:
+    """What serves HTTP on ``port``: the gthread gunicorn, passing the long-polls on to the long-poll
+    process on a port of its own, or serving them itself (``cooperative_waits``)."""
+    if not cooperative_waits():
+        return [gunicorn(port, data_dir)]
+    inner = int(os.environ.get("ARCANA_WAITS_PORT", "0")) or free_port()
+    return [waits(inner, data_dir), gunicorn(port, data_dir, long_polls=inner)]
 
 
 def celery_worker(concurrency: int = 2) -> Component:
@@ -120,4 +171,4 @@ def consumers() -> list[Component]:
 
 
 def all_components(port: int, data_dir: Path) -> list[Component]:
-    return [gunicorn(port, data_dir), celery_worker(), celery_beat(data_dir), *relays(), *consumers()]
+    return [*web(port, data_dir), celery_worker(), celery_beat(data_dir), *relays(), *consumers()]

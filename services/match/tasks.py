@@ -5,7 +5,8 @@
   is now (senders skip a deadline while an earlier task of theirs is still to come).
 - ``match.bot_turn(match_id)``: the practice bot plays while the match waits for it.
 - ``match.sweep()``: every 2 s (beat): every running match with a deadline already past, a bot to
-  move or a presence change due gets ``tick`` + ``bot_turn``. This is what enforces deadlines
+  move or a presence change due gets ``tick`` + ``bot_turn``, in batches; the worker also sends one
+  as soon as PostgreSQL accepts after it is ready (``sweep_start.py``). This is what enforces deadlines
   that passed while workers were down, and what replaces lost tasks.
 
 Idempotency keys and the inbox are purged for every service by ``libs.maintenance.tasks``.
@@ -15,16 +16,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from celery.signals import worker_ready
+
 from libs.celeryapp import app
 from libs.kit.runtime import service_object
 from services.match.scheduling import BOT_TASK, ENFORCE_TASK, SWEEP_TASK
 from services.match.service import MatchService
+from services.match.sweep_start import on_worker_ready
 
 SWEEP_SECONDS = 2.0
 
 BEAT_SCHEDULE: dict[str, Any] = {
     "match-sweep": {"task": SWEEP_TASK, "schedule": SWEEP_SECONDS, "options": {"expires": 10}},
 }
+
+
+worker_ready.connect(on_worker_ready, weak=False)  # the first sweep once PostgreSQL accepts
 
 
 def service() -> MatchService:

@@ -9,23 +9,18 @@ out empty instead of returning their event.
 
 from __future__ import annotations
 
-import http.client
-import json
 import threading
-import uuid
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
 
 import pytest
 
-from harness.stack import OPERATOR_TOKEN, Stack
-from libs.rules import STARTER_DECK
+from harness.polls import long_poll, move, mulligan_first, new_match
+from harness.stack import Stack
 
 pytestmark = pytest.mark.e2e
 
 MATCHES = 150  # each with both players waiting: 300 long-polls
-WAIT = 25  # seconds, the longest wait the API allows
 
 
 @pytest.fixture(scope="module")
@@ -39,73 +34,22 @@ def stack(
     assert '"status": 500' not in web_log, web_log[-3000:]
 
 
-def _call(stack: Stack, token: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-    conn = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=WAIT + 60)
-    try:
-        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-        conn.request(method, path, None if body is None else json.dumps(body), headers)
-        response = conn.getresponse()
-        return response.status, json.loads(response.read() or b"null")
-    finally:
-        conn.close()
-
-
-def _new_match(stack: Stack) -> tuple[str, list[str], int]:
-    players = [str(uuid.uuid4()), str(uuid.uuid4())]
-    setup = {"players": [{"id": p, "deck": list(STARTER_DECK)} for p in players]}
-    status, body = _call(stack, OPERATOR_TOKEN, "POST", "/v1/admin/matches", {"setup": setup})
-    assert status == 201, body
-    return body["match_id"], players, body["version"]
-
-
-def _long_poll(stack: Stack, match: str, player: str, after: int, sent: threading.Semaphore) -> dict:
-    """GET /events?after=…&wait=25 on a connection of its own; ``sent`` is released once the
-    request is on the wire, before the answer is awaited."""
-    conn = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=WAIT + 60)
-    try:
-        conn.request(
-            "GET",
-            f"/v1/matches/{match}/events?after={after}&wait={WAIT}",
-            headers={"Authorization": f"Bearer {stack.token(player)}"},
-        )
-        sent.release()
-        response = conn.getresponse()
-        assert response.status == 200, response.read()
-        return dict(json.loads(response.read()))
-    finally:
-        conn.close()
-
-
 def _play_a_few_commands(stack: Stack, match: str, players: list[str]) -> int:
     """Both mulligans, then moves of whoever the match waits for; returns how many were answered 200."""
-    answered = 0
-    for _ in range(8):
-        for player in players:
-            token = stack.token(player)
-            status, legal = _call(stack, token, "GET", f"/v1/matches/{match}/legal-commands")
-            assert status == 200, legal
-            if not legal["commands"]:
-                continue
-            command = next((c for c in legal["commands"] if c["type"] == "mulligan" and not c["cards"]), None)
-            command = command or next(c for c in legal["commands"] if c["type"] == "end_turn")
-            body = {**command, "expected_version": legal["version"]}
-            status, reply = _call(stack, token, "POST", f"/v1/matches/{match}/commands", body)
-            assert status == 200, reply
-            answered += 1
-    return answered
+    return sum(move(stack, match, player) is not None for _ in range(8) for player in players)
 
 
-def test_300_waiting_long_polls_hold_no_thread_others_play_and_every_poll_gets_its_event(
+def test_300_waitinglong_polls_hold_no_thread_others_play_and_every_poll_gets_its_event(
     stack: Stack,
 ) -> None:
     with ThreadPoolExecutor(max_workers=8) as creators:
-        waited = list(creators.map(lambda _: _new_match(stack), range(MATCHES)))
-    other, other_players, _ = _new_match(stack)
+        waited = list(creators.map(lambda _: new_match(stack), range(MATCHES)))
+    other, other_players, _ = new_match(stack)
 
     sent = threading.Semaphore(0)
     with ThreadPoolExecutor(max_workers=2 * MATCHES) as pollers:
         polls: dict[tuple[str, str], Future[dict]] = {
-            (match, player): pollers.submit(_long_poll, stack, match, player, version, sent)
+            (match, player): pollers.submit(long_poll, stack, match, player, version, sent)
             for match, players, version in waited
             for player in players
         }
@@ -119,16 +63,8 @@ def test_300_waiting_long_polls_hold_no_thread_others_play_and_every_poll_gets_i
         assert len(still_open) == len(polls), "a long-poll returned before any event was appended"
 
         # One event in each waited-on match: its first player keeps the opening hand.
-        def mulligan(entry: tuple[str, list[str], int]) -> None:
-            match, players, version = entry
-            body = {"type": "mulligan", "cards": [], "expected_version": version}
-            status, reply = _call(
-                stack, stack.token(players[0]), "POST", f"/v1/matches/{match}/commands", body
-            )
-            assert status == 200, reply
-
         with ThreadPoolExecutor(max_workers=8) as movers:
-            list(movers.map(mulligan, waited))
+            list(movers.map(lambda entry: mulligan_first(stack, entry), waited))
 
         for (match, player), future in polls.items():
             answer = future.result()

@@ -56,6 +56,9 @@ def group_and_per_pod(name: str, kind: str, container: Doc) -> tuple[str, int]:
         return "jobs", 1
     if command[0] == "gunicorn":
         workers = _arg(command, "--workers")
+        if command[1] == "services.match.waits_wsgi:app":  # the match long-polls, gevent
+            listeners = workers * LISTENERS_PER_MATCH_WORKER
+            return "waits (match)", workers * cap(WEB_WORKER_POOL_MAX) + listeners + READINESS_CHECKS
         if "match" in env["ARCANA_SERVICES"].split(","):
             listeners = workers * LISTENERS_PER_MATCH_WORKER
             return "web (match)", workers * cap(WEB_WORKER_POOL_MAX) + listeners + READINESS_CHECKS

@@ -18,6 +18,7 @@ SECRETS_OF = {
     "accounts": {"accounts-database-url", "token-secret"},
     "accounts-relay": {"accounts-database-url"},
     "match": {"match-database-url", "token-secret", "operator-token", "celery-broker-url"},
+    "match-waits": {"match-database-url", "token-secret", "celery-broker-url"},
     "match-relay": {"match-database-url"},
     "match-consumers": {"match-database-url", "celery-broker-url"},
     "matchmaking": {"matchmaking-database-url", "token-secret"},
@@ -57,6 +58,7 @@ EGRESS_OF = {
     "accounts": {5432},
     "accounts-relay": {5432, 9092, 9093},
     "match": {5432, 6379},
+    "match-waits": {5432, 6379},
     "match-relay": {5432, 9092, 9093},
     "match-consumers": {5432, 9092, 9093, 6379},
     "matchmaking": {5432},
@@ -201,6 +203,7 @@ def test_network_policies_deny_by_default_and_allow_only_the_needed_flows(docs: 
         component = labels["app.kubernetes.io/component"]
         expected_in = {
             "web": {8000},  # the Ingress controllers and Prometheus
+            "waits": {8000},  # the public Ingress controller and Prometheus
             "relay": {9100},  # Prometheus only (metrics)
             "consumers": {9100},
             "worker": {9100},  # the Celery worker's task metrics

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import importlib
+import re
 from pathlib import Path
 
 import pytest
 import yaml
 
 from libs.config import PROJECT_ROOT
+from libs.web.long_polls import INGRESS_PATH, is_long_poll
 from tests.unit.deploy import rendering
 from tests.unit.deploy.rendering import BASE, OVERLAYS
 
@@ -73,7 +75,8 @@ def test_every_service_has_a_deployment_and_the_ingress_routes_exactly_its_prefi
         for rule in ingress["spec"]["rules"]
         for p in rule["http"]["paths"]
     }
-    expected: dict[str, str] = {}
+    expected: dict[str, str] = {INGRESS_PATH: "match-waits"}  # the long-polls: their own pods
+    assert "match-waits" in deployments
     for svc in kit.discover():
         assert {svc.name, f"{svc.name}-relay"} <= deployments
         if svc.subscriptions:
@@ -125,17 +128,47 @@ def _option(argv: list[str], name: str) -> str:
     return argv[argv.index(name) + 1]
 
 
+def _gunicorns(app: str) -> list[list[str]]:
+    return [c["command"] for c in _containers(_documents()) if c["command"][:2] == ["gunicorn", app]]
+
+
 def test_every_web_deployment_serves_like_make_run(tmp_path: Path) -> None:
     """gthread with the many cheap threads waiting long-polls need, as ``make run`` starts gunicorn."""
     from libs.devstack import processes
     from libs.web import gunicorn_conf
 
     local = processes.gunicorn(8000, tmp_path).argv
-    webs = [c["command"] for c in _containers(_documents()) if c["command"][0] == "gunicorn"]
+    webs = _gunicorns("services.wsgi:app")
     assert webs
     for argv in [local, *webs]:
         assert _option(argv, "--config") == "python:libs.web.gunicorn_conf"
         assert _option(argv, "--worker-class") == "gthread"
         assert int(_option(argv, "--threads")) == gunicorn_conf.THREADS
         assert int(_option(argv, "--worker-connections")) == gunicorn_conf.WORKER_CONNECTIONS
-        assert gunicorn_conf.WORKER_CONNECTIONS > gunicorn_conf.THREADS  # room for idle keep-alives
+
+
+def test_the_long_poll_deployment_serves_like_make_run_and_only_the_long_polls(tmp_path: Path) -> None:
+    """The match-waits pods run the gevent gunicorn ``make run`` runs, and get the path ``make run``'s
+    gthread gunicorn passes on to it."""
+    from libs import gevent_conf
+    from libs.devstack import processes
+
+    local = processes.waits(8001, tmp_path)
+    [waits] = [
+        d for d in _documents() if d["kind"] == "Deployment" and d["metadata"]["name"] == "match-waits"
+    ]
+    [container] = waits["spec"]["template"]["spec"]["containers"]
+    assert _gunicorns("services.match.waits_wsgi:app") == [container["command"]]
+    for argv in (local.argv, container["command"]):
+        assert _option(argv, "--config") == "python:libs.gevent_conf"
+        assert _option(argv, "--worker-class") == "gevent"
+        assert int(_option(argv, "--worker-connections")) == gevent_conf.CONNECTIONS
+    env = _env(container)
+    assert "ARCANA_LONG_POLLS_AT" not in env
+    assert (
+        env["ARCANA_DB_POOL_TIMEOUT"] == local.env["ARCANA_DB_POOL_TIMEOUT"] == str(gevent_conf.POOL_TIMEOUT)
+    )
+    assert [c["image"] for c in _containers([waits])] == ["arcana"]
+    example = "/v1/matches/7d3f0b8e-0000-4000-8000-000000000000/events"
+    assert re.fullmatch(INGRESS_PATH, example) and is_long_poll(example)
+    assert not is_long_poll(example.replace("/events", "/commands")) and not is_long_poll("/v1/matches")

@@ -101,7 +101,7 @@ def test_background_processes_prove_they_are_alive_with_a_heartbeat(docs: list[D
 
 
 def test_web_pods_drain_long_polls_and_stay_ready_without_kafka(docs: list[Doc]) -> None:
-    for name, deployment in _deployments(docs, "web").items():
+    for name, deployment in _deployments(docs, "web", "waits").items():
         pod = deployment["spec"]["template"]
         [web] = pod["spec"]["containers"]
         pause = web["lifecycle"]["preStop"]["sleep"]["seconds"]
@@ -120,7 +120,7 @@ def _selects(selector: Doc, labels: dict[str, str]) -> bool:
 
 def test_web_consumers_and_worker_have_a_disruption_budget_and_spread(docs: list[Doc]) -> None:
     budgets = of_kind(docs, "PodDisruptionBudget")
-    for name, deployment in _deployments(docs, "web", "consumers", "worker").items():
+    for name, deployment in _deployments(docs, "web", "waits", "consumers", "worker").items():
         labels = deployment["spec"]["template"]["metadata"]["labels"]
         assert [b for b in budgets if _selects(b["spec"]["selector"], labels)], name
         spread = deployment["spec"]["template"]["spec"]["topologySpreadConstraints"]
@@ -150,7 +150,7 @@ def test_each_namespace_enforces_the_restricted_pod_security_level(docs: list[Do
 
 def test_every_pod_using_the_database_waits_for_its_schema(docs: list[Doc]) -> None:
     every = sorted(service_folders())
-    for name, deployment in _deployments(docs, "web", "relay", "consumers", "worker").items():
+    for name, deployment in _deployments(docs, "web", "waits", "relay", "consumers", "worker").items():
         pod = deployment["spec"]["template"]
         [init] = pod["spec"]["initContainers"]
         command = init["command"]
@@ -196,7 +196,7 @@ def test_the_monitoring_component_scrapes_and_alerts(tmp_path: Any) -> None:
     assert {"ArcanaRelayLagging", "ArcanaConsumerLagging", "ArcanaDeadLetters", "ArcanaErrorRate"} <= alerts
     assert {"ArcanaLatencyP99"} <= alerts
     monitored = of_kind(docs, "PodMonitor")
-    for name, deployment in _deployments(docs, "web", "relay", "consumers", "worker").items():
+    for name, deployment in _deployments(docs, "web", "waits", "relay", "consumers", "worker").items():
         labels = deployment["spec"]["template"]["metadata"]["labels"]
         ports = {
             p["name"]

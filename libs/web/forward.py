@@ -1,0 +1,145 @@
+"""A WSGI app that passes every request on to another HTTP server and its answer back: under
+``make run`` the gthread gunicorn is the one port clients see, and it hands the match long-polls to
+the long-poll process this way (in Kubernetes the Ingress routes instead). A forwarded long-poll
+holds a thread of the gthread worker, blocked on its socket without the GIL, and nothing else: no
+database connection, no Python work until its answer comes.
+
+Connections to the upstream are kept and reused, one request at a time each. A kept connection is
+dropped once it has been idle for ``IDLE_SECONDS`` (below gunicorn's 5 s keep-alive), so the
+upstream does not close it under a request. A reused connection that fails before any answer
+(closed meanwhile all the same) is retried once on a fresh one when the request may be repeated:
+a read, or a request with an ``Idempotency-Key`` (which the upstream answers once). Any other
+request may have been served before the connection broke, so it is not sent twice: like a
+request the upstream does not answer at all (restarting), it gets 503 ``unavailable`` in the one
+error shape, and its client retries.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+from collections.abc import Iterable
+from typing import Any
+
+IDLE_SECONDS = 2.0
+TIMEOUT_SECONDS = 90.0  # longer than any request the upstream serves
+KEEP = 256  # idle connections kept at most
+# Hop-by-hop headers (RFC 9110 7.6.1): never passed on.
+HOP_BY_HOP = frozenset(
+    {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer",
+     "transfer-encoding", "upgrade"}
+)  # fmt: skip
+_STALE = (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError)
+
+
+class Forwarder:
+    def __init__(self, host: str, port: int) -> None:
+        self.host = host
+        self.port = port
+        self._idle: list[tuple[http.client.HTTPConnection, float]] = []
+        self._lock = threading.Lock()
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        path = environ.get("RAW_URI") or _path(environ)
+        body = _body(environ)
+        headers = _request_headers(environ)
+        try:
+            status, reason, answer_headers, content = self._exchange(
+                environ["REQUEST_METHOD"], path, body, headers
+            )
+        except OSError:
+            return _unavailable(start_response)
+        start_response(f"{status} {reason}", answer_headers)
+        return [content]
+
+    def _exchange(
+        self, method: str, path: str, body: bytes | None, headers: dict[str, str]
+    ) -> tuple[int, str, list[tuple[str, str]], bytes]:
+        conn, reused = self._connection()
+        try:
+            response = _send(conn, method, path, body, headers)
+        except _STALE:
+            conn.close()
+            if not reused or not _repeatable(method, headers):
+                raise
+            conn, reused = self._new(), False
+            response = _send(conn, method, path, body, headers)
+        except BaseException:
+            conn.close()
+            raise
+        content = response.read()
+        kept = [(k, v) for k, v in response.getheaders() if k.lower() not in HOP_BY_HOP]
+        if response.will_close:
+            conn.close()
+        else:
+            self._release(conn)
+        return response.status, response.reason, kept, content
+
+    def _connection(self) -> tuple[http.client.HTTPConnection, bool]:
+        now = time.monotonic()
+        with self._lock:
+            while self._idle:
+                conn, since = self._idle.pop()
+                if now - since < IDLE_SECONDS:
+                    return conn, True
+                conn.close()
+        return self._new(), False
+
+    def _new(self) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection(self.host, self.port, timeout=TIMEOUT_SECONDS)
+
+    def _release(self, conn: http.client.HTTPConnection) -> None:
+        with self._lock:
+            if len(self._idle) < KEEP:
+                self._idle.append((conn, time.monotonic()))
+                return
+        conn.close()
+
+
+def _repeatable(method: str, headers: dict[str, str]) -> bool:
+    return method in {"GET", "HEAD", "OPTIONS"} or "Idempotency-Key" in headers
+
+
+def _send(
+    conn: http.client.HTTPConnection, method: str, path: str, body: bytes | None, headers: dict[str, str]
+) -> http.client.HTTPResponse:
+    conn.request(method, path, body, headers)
+    return conn.getresponse()
+
+
+def _path(environ: dict[str, Any]) -> str:
+    query = environ.get("QUERY_STRING")
+    path = environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "")
+    return f"{path}?{query}" if query else path
+
+
+def _body(environ: dict[str, Any]) -> bytes | None:
+    length = environ.get("CONTENT_LENGTH")
+    if not length:
+        return None
+    return bytes(environ["wsgi.input"].read(int(length)))
+
+
+def _request_headers(environ: dict[str, Any]) -> dict[str, str]:
+    headers = {
+        key[5:].replace("_", "-").title(): value
+        for key, value in environ.items()
+        if key.startswith("HTTP_") and key[5:].replace("_", "-").lower() not in HOP_BY_HOP
+    }
+    for key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+        if environ.get(key):
+            headers[key.replace("_", "-").title()] = environ[key]
+    return headers
+
+
+def _unavailable(start_response: Any) -> list[bytes]:
+    body = json.dumps(
+        {"error": {"code": "unavailable", "message": "The service is starting; retry shortly."}}
+    ).encode()
+    start_response(
+        "503 Service Unavailable",
+        [("Content-Type", "application/json"), ("Content-Length", str(len(body))), ("Retry-After", "1")],
+    )
+    return [body]
