@@ -149,8 +149,12 @@ class ArcanaClient:
         result = self.call(ops.COMMAND, json=body, idempotency_key=idempotency_key, match_id=match_id)
         return cast(CommandResult, result)
 
-    def practice(self, deck: list[str] | None = None) -> Created:
-        return cast(Created, self.call(ops.PRACTICE, json={"deck": deck} if deck is not None else {}))
+    def practice(
+        self, deck: list[str] | None = None, *, game: str | None = None, bots: int | None = None
+    ) -> Created:
+        """A practice match of ``game`` (Arcana when None) against ``bots`` bots (the arena: 1 to 3)."""
+        body = {"deck": deck, "game": game, "bots": bots}
+        return cast(Created, self.call(ops.PRACTICE, json={k: v for k, v in body.items() if v is not None}))
 
     def admin_match(self, setup: Mapping[str, Any], mode: str | None = None) -> Created:
         body: Json = {"setup": dict(setup)}
