@@ -25,7 +25,7 @@ from libs.games import (
     Wait,
 )
 
-from . import errors, views
+from . import errors, facts, views
 from .appliers import evolve
 from .bots import greedy_bot
 from .cards import COMBOS, KINDS
@@ -96,6 +96,8 @@ class Arena(Game):
     errors: ClassVar[tuple[type[IllegalCommand], ...]] = ERRORS
     commands: ClassVar[Mapping[str, CommandShape]] = COMMANDS
     starter_deck: ClassVar[tuple[str, ...]] = ()
+    events: ClassVar[tuple[Any, ...]] = facts.FACTS
+    public_events: ClassVar[tuple[Any, ...]] = tuple(facts.PUBLIC.values())
 
     def setup(self, setup: Setup) -> list[dict[str, Any]]:
         """`options`: `first` (a player id)."""

@@ -112,6 +112,7 @@ class Created(TypedDict, total=False):
     match_id: str
     version: int
     bot: str
+    bots: list[str]
 
 
 MatchView = dict[str, Any]

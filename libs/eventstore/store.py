@@ -15,6 +15,7 @@ Callers that must write their own tables atomically with events pass their open 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Final
@@ -43,6 +44,7 @@ _COLUMNS = (
     "event_id, stream, version, position, type, schema_version, occurred_at, "
     "correlation_id, causation_id, data"
 )
+_TAKEN = re.compile(r", (\d+)\) already exists")
 _WRONG_VERSION = "AR409"  # raised by append_events(), see migrations/002_append_function.sql
 
 
@@ -206,7 +208,8 @@ class EventStore:
         if isinstance(exc, pg_errors.UniqueViolation):
             if exc.diag.constraint_name == "events_event_id_key":
                 return DuplicateEventError(str(exc.diag.message_detail))
-            return ConcurrencyError(stream, expected, self.version(stream))
+            taken = _version_taken(exc)
+            return ConcurrencyError(stream, expected, self.version(stream) if taken is None else taken)
         if exc.sqlstate == _WRONG_VERSION:
             return ConcurrencyError(stream, expected, int(exc.diag.message_detail or 0))
         return exc
@@ -335,3 +338,13 @@ def stream_moved(exc: psycopg.Error) -> bool:
     if isinstance(exc, pg_errors.UniqueViolation):
         return exc.diag.constraint_name == "events_stream_version_key"
     return exc.sqlstate == _WRONG_VERSION
+
+
+def _version_taken(exc: pg_errors.UniqueViolation) -> int | None:
+    """The version a concurrent append took first (``Key (stream, version)=(s, 57) already exists.``):
+    the stream is at least there. Read from the error, not from the stream: the caller still holds its
+    connection, and a second one from a small pool (2 in a Celery child) waits the pool's 30 s out."""
+    if exc.diag.constraint_name != "events_stream_version_key":
+        return None
+    found = _TAKEN.search(exc.diag.message_detail or "")
+    return int(found.group(1)) if found else None

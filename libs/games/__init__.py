@@ -189,7 +189,9 @@ class Game(ABC):
     declaration of each event type it emits: a dataclass with ``TYPE``, ``VERSION`` and documented
     fields, for the event catalog and the JSON Schemas of the match topics) and ``public_events``
     (the declaration of each form ``visible_event(event, None)`` gives: what the live topic carries;
-    a type that is never public is not there)."""
+    a type that is never public is not there). A game whose types share a name with another game's
+    gives its declarations ``GAME`` (its name: ``libs/arena/facts.py``): catalog and schemas list
+    them under it, and the relays accept an event that conforms to one declaration of its type."""
 
     name: ClassVar[str]
     seats: ClassVar[frozenset[int]]

@@ -10,7 +10,7 @@ event catalog and the tests all find services through :func:`discover`. See
 
 from libs.kit.definition import Publication, ServiceDef, Subscription
 from libs.kit.errors import ErrorTable, Problem
-from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
+from libs.kit.events import EventCatalog, IntegrationEvent, integration_event, qualified_type
 from libs.kit.registry import definition, discover, service_names
 
 # Run-time parts (pools, Flask) live in ``libs.kit.runtime``, ``libs.kit.web`` and
@@ -27,5 +27,6 @@ __all__ = [
     "definition",
     "discover",
     "integration_event",
+    "qualified_type",
     "service_names",
 ]

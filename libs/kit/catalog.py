@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 from libs.kit.definition import ServiceDef
-from libs.kit.events import EventCatalog, describe
+from libs.kit.events import EventCatalog, describe, qualified_type
 from libs.kit.registry import discover
 
 HEADER = """# Event catalog
@@ -22,7 +22,10 @@ Every message is one event in the envelope described in `docs/architecture.md` (
 `version`, `position`, `type`, `schema_version`, `occurred_at`, `correlation_id`, `causation_id`,
 `data`), keyed by its stream. The fields below are those of `data`; `docs/schemas/<topic>/<Type>.v<N>.json`
 has each as a JSON Schema (`make docs-schemas`), and the relays check every event they publish against
-it (`ARCANA_SCHEMA_CHECK`: `log` by default, `strict` in the tests).
+it (`ARCANA_SCHEMA_CHECK`: `log` by default, `strict` in the tests). A game's own event declared with
+its game's name (the arena's: `arena/MatchStarted`) has its schema under
+`docs/schemas/<topic>/<game>/`: it may share its type with one of Arcana's, and an event of such a type
+conforms when it conforms to one of them.
 
 ## Versions
 
@@ -85,14 +88,16 @@ def render(services: list[ServiceDef]) -> str:
     lines = [HEADER]
     catalogs: list[EventCatalog] = [c for svc in services for c in svc.events]
     lines.append("| topic | publisher | events |\n|---|---|---|")
-    lines += [f"| `{c.topic}` | {c.service} | {', '.join(c.types())} |" for c in catalogs]
+    lines += [
+        f"| `{c.topic}` | {c.service} | {', '.join(qualified_type(e) for e in c.events)} |" for c in catalogs
+    ]
     for c in catalogs:
         lines.append(f"\n## `{c.topic}`\n")
         if c.description:
             lines.append(c.description.strip() + "\n")
         for event in c.events:
             consumers = consumers_of(services, c.topic, event.TYPE) or ["none yet (analysts)"]
-            lines.append(f"### {event.TYPE} (schema version {event.VERSION})\n")
+            lines.append(f"### {qualified_type(event)} (schema version {event.VERSION})\n")
             doc = (event.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
             if doc:
                 lines.append(doc + "\n")

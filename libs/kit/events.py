@@ -23,6 +23,7 @@ __all__ = [
     "MalformedEvent",
     "describe",
     "integration_event",
+    "qualified_type",
     "type_name",
 ]
 
@@ -46,13 +47,20 @@ class EventCatalog:
     description: str = ""
 
     def types(self) -> tuple[str, ...]:
-        return tuple(e.TYPE for e in self.events)
+        return tuple(dict.fromkeys(e.TYPE for e in self.events))
 
     def event(self, type_name: str) -> Any:
         for e in self.events:
             if type_name == e.TYPE:
                 return e
         raise KeyError(type_name)
+
+
+def qualified_type(event: Any) -> str:
+    """``TYPE``, under its game's name when the declaration names one (``GAME``: ``arena/CardDrawn``):
+    a game's event may share its type with Arcana's (which name none) on the match topics."""
+    game = getattr(event, "GAME", None)
+    return f"{game}/{event.TYPE}" if game else str(event.TYPE)
 
 
 def describe(event: Any) -> list[FieldDoc]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from libs.contracts.base import conforms, field_types, type_name
+from libs.kit.events import qualified_type
 
 if TYPE_CHECKING:
     from libs.eventstore import RecordedEvent
@@ -79,8 +80,8 @@ def json_schema(event: type[Any], topic: str, version: int | None = None) -> dic
     ]
     return {
         "$schema": DIALECT,
-        "$id": f"{topic}/{event.TYPE}.v{version}.json",
-        "title": f"{event.TYPE} (schema version {version}) on {topic}",
+        "$id": schema_path(topic, event, version).as_posix(),
+        "title": f"{qualified_type(event)} (schema version {version}) on {topic}",
         "description": " ".join((event.__doc__ or "").split()),
         "type": "object",
         "properties": properties,
@@ -114,7 +115,8 @@ def _required(f: dataclasses.Field[Any]) -> bool:
 
 
 def schema_path(topic: str, event: type[Any], version: int | None = None) -> Path:
-    return Path(topic) / f"{event.TYPE}.v{version or event.VERSION}.json"
+    """``<topic>/<Type>.v<N>.json``; a game's own event under its game (``<topic>/arena/<Type>...``)."""
+    return Path(topic) / f"{qualified_type(event)}.v{version or event.VERSION}.json"
 
 
 def render(text: dict[str, Any]) -> str:
@@ -124,24 +126,33 @@ def render(text: dict[str, Any]) -> str:
 def catalog_check(catalogs: Sequence[EventCatalog]) -> Check:
     """A check of published events against ``catalogs``: an event on one of their topics must be of a
     type declared there and conform to the declaration of its version (an older stored version is
-    published as stored; one the declaration no longer describes is checked for its type only).
-    Topics the catalogs do not name are not checked."""
-    declared = {(c.topic, e.TYPE): e for c in catalogs for e in c.events}
+    published as stored; one the declaration no longer describes is checked for its type only). A
+    type several games declare on a topic (``MatchStarted``...) conforms when it conforms to one of
+    them. Topics the catalogs do not name are not checked."""
+    declared: dict[tuple[str, str], list[Any]] = {}
+    for c in catalogs:
+        for e in c.events:
+            declared.setdefault((c.topic, e.TYPE), []).append(e)
     topics = {c.topic for c in catalogs}
 
     def check(topic: str, event: RecordedEvent) -> list[str]:
         if topic not in topics:
             return []
-        kind = declared.get((topic, event.type))
-        if kind is None:
+        kinds = declared.get((topic, event.type))
+        if not kinds:
             return [f"{event.type} is not declared on {topic}"]
-        if event.schema_version > kind.VERSION:
-            return [f"{event.type}: schema version {event.schema_version} is newer than {kind.VERSION}"]
-        if event.schema_version not in versions(kind):
-            return []
-        return problems(kind, event.data, version=event.schema_version)
+        found = [_version_problems(kind, event) for kind in kinds]
+        return [] if [] in found else found[0]
 
     return check
+
+
+def _version_problems(kind: Any, event: RecordedEvent) -> list[str]:
+    if event.schema_version > kind.VERSION:
+        return [f"{event.type}: schema version {event.schema_version} is newer than {kind.VERSION}"]
+    if event.schema_version not in versions(kind):
+        return []
+    return problems(kind, event.data, version=event.schema_version)
 
 
 def schemas_of(services: Sequence[Any]) -> dict[Path, dict[str, Any]]:

@@ -24,6 +24,12 @@ def _doc(text: str) -> dict[str, str]:
     return {"doc": text}
 
 
+class LineFact(Fact):
+    """Base of the line's typed events (``GAME``: apart from Arcana's and the arena's in the catalog)."""
+
+    GAME: ClassVar[str] = "line"
+
+
 _PLAYERS = (
     "the two sides: `{id, line: [5 card ids, front first], links: [{id, tier, slots, bonus}], "
     "fighters: [{card_id, roles, atk, arm, hp}, in row order, the links baked in]}`"
@@ -31,7 +37,7 @@ _PLAYERS = (
 
 
 @dataclass(frozen=True)
-class FightStartedPublic(Fact):
+class FightStartedPublic(LineFact):
     """``FightStarted`` as the players and spectators see it: without the seed."""
 
     TYPE: ClassVar[str] = Ev.FIGHT_STARTED.value
@@ -49,7 +55,7 @@ class FightStarted(FightStartedPublic):
 
 
 @dataclass(frozen=True)
-class RoundStarted(Fact):
+class RoundStarted(LineFact):
     """A round begins: the side acting first in it, the ATK every hit gains, what a support heals."""
 
     TYPE: ClassVar[str] = Ev.ROUND_STARTED.value
@@ -64,7 +70,7 @@ class RoundStarted(Fact):
 
 
 @dataclass(frozen=True)
-class CardHit(Fact):
+class CardHit(LineFact):
     """A card hit an enemy card (the damage applies at once)."""
 
     TYPE: ClassVar[str] = Ev.CARD_HIT.value
@@ -80,7 +86,7 @@ class CardHit(Fact):
 
 
 @dataclass(frozen=True)
-class CardDied(Fact):
+class CardDied(LineFact):
     """A card fell to 0 HP: it acts no more."""
 
     TYPE: ClassVar[str] = Ev.CARD_DIED.value
@@ -90,7 +96,7 @@ class CardDied(Fact):
 
 
 @dataclass(frozen=True)
-class CardHealed(Fact):
+class CardHealed(LineFact):
     """A support healed an ally after the round's hits (never above its max HP)."""
 
     TYPE: ClassVar[str] = Ev.CARD_HEALED.value
@@ -102,7 +108,7 @@ class CardHealed(Fact):
 
 
 @dataclass(frozen=True)
-class RoundEnded(Fact):
+class RoundEnded(LineFact):
     """A round is over, with a card on each side still standing."""
 
     TYPE: ClassVar[str] = Ev.ROUND_ENDED.value
@@ -110,7 +116,7 @@ class RoundEnded(Fact):
 
 
 @dataclass(frozen=True)
-class MatchEnded(Fact):
+class MatchEnded(LineFact):
     """The rules' end of a fight (the match service stores it enriched: see its catalog)."""
 
     TYPE: ClassVar[str] = Ev.MATCH_ENDED.value

@@ -16,7 +16,7 @@ import pytest
 from libs.config import PROJECT_ROOT
 from libs.eventstore import RecordedEvent
 from libs.kit.registry import definition, discover
-from libs.kit.schemas import catalog_check, problems, schemas_of
+from libs.kit.schemas import catalog_check, problems, schema_path, schemas_of
 from libs.rules.facts import FACTS
 from tests.unit.rules.test_rules_facts import game_events
 
@@ -38,7 +38,7 @@ def test_every_topic_and_type_has_a_schema_and_each_is_a_valid_schema() -> None:
     for svc in discover():
         for catalog in svc.events:
             for event in catalog.events:
-                path = SCHEMAS / catalog.topic / f"{event.TYPE}.v{event.VERSION}.json"
+                path = SCHEMAS / schema_path(catalog.topic, event)
                 schema = json.loads(path.read_text())
                 jsonschema_rs.meta.validate(schema)
                 assert set(schema["required"]) <= set(schema["properties"]), path
@@ -111,3 +111,21 @@ def test_an_older_version_still_on_a_topic_keeps_its_schema_and_is_checked_again
     assert check(topic, event("CardCrafted", v1, version=1)) == []
     assert check(topic, event("CardCrafted", v1, version=2)) == ["CardCrafted: no 'player_id'"]
     assert check(topic, event("CardCrafted", {**v1, "dust_after": "0"}, version=1)) != []
+
+
+def test_the_arena_s_events_are_declared_apart_and_checked_against_the_arena_s_form() -> None:
+    """The arena's types share names with Arcana's (``MatchStarted``, ``CardDrawn``): their schemas are
+    under ``arena/``; the live topic accepts an event that conforms to one of the declarations of its
+    type, and still refuses the pile's order."""
+    check = catalog_check(definition("match").events)
+    live, records = "arcana.match.events", "arcana.match.records"
+    assert (SCHEMAS / live / "arena" / "RoundStarted.v1.json").is_file()
+    assert (SCHEMAS / live / "CardDrawn.v1.json").is_file()  # Arcana's, where it was
+    round_started = {"round": 1, "first": "a", "pile": ["fireball-1"]}
+    assert check(records, event("RoundStarted", round_started)) == []
+    assert check(live, event("RoundStarted", {"round": 1, "first": "a", "pile_count": 1})) == []
+    assert check(live, event("RoundStarted", round_started)) == ["RoundStarted: no 'pile_count'"]
+    assert check(live, event("CardDrawn", {"player": "a", "reason": "deal"})) == []  # the arena's
+    assert check(live, event("CardDrawn", {"reason": "deal"})) != []  # neither Arcana's nor the arena's
+    passed = {"player": "a", "attack": 1, "timed_out": "yes"}
+    assert check(live, event("ReactionPassed", passed)) == ["ReactionPassed: 'timed_out' is not bool: 'yes'"]

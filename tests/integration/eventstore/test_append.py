@@ -9,6 +9,7 @@ from typing import Any
 import psycopg
 import pytest
 from psycopg import sql
+from psycopg_pool import ConnectionPool
 
 from libs.eventstore import ConcurrencyError, DuplicateEventError, EventStore, Expect, NewEvent
 
@@ -177,3 +178,44 @@ def test_a_refused_queued_append_fails_the_whole_transaction(store: EventStore) 
     assert versions(store, "q2") == [1, 2]
     with store.pool.connection() as conn, pytest.raises(ValueError):
         store.append_queued(conn, "q2", 2, [])
+
+
+def test_a_lost_race_is_a_concurrency_error_without_a_second_connection(
+    store: EventStore, postgres_url: str
+) -> None:
+    """Two appends at the same version at once: the second one's insert waits for the first and then
+    breaks the (stream, version) key. The loser holds its pool's only connection (a Celery child has
+    two, the sweep holding one): its ConcurrencyError names the version taken without asking the
+    pool for another (which waited the pool's timeout out, then raised PoolTimeout instead)."""
+    tiny = ConnectionPool(postgres_url, min_size=1, max_size=1, timeout=2, open=True)
+    loser = EventStore(tiny, store.schema)
+    outcome: list[BaseException] = []
+    try:
+        with psycopg.connect(postgres_url) as first, tiny.connection() as second:
+            first.execute("SELECT 1")  # a transaction open: the append below is not committed yet
+            store.append("raced", Expect.NO_STREAM, [ev(1)], conn=first)
+
+            def lose() -> None:
+                try:
+                    loser.append("raced", Expect.NO_STREAM, [ev(2)], conn=second, savepoint=False)
+                except BaseException as exc:
+                    outcome.append(exc)
+
+            racer = threading.Thread(target=lose)
+            racer.start()
+            wait_until_blocked(racer, postgres_url, second.info.backend_pid)
+            first.commit()
+            racer.join(30)
+    finally:
+        tiny.close()
+    (failure,) = outcome
+    assert isinstance(failure, ConcurrencyError) and failure.actual == 1, repr(failure)
+    assert versions(store, "raced") == [1]
+
+
+def wait_until_blocked(racer: threading.Thread, url: str, pid: int) -> None:
+    """Until the backend ``pid`` waits for a lock (the other insert's key), or ``racer`` is over."""
+    with psycopg.connect(url, autocommit=True) as look:
+        query = "SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s"
+        while racer.is_alive() and (look.execute(query, (pid,)).fetchone() or [None])[0] != "Lock":
+            pass
