@@ -100,13 +100,6 @@ def group_id(name: str) -> str:
     return os.environ.get("ARCANA_KAFKA_GROUP_PREFIX", "") + name
 
 
-TOPIC_CHECK_SECONDS = 3.0  # how often a consumer missing a topic looks for it again
-
-
-class TopicsNotReady(KafkaError):
-    """None of the consumer's topics has partitions yet (no relay has created them): it waits."""
-
-
 class HandlerFailed(Exception):
     """The handler raised for one message; its transaction was rolled back."""
 
@@ -187,9 +180,6 @@ class ConsumerRunner(BackgroundLoop):
         self.dead_letters = DeadLetterPublisher(bootstrap, dead_letter_topic(service_name or schema))
         self.applied = 0  # events handled (new to the inbox)
         self.skipped = 0  # events already in the inbox, or older than the horizon
-        self.waited_for_topics = 0  # connections put off because no topic had partitions yet
-        self._subscribed: list[str] = []  # the topics joined: those that had partitions
-        self._topics_checked_at = 0.0
         self.dead_lettered = 0  # events given up on (see libs/bus/deadletters.py)
         self.types = None if types is None else frozenset(types)  # None: every type is handled
         self.ignored = 0  # events of a type not in ``types`` (no inbox row, no handler)
@@ -314,30 +304,8 @@ class ConsumerRunner(BackgroundLoop):
             client_id=f"arcana-{self.name}",
             **{**client_options(), **self.consumer_config},
         )
-        self._subscribed = []  # a new consumer: nothing joined yet
-        if not self._subscribe_to_present(consumer):
-            self.waited_for_topics += 1
-            self._close(consumer)
-            raise TopicsNotReady(f"no partitions yet for any of {', '.join(self.topics)}")
+        consumer.subscribe(self.topics, listener=_OnRebalance(self, consumer))
         return consumer
-
-    def _subscribe_to_present(self, consumer: KafkaConsumer) -> bool:
-        """Subscribe to the topics that have partitions now, when more than before; False when none
-        has. Joining a group while a relay creates a topic can leave a consumer assigned nothing
-        until the next rebalance (seen in the e2e tests), so a topic is joined only once it exists;
-        ``_widen`` joins the others as they appear."""
-        self._topics_checked_at = time.monotonic()
-        present = [t for t in self.topics if consumer.partitions_for_topic(t)]
-        if len(present) > len(self._subscribed):
-            consumer.subscribe(present, listener=_OnRebalance(self, consumer))
-            self._subscribed = present
-        return bool(self._subscribed)
-
-    def _widen(self, consumer: KafkaConsumer) -> None:
-        """Every few seconds while some topic is still missing: join those that appeared."""
-        missing = len(self._subscribed) < len(self.topics)
-        if missing and time.monotonic() - self._topics_checked_at >= TOPIC_CHECK_SECONDS:
-            self._subscribe_to_present(consumer)
 
     def _ask_cluster(self) -> str | None:
         """The cluster id now, or None when the broker cannot be asked (the consumer reconnects)."""
@@ -445,7 +413,6 @@ class ConsumerRunner(BackgroundLoop):
                     if consumer is None:
                         consumer = self._connect()
                     metrics.polled(self.name, self.poll_once(consumer), consumer)
-                    self._widen(consumer)
                 except Exception as exc:
                     if isinstance(exc, KafkaError | OSError):
                         log.warning("%s: broker trouble (%r); reconnecting", self.name, exc)

@@ -127,38 +127,6 @@ def test_restarted_consumer_resumes_from_committed_offsets(
     assert (again.applied, again.skipped) == (10, 0)
 
 
-def test_a_consumer_joins_each_topic_once_it_exists_and_reads_the_others_meanwhile(
-    store: EventStore, model: CountingModel, service: str, kafka_bootstrap: str
-) -> None:
-    """Joining the group while a relay creates a topic could leave the consumer assigned nothing for
-    minutes (seen in the e2e tests): it joins a topic only once it has partitions, waits while none
-    has, reads those that exist, and joins the others as they appear."""
-    other = f"{service}b"  # a second topic, created later by a second relay of the same events
-    runner = ConsumerRunner(
-        store.pool,
-        store.schema,
-        f"{service}-late",
-        [topic_for(service), topic_for(other)],
-        model.handle,
-        kafka_bootstrap,
-        backoff_max=0.5,
-    )
-    runner.start()
-    first, second = OutboxRelay(store, service, kafka_bootstrap), OutboxRelay(store, other, kafka_bootstrap)
-    try:
-        wait_until(lambda: runner.waited_for_topics >= 1, 30, "the consumer put off joining")
-        events = append_events(store, 5, streams=1)
-        first.start()
-        wait_until(lambda: len(model.counts()) == 5, 60, "5 events applied from the first topic")
-        second.start()  # the same events again on the second topic: seen, and applied no more
-        wait_until(lambda: runner.skipped >= 5, 60, "the second topic joined and read")
-    finally:
-        first.stop()
-        second.stop()
-        runner.stop()
-    assert model.counts() == {str(e.event_id): 1 for e in events}
-
-
 def test_consumer_runs_as_a_process_and_stops_on_sigterm(
     store: EventStore, service: str, postgres_url: str, kafka_bootstrap: str
 ) -> None:
