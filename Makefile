@@ -110,8 +110,6 @@ bench-arena: venv ## Arcane Arena: random games/s and decide+evolve steps/s, one
 docs-line: venv ## regenerate the catalog table of docs/line.md from libs/line/data/cards.json
 	$(PY) -m libs.line.doc docs/line.md
 
-rebuild-projection: venv ## drop and rebuild a projection: make rebuild-projection SCHEMA=x PROJECTION=mod:obj
-	$(PY) -m libs.bus.rebuild --schema $(SCHEMA) --projection $(PROJECTION)
 rebuild-projection: venv ## drop and rebuild a service's read models: make rebuild-projection SERVICE=match (arcana rebuild)
 	@$(ARCANA) rebuild $(SERVICE) $(if $(PROJECTION),--projection $(PROJECTION))
 
