@@ -124,3 +124,12 @@ class MatchEnded(IntegrationEvent):
             "(`libs.fairplay.verdicts_of`)"
         },
     )
+
+    def placement_groups(self) -> list[list[str]]:
+        """The placements, best first, read as documented for an event from before them: the winner,
+        then the others; one group of everyone on a draw."""
+        if self.placements:
+            return [list(group) for group in self.placements]
+        if self.draw:
+            return [list(self.players)]
+        return [[self.winner], [p for p in self.players if p != self.winner]]

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from libs import fairplay
 from libs.contracts import MatchEnded, RewardGranted
 
-from .rewards import Reward, match_reward, place_of, placement_groups
+from .rewards import Reward, match_reward, place_of
 from .values import DAILY_LOGIN_COINS
 from .wallet import Credit, ShardCredit
 
@@ -54,8 +54,7 @@ def match_credits(ended: MatchEnded, ended_at: datetime) -> list[PlayerCredit | 
     60, loss 20, a draw 20 each; the line's shards; the arena 60 to the first placement group, 20 to
     every other place. Nothing to anyone else and nothing for a malformed event."""
     verdicts = fairplay.verdicts_of(ended.data())
-    winner = None if ended.draw else ended.winner
-    groups = placement_groups(ended.players, ended.placements, winner)
+    groups = ended.placement_groups()
     paid: list[PlayerCredit | PlayerShards] = []
     for player, verdict in verdicts.items():
         place = place_of(player, groups)

@@ -40,18 +40,6 @@ def match_reward(game: str, mode: str, place: int, groups: int) -> Reward | None
     return None
 
 
-def placement_groups(
-    players: Sequence[str], placements: Sequence[Sequence[str]], winner: str | None
-) -> list[list[str]]:
-    """The placement groups, best first; for an event from before placements: the winner then the
-    others, or one group on a draw (``winner`` None)."""
-    if placements:
-        return [list(g) for g in placements]
-    if winner is None:
-        return [list(players)]
-    return [[winner], [p for p in players if p != winner]]
-
-
 def place_of(player: str, groups: Sequence[Sequence[str]]) -> int | None:
     """The index of the player's group, or None when no group holds it."""
     return next((i for i, g in enumerate(groups) if player in g), None)
