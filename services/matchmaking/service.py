@@ -283,9 +283,9 @@ class MatchmakingService:
         elif event.type == MATCH_ENDED:
             ended = MatchEnded.decode(event)
             store.match_over(conn, self.schema, ended.match_id)
-            if ended.game == domain.LINE and ended.mode == "practice":  # a training battle, won or lost
-                players = [p for p in ended.players if p != ended.bot and not p.startswith("bot-")]
-                store.training_finished(conn, self.schema, ended.match_id, players)
+            trained = ended.training_battle_players()
+            if trained:
+                store.training_finished(conn, self.schema, ended.match_id, trained)
         elif event.type == MATCH_CREATED:
             created = MatchCreated.decode(event)
             if created.mode in fairplay.COUNTING_MODES:

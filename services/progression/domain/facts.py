@@ -45,6 +45,7 @@ class MatchResult:
     counting: frozenset[str] = frozenset()  # the players the match gives XP and quests to
     game: str = ARCANA
     placements: tuple[tuple[str, ...], ...] = ()  # groups, best first (empty: read the winner)
+    training: frozenset[str] = frozenset()  # the players it is a training battle of (the line's)
 
     @classmethod
     def from_event(cls, ended: MatchEnded, day: dt.date) -> MatchResult:
@@ -62,6 +63,7 @@ class MatchResult:
             counting=frozenset(p for p, v in fairplay.verdicts_of(ended.data()).items() if v.xp),
             game=ended.game,
             placements=tuple(tuple(group) for group in ended.placements),
+            training=frozenset(ended.training_battle_players()),
         )
 
     @property
@@ -96,7 +98,7 @@ class MatchResult:
 
     def training_battle_for(self, player: str) -> bool:
         """Whether it is a training battle of ``player``: a line practice match, won or lost."""
-        return self.game == LINE and self.mode == "practice" and player in self.humans()
+        return player in self.training
 
     def won(self, player: str) -> bool:
         """Whether ``player`` won: the winner, or in the arena anyone of the first placement group."""
