@@ -129,7 +129,7 @@ def test_a_casual_match_pays_60_and_20_and_practice_pays_nothing(stack: Stack) -
     assert r.status_code == 201, r.text
     practice = r.json()["match_id"]
     conceded = a.http.post(
-        f"{stack.url}/v1/matches/{practice}/commands", json={"type": "concede"}, timeout=10
+        f"{stack.url}/v1/matches/{practice}/commands", json={"type": "concede"}, timeout=40
     )
     assert conceded.status_code == 200, conceded.text
     eventually(

@@ -63,7 +63,7 @@ def _act(c: Client, match_id: str) -> None:
     ]
     if moves:
         body = {**moves[0], "expected_version": legal["version"]}
-        r = c.http.post(f"{c.url}/v1/matches/{match_id}/commands", json=body, timeout=10)
+        r = c.http.post(f"{c.url}/v1/matches/{match_id}/commands", json=body, timeout=40)
         assert r.status_code in (200, 409), r.text
 
 
@@ -76,7 +76,7 @@ def concede_at(conceder: Client, other: Client, match_id: str, turn: int) -> dic
         for c in (conceder, other):
             _act(c, match_id)
     r = conceder.http.post(
-        f"{conceder.url}/v1/matches/{match_id}/commands", json={"type": "concede"}, timeout=10
+        f"{conceder.url}/v1/matches/{match_id}/commands", json={"type": "concede"}, timeout=40
     )
     assert r.status_code == 200, r.text
     events = conceder.get(f"/v1/matches/{match_id}/events")["events"]

@@ -54,7 +54,7 @@ class Client:
         if not legal["commands"]:
             return False
         body = {**choose(legal["commands"]), "expected_version": legal["version"]}
-        r = self.http.post(f"{self.url}/v1/matches/{match_id}/commands", json=body, timeout=10)
+        r = self.http.post(f"{self.url}/v1/matches/{match_id}/commands", json=body, timeout=40)
         assert r.status_code in (200, 409), r.text  # 409: a timer or presence event came first
         return True
 
@@ -259,7 +259,7 @@ def test_restart_survival(stack: Stack) -> None:
     stack.wait_ready()
     after = (a.view(match_id), b.view(match_id), a.get(f"/v1/matches/{match_id}/events"))
     assert_same_after_restart(before, after)
-    r = a.http.post(f"{stack.url}/v1/matches/{match_id}/commands", json={"type": "end_turn"}, timeout=10)
+    r = a.http.post(f"{stack.url}/v1/matches/{match_id}/commands", json={"type": "end_turn"}, timeout=40)
     assert r.status_code == 200, r.text  # play goes on
     assert b.view(match_id)["active_player"] == b.id
     version = b.view(match_id)["version"]
@@ -302,7 +302,7 @@ def play_a_card(c: Client, match_id: str) -> None:
     plays = [m for m in legal["commands"] if m["type"] == "play"]
     if plays:
         body = {**min(plays, key=lambda m: "target" in m), "expected_version": legal["version"]}
-        r = c.http.post(f"{c.url}/v1/matches/{match_id}/commands", json=body, timeout=10)
+        r = c.http.post(f"{c.url}/v1/matches/{match_id}/commands", json=body, timeout=40)
         assert r.status_code in (200, 409), r.text  # 409: a presence event came first
 
 

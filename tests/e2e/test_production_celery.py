@@ -72,7 +72,7 @@ def _keep_hand_or_end_turn(http: requests.Session, base: str, match_id: str) -> 
     legal = http.get(f"{base}/v1/matches/{match_id}/legal-commands", timeout=10).json()
     kinds = {c["type"]: c for c in legal["commands"]}
     body = kinds.get("end_turn") or {"type": "mulligan", "cards": []}
-    r = http.post(f"{base}/v1/matches/{match_id}/commands", json=body, timeout=10)
+    r = http.post(f"{base}/v1/matches/{match_id}/commands", json=body, timeout=40)
     assert r.status_code in (200, 409), r.text  # 409: the bot's move came first
 
 
