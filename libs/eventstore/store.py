@@ -330,6 +330,20 @@ class EventStore:
             row = c.execute(query, (stream,)).fetchone()
         return (int(row[0]), row[1]) if row else None
 
+    def load_snapshots(
+        self, streams: Sequence[str], *, conn: psycopg.Connection[Any] | None = None
+    ) -> dict[str, tuple[int, dict[str, Any]]]:
+        """The snapshot (version, state) of each of ``streams`` that has one: one query for many
+        streams (a sweep loading hundreds of matches it has not cached)."""
+        if not streams:
+            return {}
+        query = sql.SQL("SELECT stream, version, state FROM {} WHERE stream = ANY(%s::text[])").format(
+            sql.Identifier(self.schema, "snapshots")
+        )
+        with self._reader(conn) as c:
+            rows = c.execute(query, (list(streams),)).fetchall()
+        return {str(r[0]): (int(r[1]), r[2]) for r in rows}
+
 
 def stream_moved(exc: psycopg.Error) -> bool:
     """Whether a failed (e.g. queued, pipelined) append was refused because its stream was not at

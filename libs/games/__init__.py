@@ -28,7 +28,9 @@ or one ``IllegalCommand`` subclass per kind of refusal, listed in ``errors``); `
 timers, reaction windows); ``forfeit`` (the command of a player who left); ``bot`` (its move) and
 ``bot_deck`` (its deck in practice: the starter deck unless the game picks one); ``progress``;
 ``result`` (placements, winner, per-player stats once ended); ``deck_problems``; ``state_hash``;
-``commands`` (the shape of each player command, as data, for the API's input schema).
+``commands`` (the shape of each player command, as data, for the API's input schema); optionally
+``snapshot``/``restore`` (the state as JSON, of version ``snapshot_shape``: the service keeps one
+every few dozen events so that a cold load folds only the events after it).
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
+from libs.games import codec
 
 Event = dict[str, Any]
 Command = dict[str, Any]
@@ -286,6 +290,32 @@ class Game(ABC):
     def state_hash(self, state: State) -> str:
         """A digest of the whole state: equal states, and only they, have equal hashes (the
         service stores it with each batch and checks replays against it)."""
+
+    # -- snapshots -------------------------------------------------------------------------------
+
+    snapshot_shape: ClassVar[int] = 0
+    """The version of ``snapshot``'s form: bump it whenever the state's shape changes (a field of a
+    state class added, removed or retyped). A snapshot of another shape is ignored (the service
+    folds that match from its first event, and its next snapshot replaces the old one)."""
+
+    state_class: ClassVar[type | None] = None
+    """The state's class when it is a frozen dataclass of frozen dataclasses, tuples, mappings and
+    JSON scalars: ``snapshot`` and ``restore`` then follow its type hints (``libs.games.codec``)."""
+
+    def snapshot(self, state: State) -> dict[str, Any] | None:
+        """``state`` as JSON-able data for ``restore`` (``restore(snapshot(s)) == s``), or None
+        when the game keeps no snapshots (no ``state_class`` and no override: the service then
+        always folds the events)."""
+        if self.state_class is None:
+            return None
+        data: dict[str, Any] = codec.encode(state)
+        return data
+
+    def restore(self, data: Mapping[str, Any]) -> State:
+        """The state ``snapshot`` gave ``data`` for (of the current ``snapshot_shape``)."""
+        if self.state_class is None:
+            raise NotImplementedError(f"{self.name} keeps no snapshots")
+        return codec.decode(self.state_class, data)
 
     def catalog(self) -> dict[str, Any]:
         """The game's cards (JSON-able) for ``GET /v1/catalog?game=<name>``; none by default."""

@@ -26,6 +26,7 @@ from libs.games import (
 )
 from libs.rules import Code, RuleViolation, facts
 from libs.rules.bots import greedy_bot
+from libs.rules.state import restore as restore_state
 
 MULLIGAN_SECONDS = 30
 TURN_SECONDS = 60
@@ -252,6 +253,14 @@ class Arcana(Game):
 
     def state_hash(self, state: rules.State) -> str:
         return rules.state_hash(state)
+
+    snapshot_shape: ClassVar[int] = 1  # bump it when ``State``, ``PlayerState`` or ``Unit`` changes
+
+    def snapshot(self, state: rules.State) -> dict[str, Any]:
+        return state.to_dict()
+
+    def restore(self, data: Mapping[str, Any]) -> rules.State:
+        return restore_state(data)
 
     def catalog(self) -> dict[str, Any]:
         return {

@@ -6,6 +6,8 @@ interface's promises on the way (pure; raises AssertionError with what broke).
 - folding all the events from scratch gives the same state as evolving them one by one;
 - each ``Wait``'s ``timeout`` is accepted when it is due, and names the awaited player;
 - a player's view and each event's visible forms are JSON-able dicts;
+- a snapshot (when the game keeps them) restores the state it was made of, through JSON (every
+  ``SNAPSHOT_STEPS`` steps and at the end);
 - once ``result`` is not None nothing waits, placements hold every seated player once, and the
   last event is ``MatchEnded``.
 """
@@ -19,6 +21,7 @@ from typing import Any
 from libs.games import END_EVENT, Game, IllegalCommand, Setup
 
 SAMPLE = 5  # legal commands tried per step besides the one played
+SNAPSHOT_STEPS = 10  # a snapshot's round trip checked every this many steps
 
 
 def play_out(game: Game, setup: Setup, rng: random.Random, max_steps: int = 2000) -> list[dict[str, Any]]:
@@ -26,9 +29,11 @@ def play_out(game: Game, setup: Setup, rng: random.Random, max_steps: int = 2000
     event. Raises AssertionError when the game breaks a promise of the interface."""
     events = list(game.setup(setup))
     state = _fold(game, None, events)
-    for _ in range(max_steps):
+    for step in range(max_steps):
         if game.result(state) is not None:
             break
+        if step % SNAPSHOT_STEPS == 0:
+            _check_snapshot(game, state)
         waits = game.waits(state)
         assert waits, "a running match waits for someone"
         wait = waits[0]
@@ -57,7 +62,17 @@ def play_out(game: Game, setup: Setup, rng: random.Random, max_steps: int = 2000
     assert events[-1]["type"] == END_EVENT
     replayed = _fold(game, None, events)
     assert game.state_hash(replayed) == game.state_hash(state), "replay gives the same state"
+    _check_snapshot(game, state)
     return events
+
+
+def _check_snapshot(game: Game, state: Any) -> None:
+    kept = game.snapshot(state)
+    if kept is None:
+        return
+    restored = game.restore(json.loads(json.dumps(kept)))
+    assert restored == state, "a snapshot restores the state it was made of"
+    assert game.state_hash(restored) == game.state_hash(state)
 
 
 def _accepted(game: Game, state: Any, command: dict[str, Any]) -> list[dict[str, Any]]:

@@ -74,6 +74,8 @@ def refusal(exc: errors.LineRuleViolation) -> LineRefusal:
 class Line(Game):
     name: ClassVar[str] = "line"
     seats: ClassVar[frozenset[int]] = frozenset({2})
+    state_class: ClassVar[type | None] = State  # snapshots by its type hints (``libs.games.codec``)
+    snapshot_shape: ClassVar[int] = 1  # bump it when ``State`` (or a class it holds) changes
     errors: ClassVar[tuple[type[IllegalCommand], ...]] = ERRORS
     commands: ClassVar[Mapping[str, CommandShape]] = {}
     starter_deck: ClassVar[tuple[str, ...]] = catalog.WELCOME_LINE

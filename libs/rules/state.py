@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, Self
 
 from .arcana import ARCANA, Arcana
-from .cards import Card
+from .cards import CATALOG, Card
 from .constants import MAX_HEALTH
 
 
@@ -187,3 +187,39 @@ def state_hash(state: State) -> str:
     """SHA-256 of the canonical state: equal states, and only they, have equal hashes."""
     text = json.dumps(state.to_dict(), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def restore(data: Mapping[str, Any]) -> State:
+    """The state whose ``to_dict()`` is ``data`` (a snapshot): ``restore(s.to_dict()) == s``."""
+    fields = dict(data)
+    fields["spread"], fields["pids"] = tuple(data["spread"]), tuple(data["pids"])
+    players = tuple(_player(p) for p in data["players"])
+    fields["players"] = (players[0], players[1])
+    fields["cards"] = {iid: CATALOG[card_id] for iid, card_id in data["cards"].items()}
+    state = object.__new__(State)
+    state.__dict__.update(fields)
+    return state
+
+
+def _player(data: Mapping[str, Any]) -> PlayerState:
+    fields = dict(data)
+    for zone in ("deck", "hand", "grave"):
+        fields[zone] = tuple(data[zone])
+    fields["board"] = tuple(_unit(u) for u in data["board"])
+    fields["units_played"] = dict(data["units_played"])
+    player = object.__new__(PlayerState)
+    player.__dict__.update(fields)
+    return player
+
+
+def _unit(data: Mapping[str, Any]) -> Unit:
+    return Unit(
+        data["id"],
+        CATALOG[data["card_id"]],
+        data["attack"],
+        data["health"],
+        data["max_health"],
+        data["ward"],
+        data["played_turn"],
+        data["attacked_turn"],
+    )

@@ -53,6 +53,8 @@ from .model import (
     replay_problems,
     waits,
 )
+from .snapshots import restore as restore_match
+from .snapshots import snapshot as snapshot_match
 from .timers import awaiting, bot_command, deadline, next_due, watched
 from .visibility import SPECTATOR, client_event, live_event, player_commands, player_view
 
@@ -96,6 +98,8 @@ __all__ = [
     "rejected_request_events",
     "replay_problems",
     "request_problem",
+    "restore_match",
+    "snapshot_match",
     "waits",
     "watched",
     "with_reconnect",

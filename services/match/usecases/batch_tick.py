@@ -60,11 +60,14 @@ class BatchTicker:
         return Ticked(loaded, left)
 
     def _load(self, match_ids: Sequence[str]) -> tuple[dict[str, Match], dict[str, dict]]:
-        """The matches as stored now (cached folds moved on by their new events, read in one query)
-        and their players' presence."""
+        """The matches as stored now (cached folds, else their snapshots, moved on by their new
+        events, read in one query) and their players' presence."""
         cached = {match_id: self.matches.cache.get(match_id) for match_id in match_ids}
-        starts = {stream_of(i): (m.version + 1 if m else 1) for i, m in cached.items()}
         with self.matches.reading() as conn:
+            cold = {i for i, m in cached.items() if m is None}
+            if cold:
+                cached.update(self.matches.snapshots(sorted(cold), conn))
+            starts = {stream_of(i): (m.version + 1 if m else 1) for i, m in cached.items()}
             tails = self.matches.events.read_many(starts, conn=conn)
             seen = sweep_store.last_seen_many(conn, self.matches.schema, list(match_ids))
         loaded: dict[str, Match] = {}
@@ -76,7 +79,7 @@ class BatchTicker:
                 m = None
             if m is None or m.rejected:
                 continue
-            if tail:
+            if tail or match_id in cold:
                 self.matches.cache.remember(m)
             loaded[match_id] = m
         return loaded, seen

@@ -266,3 +266,10 @@ def test_a_snapshot_another_transaction_is_writing_is_skipped_without_waiting(st
     assert store.load_snapshot("busy") == (5, {"n": 5})
     store.save_snapshot("busy", 9, {"n": 9})
     assert store.load_snapshot("busy") == (9, {"n": 9})
+
+
+def test_the_snapshots_of_many_streams_are_read_together_those_without_left_out(store: EventStore) -> None:
+    store.save_snapshot("a", 4, {"n": 4})
+    store.save_snapshot("b", 9, {"n": 9})
+    assert store.load_snapshots(["a", "b", "none"]) == {"a": (4, {"n": 4}), "b": (9, {"n": 9})}
+    assert store.load_snapshots([]) == {}
