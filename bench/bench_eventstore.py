@@ -26,7 +26,7 @@ SCHEMA = "bench_es"
 
 
 def _event(i: int) -> NewEvent:
-    return NewEvent("CardPlayed", {"card": "wolf_pup", "position": i % 6, "player": "p1", "turn": i})
+    return NewEvent("CardPlayed", {"card": "wolf_pup", "position": i % 6, "player_id": "p1", "turn": i})
 
 
 def _append_worker(url: str, writer: int, batch: int, seconds: float, out: mp.Queue) -> None:

@@ -40,7 +40,7 @@ def _event(i: int) -> NewEvent:
     return NewEvent(
         "CardPlayed",
         {
-            "player": "5b0c7d0e-3f43-4d0b-9a4e-1f6f0b8c2d11",
+            "player_id": "5b0c7d0e-3f43-4d0b-9a4e-1f6f0b8c2d11",
             "card": f"c{i % 40}",
             "position": i % 6,
             "turn": i // 100,

@@ -724,11 +724,11 @@ def _system_batch(m: Match, rest: Sequence[Row]) -> tuple[Sequence[Row], str]:
 def system_command(m: Match, kind: str, data: Mapping[str, Any]) -> tuple[dict[str, Any] | None, Any]:
     """The system command that may have stored an event of ``kind`` (its first) in match ``m``, and
     when it became due (None: whenever); (None, None) when no system command stores it."""
-    if kind == domain.PLAYER_DISCONNECTED and data.get("player") in set(m.humans()) - set(m.disconnected):
+    if kind == domain.PLAYER_DISCONNECTED and data.get("player_id") in set(m.humans()) - set(m.disconnected):
         since = datetime.fromisoformat(data["since"])
-        return {"type": "disconnect", "player": data["player"], "since": data["since"]}, since
-    if kind == domain.PLAYER_RECONNECTED and data.get("player") in m.disconnected:
-        return {"type": "reconnect", "player": data["player"]}, None
+        return {"type": "disconnect", "player": data["player_id"], "since": data["since"]}, since
+    if kind == domain.PLAYER_RECONNECTED and data.get("player_id") in m.disconnected:
+        return {"type": "reconnect", "player": data["player_id"]}, None
     if kind == "TurnTimedOut" and m.rules is not None and m.rules.phase == "playing":
         return {"type": "timeout", "player": domain.awaiting(m)[0]}, domain.deadline(m)
     away = m.disconnected.get(str(data.get("loser")))

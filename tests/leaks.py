@@ -38,9 +38,9 @@ def hidden_from(events: Sequence[StoredEvent], player: str, version: int) -> set
     instances = {p["id"]: dict(zip(p["instances"], p["deck"], strict=True)) for p in started["players"]}
     foe = next(pid for pid in instances if pid != player)
     past = [e for e in events if e.version <= version]
-    played = {e.data["card"] for e in past if e.type == "CardPlayed" and e.data["player"] == foe}
+    played = {e.data["card"] for e in past if e.type == "CardPlayed" and e.data["player_id"] == foe}
     played_cards = {instances[foe][i] for i in played}
-    drawn = {e.data["card"] for e in past if e.type == "CardDrawn" and e.data["player"] == player}
+    drawn = {e.data["card"] for e in past if e.type == "CardDrawn" and e.data["player_id"] == player}
     hidden = {i for i in instances[foe] if i not in played}
     own_cards = set(instances[player].values())  # a card id of both decks may be the player's own
     hidden |= {c for c in instances[foe].values() if c not in played_cards and c not in own_cards}

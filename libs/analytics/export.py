@@ -2,7 +2,8 @@
 
 Each exported event is its envelope as the service reads it (an event stored in an older shape is
 upcast to the current one, with its ``schema_version``: e.g. economy's version 1 events gain the
-``player_id`` their stream named) plus ``service``, the service whose store holds it.
+``player_id`` their stream named, a match's version 1 events name their ``player`` ``player_id``)
+plus ``service``, the service whose store holds it.
 ``occurred_at`` is always UTC.
 Positions are per service: ``(service, position)`` identifies an event's place, ``event_id`` the
 event itself (deduplicate on it when you also read the topics, where republishing is normal).

@@ -81,7 +81,7 @@ def _round_started(s: State, e: Event) -> State:
 
 
 def _card_drawn(s: State, e: Event) -> State:
-    seat, card = s.seat(e["player"]), e["card"]
+    seat, card = s.seat(e["player_id"]), e["card"]
     if not s.pile or s.pile[0] != card:
         raise ValueError("a card is drawn from the top of the pile")
     return _hand(s, seat, (*s.hands[seat], card), pile=s.pile[1:])
@@ -95,7 +95,7 @@ def _pile_rebuilt(s: State, e: Event) -> State:
 
 
 def _turn_started(s: State, e: Event) -> State:
-    seat = s.seat(e["player"])
+    seat = s.seat(e["player_id"])
     return replace(
         s,
         active=seat,
@@ -110,19 +110,19 @@ def _turn_started(s: State, e: Event) -> State:
 
 
 def _card_played(s: State, e: Event) -> State:
-    seat, card = s.seat(e["player"]), e["card"]
+    seat, card = s.seat(e["player_id"]), e["card"]
     hand = _without(s.hands[seat], [card])
     return _hand(s, seat, hand, discard=(*s.discard, card), stats=_stat(s, seat, cards_played=1))
 
 
 def _combo_played(s: State, e: Event) -> State:
-    seat, cards = s.seat(e["player"]), tuple(e["cards"])
+    seat, cards = s.seat(e["player_id"]), tuple(e["cards"])
     hand = _without(s.hands[seat], cards)
     return _hand(s, seat, hand, discard=s.discard + cards, bonus=e["bonus"], stats=_stat(s, seat, combos=1))
 
 
 def _card_stolen(s: State, e: Event) -> State:
-    thief, victim, card = s.seat(e["player"]), s.seat(e["victim"]), e["card"]
+    thief, victim, card = s.seat(e["player_id"]), s.seat(e["victim"]), e["card"]
     s = _hand(s, victim, _without(s.hands[victim], [card]))
     return _hand(
         s, thief, (*s.hands[thief], card), randoms=s.randoms + 1, stats=_stat(s, thief, cards_stolen=1)
@@ -130,7 +130,7 @@ def _card_stolen(s: State, e: Event) -> State:
 
 
 def _card_taken(s: State, e: Event) -> State:
-    seat, card = s.seat(e["player"]), e["card"]
+    seat, card = s.seat(e["player_id"]), e["card"]
     return _hand(s, seat, (*s.hands[seat], card), discard=_without(s.discard, [card]))
 
 
@@ -140,13 +140,13 @@ def _attack_declared(s: State, e: Event) -> State:
 
 
 def _window_opened(s: State, e: Event) -> State:
-    if not s.pending or s.pending[0].number != e["attack"] or s.pids[s.pending[0].target] != e["player"]:
+    if not s.pending or s.pending[0].number != e["attack"] or s.pids[s.pending[0].target] != e["player_id"]:
         raise ValueError("a window opens for the target of the next attack")
     return replace(s, phase=Phase.REACTION.value)
 
 
 def _reaction_played(s: State, e: Event) -> State:
-    seat, card = s.seat(e["player"]), e["card"]
+    seat, card = s.seat(e["player_id"]), e["card"]
     hand = _without(s.hands[seat], [card])
     return _hand(s, seat, hand, discard=(*s.discard, card), stats=_stat(s, seat, reactions=1))
 
@@ -162,10 +162,10 @@ def _attack_done(s: State, e: Event) -> State:
 
 
 def _life_lost(s: State, e: Event) -> State:
-    seat = s.seat(e["player"])
+    seat = s.seat(e["player_id"])
     stats = s.stats
     by = e.get("by")
-    if by is not None and by != e["player"]:
+    if by is not None and by != e["player_id"]:
         stats = _stat(s, s.seat(by), damage_dealt=e["amount"])
     return replace(s, life=put(s.life, seat, e["life"]), stats=stats)
 
@@ -173,11 +173,11 @@ def _life_lost(s: State, e: Event) -> State:
 def _life_gained(s: State, e: Event) -> State:
     if e["life"] > MAX_LIFE:
         raise ValueError(f"life never exceeds {MAX_LIFE}")
-    return replace(s, life=put(s.life, s.seat(e["player"]), e["life"]))
+    return replace(s, life=put(s.life, s.seat(e["player_id"]), e["life"]))
 
 
 def _ward_raised(s: State, e: Event) -> State:
-    seat = s.seat(e["player"])
+    seat = s.seat(e["player_id"])
     return replace(s, wards=put(s.wards, seat, s.wards[seat] | {e["ward"]}))
 
 
@@ -192,7 +192,7 @@ def _action_ended(s: State, e: Event) -> State:
 
 
 def _card_discarded(s: State, e: Event) -> State:
-    seat, card = s.seat(e["player"]), e["card"]
+    seat, card = s.seat(e["player_id"]), e["card"]
     swapped = s.swapped or e["reason"] == "swap"
     return _hand(s, seat, _without(s.hands[seat], [card]), discard=(*s.discard, card), swapped=swapped)
 
@@ -202,7 +202,7 @@ def _marker(s: State, e: Event) -> State:
 
 
 def _player_out(s: State, e: Event) -> State:
-    seat = s.seat(e["player"])
+    seat = s.seat(e["player_id"])
     cards = tuple(e["cards"])
     if sorted(cards) != sorted(s.hands[seat]):
         raise ValueError("a player out of the round discards the whole hand")
@@ -218,12 +218,12 @@ def _player_out(s: State, e: Event) -> State:
 
 def _player_left(s: State, e: Event) -> State:
     s = _player_out(s, e)
-    seat = s.seat(e["player"])
-    return replace(s, in_match=put(s.in_match, seat, False), left=(*s.left, e["player"]))
+    seat = s.seat(e["player_id"])
+    return replace(s, in_match=put(s.in_match, seat, False), left=(*s.left, e["player_id"]))
 
 
 def _round_won(s: State, e: Event) -> State:
-    return replace(s, wins=put(s.wins, s.seat(e["player"]), e["wins"]))
+    return replace(s, wins=put(s.wins, s.seat(e["player_id"]), e["wins"]))
 
 
 def _match_ended(s: State, e: Event) -> State:

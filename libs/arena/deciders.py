@@ -121,7 +121,7 @@ def _play(step: Step, seat: int, command: Command) -> None:
     step.emit(
         {
             "type": Ev.CARD_PLAYED.value,
-            "player": step.pid(seat),
+            "player_id": step.pid(seat),
             "card": card,
             "target": None if target < 0 else step.pid(target),
         }
@@ -138,13 +138,13 @@ def _play(step: Step, seat: int, command: Command) -> None:
         step.emit(
             {
                 "type": Ev.CARD_STOLEN.value,
-                "player": step.pid(seat),
+                "player_id": step.pid(seat),
                 "victim": command["target"],
                 "card": taken,
             }
         )
     elif kind == Kind.SHADOW_VEIL:
-        step.emit({"type": Ev.WARD_RAISED.value, "player": step.pid(seat), "ward": Ward.VEIL.value})
+        step.emit({"type": Ev.WARD_RAISED.value, "player_id": step.pid(seat), "ward": Ward.VEIL.value})
     elif kind == Kind.MANA_FOCUS and draw(step, seat, "mana_focus"):
         return
     proceed(step)
@@ -177,7 +177,7 @@ def _combo(step: Step, seat: int, command: Command) -> None:
     step.emit(
         {
             "type": Ev.COMBO_PLAYED.value,
-            "player": step.pid(seat),
+            "player_id": step.pid(seat),
             "combo": combo,
             "cards": list(cards),
             "target": None if target < 0 else step.pid(target),
@@ -187,12 +187,12 @@ def _combo(step: Step, seat: int, command: Command) -> None:
     if combo == Combo.FLAME_BURST:
         declare(step, seat, [target], FLAME_BURST_DAMAGE, combo)
     elif combo == Combo.MAGIC_FORTRESS:
-        step.emit({"type": Ev.WARD_RAISED.value, "player": step.pid(seat), "ward": Ward.FORTRESS.value})
+        step.emit({"type": Ev.WARD_RAISED.value, "player_id": step.pid(seat), "ward": Ward.FORTRESS.value})
         heal(step, seat, FORTRESS_HEAL)
     elif combo == Combo.SUPREME_COUNTER:
-        step.emit({"type": Ev.WARD_RAISED.value, "player": step.pid(seat), "ward": Ward.COUNTER.value})
+        step.emit({"type": Ev.WARD_RAISED.value, "player_id": step.pid(seat), "ward": Ward.COUNTER.value})
     elif combo == Combo.DESECRATION:
-        step.emit({"type": Ev.CARD_TAKEN.value, "player": step.pid(seat), "card": taken})
+        step.emit({"type": Ev.CARD_TAKEN.value, "player_id": step.pid(seat), "card": taken})
     else:
         heal(step, seat, MYSTIC_REGENERATION_HEAL)
     proceed(step)
@@ -213,7 +213,7 @@ def _react(step: Step, seat: int, command: Command) -> None:
         raise NotPlayable("only a defence card answers an attack")
     attack = s.pending[0]
     step.emit(
-        {"type": Ev.REACTION_PLAYED.value, "player": step.pid(seat), "card": card, "attack": attack.number}
+        {"type": Ev.REACTION_PLAYED.value, "player_id": step.pid(seat), "card": card, "attack": attack.number}
     )
     if not resolve(step, attack, kind_of(card)):
         proceed(step)
@@ -230,7 +230,7 @@ def _let_through(step: Step, seat: int, timed_out: bool) -> None:
     step.emit(
         {
             "type": Ev.REACTION_PASSED.value,
-            "player": step.pid(seat),
+            "player_id": step.pid(seat),
             "attack": attack.number,
             "timed_out": timed_out,
         }
@@ -246,7 +246,7 @@ def _swap(step: Step, seat: int, command: Command) -> None:
     if s.swapped:
         raise AlreadySwapped("one swap per turn")
     card = _in_hand(s, seat, command.get("card"))
-    step.emit({"type": Ev.CARD_DISCARDED.value, "player": step.pid(seat), "card": card, "reason": "swap"})
+    step.emit({"type": Ev.CARD_DISCARDED.value, "player_id": step.pid(seat), "card": card, "reason": "swap"})
     draw(step, seat, "swap")
 
 
@@ -275,7 +275,9 @@ def _timeout(step: Step, seat: int, command: Command) -> None:
         return
     if seat != s.active:
         raise NotYourTurn("the match is waiting for another player")
-    step.emit({"type": Ev.TURN_TIMED_OUT.value, "player": step.pid(seat), "turn": s.turn, "phase": s.phase})
+    step.emit(
+        {"type": Ev.TURN_TIMED_OUT.value, "player_id": step.pid(seat), "turn": s.turn, "phase": s.phase}
+    )
     if s.phase == Phase.ACTION and s.start_hand < HAND_LIMIT and draw(step, seat, "draw"):
         return
     hand = step.state.hands[seat]

@@ -77,7 +77,8 @@ class CardDrawn(ArenaFact):
     """The pile's top card into a hand."""
 
     TYPE: ClassVar[str] = "CardDrawn"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     card: str = field(metadata=_CARD)
     reason: str = field(metadata=_doc("`deal`, `draw`, `mana_focus`, `bonus` or `swap`"))
 
@@ -87,7 +88,8 @@ class CardDrawnPublic(ArenaFact):
     """``CardDrawn`` as the others see it: no card."""
 
     TYPE: ClassVar[str] = "CardDrawn"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     reason: str = field(metadata=_doc("`deal`, `draw`, `mana_focus`, `bonus` or `swap`"))
 
 
@@ -96,7 +98,8 @@ class NothingDrawn(ArenaFact):
     """Pile and discard pile empty: the magic ran out, the round is decided by life."""
 
     TYPE: ClassVar[str] = "NothingDrawn"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     reason: str = field(metadata=_doc("why it drew, as `CardDrawn.reason`"))
 
 
@@ -123,7 +126,8 @@ class TurnStarted(ArenaFact):
     """A player's turn begins."""
 
     TYPE: ClassVar[str] = "TurnStarted"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     turn: int = field(metadata=_doc("the turn, counted over the whole match from 1"))
     round: int = field(metadata=_doc("the round"))
 
@@ -133,7 +137,8 @@ class CardPlayed(ArenaFact):
     """A card played from the hand as the turn's action."""
 
     TYPE: ClassVar[str] = "CardPlayed"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     card: str = field(metadata=_CARD)
     target: str | None = field(metadata=_doc("the opponent aimed at (fireball, explosion, hand of shadows)"))
 
@@ -143,7 +148,8 @@ class ComboPlayed(ArenaFact):
     """Two cards of the hand played as one combo, as the turn's action, and the bonus picked."""
 
     TYPE: ClassVar[str] = "ComboPlayed"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     combo: str = field(metadata=_doc("`flame_burst`, `magic_fortress`, `supreme_counter`, `desecration`..."))
     cards: list[str] = field(metadata=_doc("the two card ids"))
     target: str | None = field(metadata=_doc("the opponent it aims at (flame burst)"))
@@ -155,7 +161,8 @@ class CardStolen(ArenaFact):
     """Hand of shadows: a card taken at random from a player's hand."""
 
     TYPE: ClassVar[str] = "CardStolen"
-    player: str = field(metadata=_doc("the thief's id"))
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_doc("the thief's id"))
     victim: str = field(metadata=_doc("the player it was taken from"))
     card: str = field(metadata=_CARD)
 
@@ -165,7 +172,8 @@ class CardStolenPublic(ArenaFact):
     """``CardStolen`` as the others see it: no card."""
 
     TYPE: ClassVar[str] = "CardStolen"
-    player: str = field(metadata=_doc("the thief's id"))
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_doc("the thief's id"))
     victim: str = field(metadata=_doc("the player it was taken from"))
 
 
@@ -174,7 +182,8 @@ class CardTaken(ArenaFact):
     """Desecration: a card of the discard pile into the hand (in public)."""
 
     TYPE: ClassVar[str] = "CardTaken"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     card: str = field(metadata=_CARD)
 
 
@@ -195,8 +204,9 @@ class ReactionWindowOpened(ArenaFact):
     """The attacked player may answer with a defence card or pass (10 s)."""
 
     TYPE: ClassVar[str] = "ReactionWindowOpened"
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
     attack: int = field(metadata=_ATTACK)
-    player: str = field(metadata=_doc("the attacked player, who is awaited"))
+    player_id: str = field(metadata=_doc("the attacked player, who is awaited"))
 
 
 @dataclass(frozen=True)
@@ -204,7 +214,8 @@ class ReactionPlayed(ArenaFact):
     """A defence card played in answer to the attack."""
 
     TYPE: ClassVar[str] = "ReactionPlayed"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     card: str = field(metadata=_CARD)
     attack: int = field(metadata=_ATTACK)
 
@@ -214,7 +225,8 @@ class ReactionPassed(ArenaFact):
     """The attacked player let the attack through."""
 
     TYPE: ClassVar[str] = "ReactionPassed"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     attack: int = field(metadata=_ATTACK)
     timed_out: bool = field(metadata=_doc("whether the window's 10 s ran out"))
 
@@ -224,6 +236,8 @@ class AttackResolved(ArenaFact):
     """The attack's outcome after the answer (a defence card, a ward or none)."""
 
     TYPE: ClassVar[str] = "AttackResolved"
+    # no `player`, but its type is Arcana's too, whose version 2 renamed it: one version per type
+    VERSION: ClassVar[int] = 2
     attack: int = field(metadata=_ATTACK)
     attacker: str = field(metadata=_doc("the attacker's id"))
     target: str = field(metadata=_doc("the attacked player's id"))
@@ -245,7 +259,8 @@ class LifeLost(ArenaFact):
     """Damage taken."""
 
     TYPE: ClassVar[str] = "LifeLost"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     amount: int = field(metadata=_doc("the life lost"))
     life: int = field(metadata=_doc("the life left"))
     by: str | None = field(metadata=_doc("the player who dealt it (null: an explosion's recoil)"))
@@ -256,7 +271,8 @@ class LifeGained(ArenaFact):
     """Life gained (never above 9)."""
 
     TYPE: ClassVar[str] = "LifeGained"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     amount: int = field(metadata=_doc("the life gained"))
     life: int = field(metadata=_doc("the life now"))
 
@@ -266,7 +282,8 @@ class WardRaised(ArenaFact):
     """A protection until the start of the player's next turn."""
 
     TYPE: ClassVar[str] = "WardRaised"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     ward: str = field(metadata=_doc("`veil`, `fortress` or `counter`"))
 
 
@@ -275,7 +292,8 @@ class BonusTaken(ArenaFact):
     """A combo's bonus, once its attacks are resolved."""
 
     TYPE: ClassVar[str] = "BonusTaken"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     bonus: str = field(metadata=_doc("`draw` or `life`"))
 
 
@@ -284,7 +302,8 @@ class ActionEnded(ArenaFact):
     """The action is over: the discard phase begins."""
 
     TYPE: ClassVar[str] = "ActionEnded"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     skipped: bool = field(metadata=_doc("whether the player had no action to take"))
 
 
@@ -293,7 +312,8 @@ class CardDiscarded(ArenaFact):
     """A card from the hand to the discard pile (face up)."""
 
     TYPE: ClassVar[str] = "CardDiscarded"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     card: str = field(metadata=_CARD)
     reason: str = field(metadata=_doc("`swap` or `hand_limit`"))
 
@@ -303,7 +323,8 @@ class TurnTimedOut(ArenaFact):
     """The awaited player's 60 s ran out (the action draws if it may; the turn ends)."""
 
     TYPE: ClassVar[str] = "TurnTimedOut"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     turn: int = field(metadata=_doc("the turn"))
     phase: str = field(metadata=_doc("`action` or `discard`"))
 
@@ -313,7 +334,8 @@ class TurnEnded(ArenaFact):
     """A turn is over."""
 
     TYPE: ClassVar[str] = "TurnEnded"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
 
 
 @dataclass(frozen=True)
@@ -321,7 +343,8 @@ class PlayerOut(ArenaFact):
     """A player at 0 life leaves the round; their hand goes to the discard pile."""
 
     TYPE: ClassVar[str] = "PlayerOut"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     cards: list[str] = field(metadata=_doc("the hand, now in the discard pile"))
 
 
@@ -330,7 +353,8 @@ class PlayerLeft(ArenaFact):
     """A player leaves the match (conceded or forfeited); the others play on."""
 
     TYPE: ClassVar[str] = "PlayerLeft"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     reason: str = field(metadata=_doc("`concede` or `disconnect`"))
     cards: list[str] = field(metadata=_doc("the hand, now in the discard pile"))
 
@@ -340,8 +364,9 @@ class RoundWon(ArenaFact):
     """The last one standing (or the most life when the magic ran out) wins the round."""
 
     TYPE: ClassVar[str] = "RoundWon"
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
     round: int = field(metadata=_doc("the round"))
-    player: str = field(metadata=_PLAYER)
+    player_id: str = field(metadata=_PLAYER)
     wins: int = field(metadata=_doc("the rounds that player has won (3 win the match)"))
     how: str = field(metadata=_doc("`last_standing` or `most_life`"))
 

@@ -66,11 +66,11 @@ def draw(step: Step, seat: int, reason: str) -> bool:
         step.emit({"type": Ev.PILE_REBUILT.value, "removed": removed, "pile": rest})
         s = step.state
     if not s.pile:
-        step.emit({"type": Ev.NOTHING_DRAWN.value, "player": step.pid(seat), "reason": reason})
+        step.emit({"type": Ev.NOTHING_DRAWN.value, "player_id": step.pid(seat), "reason": reason})
         by_life(step)
         return True
     card = s.pile[0]
-    step.emit({"type": Ev.CARD_DRAWN.value, "player": step.pid(seat), "card": card, "reason": reason})
+    step.emit({"type": Ev.CARD_DRAWN.value, "player_id": step.pid(seat), "card": card, "reason": reason})
     return False
 
 
@@ -83,7 +83,7 @@ def hurt(step: Step, seat: int, amount: int, by: int | None) -> None:
     step.emit(
         {
             "type": Ev.LIFE_LOST.value,
-            "player": step.pid(seat),
+            "player_id": step.pid(seat),
             "amount": lost,
             "life": life - lost,
             "by": None if by is None else step.pid(by),
@@ -97,7 +97,12 @@ def heal(step: Step, seat: int, amount: int) -> None:
     gained = min(amount, MAX_LIFE - life)
     if gained > 0:
         step.emit(
-            {"type": Ev.LIFE_GAINED.value, "player": step.pid(seat), "amount": gained, "life": life + gained}
+            {
+                "type": Ev.LIFE_GAINED.value,
+                "player_id": step.pid(seat),
+                "amount": gained,
+                "life": life + gained,
+            }
         )
 
 
@@ -135,7 +140,7 @@ def proceed(step: Step) -> None:
                 {
                     "type": Ev.REACTION_WINDOW_OPENED.value,
                     "attack": attack.number,
-                    "player": step.pid(attack.target),
+                    "player_id": step.pid(attack.target),
                 }
             )
             return
@@ -181,26 +186,31 @@ def end_action(step: Step) -> None:
         next_turn(step)
         return
     if s.bonus is not None:
-        step.emit({"type": Ev.BONUS_TAKEN.value, "player": step.pid(seat), "bonus": s.bonus})
+        step.emit({"type": Ev.BONUS_TAKEN.value, "player_id": step.pid(seat), "bonus": s.bonus})
         if s.bonus == Bonus.DRAW:
             if draw(step, seat, "bonus"):
                 return
         else:
             heal(step, seat, 1)
-    step.emit({"type": Ev.ACTION_ENDED.value, "player": step.pid(seat), "skipped": False})
+    step.emit({"type": Ev.ACTION_ENDED.value, "player_id": step.pid(seat), "skipped": False})
 
 
 def discard_down(step: Step, seat: int, cards: list[str]) -> None:
     for card in cards:
         step.emit(
-            {"type": Ev.CARD_DISCARDED.value, "player": step.pid(seat), "card": card, "reason": "hand_limit"}
+            {
+                "type": Ev.CARD_DISCARDED.value,
+                "player_id": step.pid(seat),
+                "card": card,
+                "reason": "hand_limit",
+            }
         )
 
 
 def next_turn(step: Step) -> None:
     """The turn ends; the next seat still in the round starts its turn."""
     s = step.state
-    step.emit({"type": Ev.TURN_ENDED.value, "player": step.pid(s.active)})
+    step.emit({"type": Ev.TURN_ENDED.value, "player_id": step.pid(s.active)})
     n = len(s.pids)
     seat = next(t for t in ((s.active + k) % n for k in range(1, n + 1)) if s.in_round[t])
     begin_turn(step, seat)
@@ -210,9 +220,11 @@ def begin_turn(step: Step, seat: int) -> None:
     """TurnStarted; a player with no action to take (3 cards, none playable) goes straight to the
     discard phase."""
     s = step.state
-    step.emit({"type": Ev.TURN_STARTED.value, "player": step.pid(seat), "turn": s.turn + 1, "round": s.round})
+    step.emit(
+        {"type": Ev.TURN_STARTED.value, "player_id": step.pid(seat), "turn": s.turn + 1, "round": s.round}
+    )
     if not actions(step.state, seat):
-        step.emit({"type": Ev.ACTION_ENDED.value, "player": step.pid(seat), "skipped": True})
+        step.emit({"type": Ev.ACTION_ENDED.value, "player_id": step.pid(seat), "skipped": True})
 
 
 def settle(step: Step) -> bool:
@@ -222,7 +234,11 @@ def settle(step: Step) -> bool:
     for seat in s.standing():
         if s.life[seat] <= 0:
             step.emit(
-                {"type": Ev.PLAYER_OUT.value, "player": step.pid(seat), "cards": list(step.state.hands[seat])}
+                {
+                    "type": Ev.PLAYER_OUT.value,
+                    "player_id": step.pid(seat),
+                    "cards": list(step.state.hands[seat]),
+                }
             )
     standing = step.state.standing()
     if len(standing) > 1:
@@ -249,7 +265,13 @@ def round_over(step: Step, winner: int | None, how: str) -> None:
         return
     wins = s.wins[winner] + 1
     step.emit(
-        {"type": Ev.ROUND_WON.value, "round": s.round, "player": step.pid(winner), "wins": wins, "how": how}
+        {
+            "type": Ev.ROUND_WON.value,
+            "round": s.round,
+            "player_id": step.pid(winner),
+            "wins": wins,
+            "how": how,
+        }
     )
     if wins >= ROUNDS_TO_WIN:
         end_match(step, winner, EndReason.ROUNDS.value)
@@ -297,7 +319,7 @@ def leave(step: Step, seat: int, reason: str) -> None:
     step.emit(
         {
             "type": Ev.PLAYER_LEFT.value,
-            "player": step.pid(seat),
+            "player_id": step.pid(seat),
             "reason": reason,
             "cards": list(step.state.hands[seat]),
         }

@@ -99,9 +99,9 @@ def visible_event(event: Mapping[str, Any], viewer: str | None) -> dict[str, Any
         return {k: v for k, v in event.items() if k != "seed"}
     if kind in (Ev.ROUND_STARTED, Ev.PILE_REBUILT):
         return {**{k: v for k, v in event.items() if k != "pile"}, "pile_count": len(event["pile"])}
-    if kind == Ev.CARD_DRAWN and viewer != event["player"]:
+    if kind == Ev.CARD_DRAWN and viewer != event["player_id"]:
         return {k: v for k, v in event.items() if k != "card"}
-    if kind == Ev.CARD_STOLEN and viewer not in (event["player"], event["victim"]):
+    if kind == Ev.CARD_STOLEN and viewer not in (event["player_id"], event["victim"]):
         return {k: v for k, v in event.items() if k != "card"}
     return dict(event)
 

@@ -3,10 +3,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from libs.contracts.base import IntegrationEvent, integration_event
+
+
+def player_named_player_id(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Version 1 -> 2 of every event of a match's stream that names a player: the acting player's
+    id, stored as ``player`` in version 1, is ``player_id`` (as in every other stream's events).
+    The key keeps its place; data without ``player`` is returned as it is (a copy)."""
+    return {("player_id" if k == "player" else k): v for k, v in data.items()}
 
 
 @integration_event("MatchCreated", version=1)
@@ -56,21 +64,25 @@ class MatchRequestRejected(IntegrationEvent):
     game: Any = field(default="arcana", metadata={"doc": "the game as requested (absent before: `arcana`)"})
 
 
-@integration_event("PlayerDisconnected", version=1)
+@integration_event("PlayerDisconnected", version=2)
 @dataclass(frozen=True)
 class PlayerDisconnected(IntegrationEvent):
     """A player made no request for 20 s; 120 s after `since` they forfeit."""
 
-    player: str = field(metadata={"doc": "the player id"})
+    UPCASTERS = {1: player_named_player_id}  # 1: the player named `player`
+
+    player_id: str = field(metadata={"doc": "the player id"})
     since: str = field(metadata={"doc": "when they went silent (ISO 8601, UTC)"})
 
 
-@integration_event("PlayerReconnected", version=1)
+@integration_event("PlayerReconnected", version=2)
 @dataclass(frozen=True)
 class PlayerReconnected(IntegrationEvent):
     """A disconnected player made a request again."""
 
-    player: str = field(metadata={"doc": "the player id"})
+    UPCASTERS = {1: player_named_player_id}  # 1: the player named `player`
+
+    player_id: str = field(metadata={"doc": "the player id"})
     since: str = field(
         metadata={
             "doc": "when they went silent: the `since` of the PlayerDisconnected this ends (ISO 8601, UTC)"

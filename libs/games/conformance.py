@@ -5,6 +5,8 @@ interface's promises on the way (pure; raises AssertionError with what broke).
 - ``decide`` never changes the state it is given (its hash is unchanged);
 - folding all the events from scratch gives the same state as evolving them one by one;
 - each ``Wait``'s ``timeout`` is accepted when it is due, and names the awaited player;
+- no event names a player ``player``: the acting player is ``player_id`` (docs/events.md, "Naming
+  the player"; commands keep ``player``);
 - a player's view and each event's visible forms are JSON-able dicts;
 - a snapshot (when the game keeps them) restores the state it was made of, through JSON (every
   ``SNAPSHOT_STEPS`` steps and at the end);
@@ -27,7 +29,7 @@ SNAPSHOT_STEPS = 10  # a snapshot's round trip checked every this many steps
 def play_out(game: Game, setup: Setup, rng: random.Random, max_steps: int = 2000) -> list[dict[str, Any]]:
     """Play ``setup`` to its end with random legal commands, timeouts now and then; returns every
     event. Raises AssertionError when the game breaks a promise of the interface."""
-    events = list(game.setup(setup))
+    events = _named(list(game.setup(setup)))
     state = _fold(game, None, events)
     for step in range(max_steps):
         if game.result(state) is not None:
@@ -83,7 +85,13 @@ def _accepted(game: Game, state: Any, command: dict[str, Any]) -> list[dict[str,
         raise AssertionError(f"{command} refused ({exc.code}: {exc.message})") from None
     assert game.state_hash(state) == before, "decide changed its input state"
     assert new and all(isinstance(e.get("type"), str) for e in new)
-    return new
+    return _named(new)
+
+
+def _named(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    found = [e["type"] for e in events if "player" in e]
+    assert not found, f"{found}: an event names its player `player_id`, never `player`"
+    return events
 
 
 def _fold(game: Game, state: Any, events: list[dict[str, Any]]) -> Any:

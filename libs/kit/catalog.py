@@ -63,15 +63,25 @@ conforms when it conforms to one of them.
 
 ## Naming the player
 
-- `player_id` is the player's id in the data of every event of a player's own stream: accounts,
-  economy (also `WalletCredited`, `PackOpened`, crafts and deck events, from schema version 2;
-  version 1 events get it on read), progression, ratings.
-- The events of a match's stream (the game's own facts, `CardPlayed`, `TurnStarted`..., and
-  `PlayerDisconnected`/`PlayerReconnected`) name the acting player `player`: the same id, under the
-  name the stored match streams have. It is kept: the game engines fold these events on every
-  replay (checked against the stored state hashes) and clients read them by that name, so a rename
-  would need a new version of every game event for no new fact. Read `data.player` of a match
-  event as `player_id`. A test (`tests/unit/test_event_naming.py`) keeps both rules.
+- `player_id` is the player's id in the data of every event that names a player, whatever its
+  stream: a player's own (accounts, economy, progression, ratings) and a match's (the game's own
+  facts, `CardPlayed`, `TurnStarted`, `CardHit`, `LifeLost`..., and
+  `PlayerDisconnected`/`PlayerReconnected`). No event's data has a field called `player`. A role
+  keeps its own name: `winner`, `loser`, `first`, `target`, `victim`, `target_player`, `by`.
+- Economy's events got `player_id` in schema version 2 (`WalletCredited`, `PackOpened`, crafts and
+  deck events; version 1 events get it from their stream on read).
+- A match's events that name a player named it `player` in schema version 1; version 2 names it
+  `player_id` (a type several games share, such as `AttackResolved`, has one version in all of
+  them). Stored version 1 events are never rewritten: the match service reads them through its
+  upcasters (`services/match/upcasting.py`: `player` -> `player_id`, nothing else), and so does
+  everything that folds, serves or publishes them (the replay check against the stored state
+  hashes, the API, the relay on every match topic, `arcana export`, `arcana replay` from the
+  database, an export or the records topic). The line keeps its events in its state: it hashes
+  them in their version 1 shape (`libs/line/state.py`), so a fight's stored hash holds either way.
+  A v1 event already on a topic reads the same way: rename `data.player` to `player_id`. Only
+  version 2 has a schema in `docs/schemas/` (the relay publishes nothing older). A test
+  (`tests/unit/test_event_naming.py`) keeps the rule; `tests/unit/match/data/` holds a match of each
+  game as recorded in version 1, which replays upcast to its stored hashes.
 """
 
 

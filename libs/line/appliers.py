@@ -70,7 +70,7 @@ def _round_started(s: State, e: Event) -> State:
 
 
 def _card_hit(s: State, e: Event) -> State:
-    side, target = s.side(e["player"]), s.side(e["target_player"])
+    side, target = s.side(e["player_id"]), s.side(e["target_player"])
     if side == target:
         raise ValueError("a card hits the other side")
     damage = e["damage"]
@@ -83,14 +83,14 @@ def _card_hit(s: State, e: Event) -> State:
 
 
 def _card_died(s: State, e: Event) -> State:
-    side = s.side(e["player"])
+    side = s.side(e["player_id"])
     if s.hp[side][e["slot"]] > 0:
         raise ValueError("only a card at 0 HP dies")
     return replace(s, kills=_bump(s.kills, 1 - side, 1))
 
 
 def _card_healed(s: State, e: Event) -> State:
-    side, slot = s.side(e["player"]), e["target"]
+    side, slot = s.side(e["player_id"]), e["target"]
     hp = s.hp[side][slot] + e["amount"]
     if hp > s.fighters[side][slot].hp:
         raise ValueError("a heal never passes max HP")

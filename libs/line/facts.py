@@ -74,8 +74,9 @@ class CardHit(LineFact):
     """A card hit an enemy card (the damage applies at once)."""
 
     TYPE: ClassVar[str] = Ev.CARD_HIT.value
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
     round: int = field(metadata=_ROUND)
-    player: str = field(metadata=_doc("the id of the hitting card's player"))
+    player_id: str = field(metadata=_doc("the id of the hitting card's player"))
     slot: int = field(metadata=_doc(f"the hitting card: {_SLOT}"))
     target_player: str = field(metadata=_doc("the id of the hit card's player"))
     target: int = field(metadata=_doc(f"the hit card: {_SLOT}"))
@@ -90,8 +91,9 @@ class CardDied(LineFact):
     """A card fell to 0 HP: it acts no more."""
 
     TYPE: ClassVar[str] = Ev.CARD_DIED.value
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
     round: int = field(metadata=_ROUND)
-    player: str = field(metadata=_doc("the id of the fallen card's player"))
+    player_id: str = field(metadata=_doc("the id of the fallen card's player"))
     slot: int = field(metadata=_doc(f"the fallen card: {_SLOT}"))
 
 
@@ -100,8 +102,9 @@ class CardHealed(LineFact):
     """A support healed an ally after the round's hits (never above its max HP)."""
 
     TYPE: ClassVar[str] = Ev.CARD_HEALED.value
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
     round: int = field(metadata=_ROUND)
-    player: str = field(metadata=_doc("the id of the side's player"))
+    player_id: str = field(metadata=_doc("the id of the side's player"))
     slot: int = field(metadata=_doc(f"the healing support: {_SLOT}"))
     target: int = field(metadata=_doc(f"the healed ally: {_SLOT}"))
     amount: int = field(metadata=_doc("HP regained"))

@@ -236,7 +236,7 @@ def _hits(
                 {
                     "type": CARD_HIT,
                     "round": r,
-                    "player": me,
+                    "player_id": me,
                     "slot": k,
                     "target_player": foe,
                     "target": t,
@@ -271,7 +271,7 @@ def _fall(
     """Card `t` of side `o` falls: its CardDied, the side's living bounds moved. True when it was the
     side's last living card."""
     foe_hp[t] = 0
-    add({"type": CARD_DIED, "round": r, "player": foe, "slot": t})
+    add({"type": CARD_DIED, "round": r, "player_id": foe, "slot": t})
     alive[o] -= 1
     if not alive[o]:
         return True
@@ -319,7 +319,7 @@ def _heal(
                     {
                         "type": CARD_HEALED,
                         "round": r,
-                        "player": pids[s],
+                        "player_id": pids[s],
                         "slot": k,
                         "target": target,
                         "amount": gain,

@@ -81,6 +81,16 @@ class State:
 
 
 def state_hash(state: State) -> str:
-    """SHA-256 of the canonical state: equal states, and only they, have equal hashes."""
-    text = json.dumps(state.to_dict(), sort_keys=True, separators=(",", ":"))
+    """SHA-256 of the canonical state: equal states, and only they, have equal hashes.
+
+    The record's events are hashed in their schema version 1 shape (the player named ``player``,
+    as version 2's ``player_id``): a fight stored before the rename replays, upcast, to the hash it
+    stored, and one stored since has the hash it would have had then."""
+    canonical = state.to_dict()
+    canonical["record"] = [_as_version_1(e) for e in canonical["record"]]
+    text = json.dumps(canonical, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _as_version_1(event: Mapping[str, Any]) -> dict[str, Any]:
+    return {("player" if k == "player_id" else k): v for k, v in event.items()}

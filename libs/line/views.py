@@ -126,7 +126,7 @@ def combat_log(events: Iterable[Mapping[str, Any]], viewer: str) -> dict[str, An
             rounds[-1]["actions"].append(
                 {
                     "action": "hit",
-                    "by": who[e["player"]],
+                    "by": who[e["player_id"]],
                     "slot": e["slot"],
                     "target": e["target"],
                     "hit": e["hit"],
@@ -136,12 +136,12 @@ def combat_log(events: Iterable[Mapping[str, Any]], viewer: str) -> dict[str, An
                 }
             )
         elif kind == Ev.CARD_HEALED:
-            row = hp[e["player"]]
+            row = hp[e["player_id"]]
             row[e["target"]] += e["amount"]
             rounds[-1]["actions"].append(
                 {
                     "action": "heal",
-                    "by": who[e["player"]],
+                    "by": who[e["player_id"]],
                     "slot": e["slot"],
                     "target": e["target"],
                     "amount": e["amount"],

@@ -96,7 +96,7 @@ def _put(state: State, index: int, player: PlayerState, **changes: Any) -> State
 
 
 def _deck_shuffled(s: State, e: Mapping[str, Any]) -> State:
-    i = _side(s, e["player"])
+    i = _side(s, e["player_id"])
     p = s.players[i]
     order = tuple(e["order"])
     if sorted(order) != sorted(p.deck):
@@ -105,7 +105,7 @@ def _deck_shuffled(s: State, e: Mapping[str, Any]) -> State:
 
 
 def _card_drawn(s: State, e: Mapping[str, Any]) -> State:
-    i = _side(s, e["player"])
+    i = _side(s, e["player_id"])
     p = s.players[i]
     iid = e["card"]
     deck = p.deck
@@ -118,7 +118,7 @@ def _arcana_revealed(s: State, e: Mapping[str, Any]) -> State:
 
 
 def _mulligan_completed(s: State, e: Mapping[str, Any]) -> State:
-    i = _side(s, e["player"])
+    i = _side(s, e["player_id"])
     p = s.players[i]
     returned = tuple(e["returned"])
     hand = tuple(c for c in p.hand if c not in returned)
@@ -126,7 +126,7 @@ def _mulligan_completed(s: State, e: Mapping[str, Any]) -> State:
 
 
 def _turn_started(s: State, e: Mapping[str, Any]) -> State:
-    i = _side(s, e["player"])
+    i = _side(s, e["player_id"])
     p = s.players[i]
     return _put(s, i, p._with(turns=p.turns + 1), phase=PLAYING, turn=e["turn"], round=e["round"], active=i)
 
@@ -138,12 +138,12 @@ def _hero_drained(s: State, e: Mapping[str, Any]) -> State:
 
 
 def _mana_refilled(s: State, e: Mapping[str, Any]) -> State:
-    i = _side(s, e["player"])
+    i = _side(s, e["player_id"])
     return _put(s, i, s.players[i]._with(max_mana=e["max_mana"], mana=e["mana"]))
 
 
 def _card_played(s: State, e: Mapping[str, Any]) -> State:
-    i = _side(s, e["player"])
+    i = _side(s, e["player_id"])
     p = s.players[i]
     iid = e["card"]
     card = s.cards[iid]
@@ -155,7 +155,7 @@ def _card_played(s: State, e: Mapping[str, Any]) -> State:
 
 
 def _unit_summoned(s: State, e: Mapping[str, Any]) -> State:
-    i = _side(s, e["player"])
+    i = _side(s, e["player_id"])
     p = s.players[i]
     iid = e["unit"]
     card = s.cards[iid]
@@ -178,7 +178,7 @@ def _unit_buffed(s: State, e: Mapping[str, Any]) -> State:
     a, h = e["attack"], e["health"]
     return _replace_unit(
         s,
-        e["player"],
+        e["player_id"],
         e["unit"],
         lambda u: Unit(
             u.id, u.card, u.attack + a, u.health + h, u.max_health + h, u.ward, u.played_turn, u.attacked_turn
@@ -187,7 +187,7 @@ def _unit_buffed(s: State, e: Mapping[str, Any]) -> State:
 
 
 def _spell_cast(s: State, e: Mapping[str, Any]) -> State:
-    i = _side(s, e["player"])
+    i = _side(s, e["player_id"])
     p = s.players[i]
     return _put(s, i, p._with(grave=(*p.grave, e["card"]), spells_cast=p.spells_cast + 1))
 
@@ -196,7 +196,7 @@ def _attack_resolved(s: State, e: Mapping[str, Any]) -> State:
     turn = s.turn
     return _replace_unit(
         s,
-        e["player"],
+        e["player_id"],
         e["attacker"],
         lambda u: Unit(u.id, u.card, u.attack, u.health, u.max_health, u.ward, u.played_turn, turn),
     )
@@ -205,14 +205,14 @@ def _attack_resolved(s: State, e: Mapping[str, Any]) -> State:
 def _damage_dealt(s: State, e: Mapping[str, Any]) -> State:
     n = e["amount"]
     if e["target"] == HERO:
-        i = _side(s, e["player"])
+        i = _side(s, e["player_id"])
         p, foe = s.players[i], s.players[1 - i]
         hit = p._with(hero=p.hero - n)
         other = foe._with(hero_damage=foe.hero_damage + n)
         return s._with(players=(hit, other) if i == 0 else (other, hit))
     return _replace_unit(
         s,
-        e["player"],
+        e["player_id"],
         e["target"],
         lambda u: Unit(
             u.id, u.card, u.attack, u.health - n, u.max_health, u.ward, u.played_turn, u.attacked_turn
@@ -223,20 +223,20 @@ def _damage_dealt(s: State, e: Mapping[str, Any]) -> State:
 def _ward_broken(s: State, e: Mapping[str, Any]) -> State:
     return _replace_unit(
         s,
-        e["player"],
+        e["player_id"],
         e["unit"],
         lambda u: Unit(u.id, u.card, u.attack, u.health, u.max_health, False, u.played_turn, u.attacked_turn),
     )
 
 
 def _hero_healed(s: State, e: Mapping[str, Any]) -> State:
-    i = _side(s, e["player"])
+    i = _side(s, e["player_id"])
     p = s.players[i]
     return _put(s, i, p._with(hero=min(MAX_HEALTH, p.hero + e["amount"])))
 
 
 def _unit_died(s: State, e: Mapping[str, Any]) -> State:
-    i = _side(s, e["player"])
+    i = _side(s, e["player_id"])
     p, foe = s.players[i], s.players[1 - i]
     iid = e["unit"]
     hit = p._with(board=tuple(u for u in p.board if u.id != iid), grave=(*p.grave, iid))
@@ -245,14 +245,14 @@ def _unit_died(s: State, e: Mapping[str, Any]) -> State:
 
 
 def _turn_timed_out(s: State, e: Mapping[str, Any]) -> State:
-    i = _side(s, e["player"])
+    i = _side(s, e["player_id"])
     return _put(s, i, s.players[i]._with(timeouts=e["timeouts"]))
 
 
 def _turn_ended(s: State, e: Mapping[str, Any]) -> State:
     if e.get("timed_out"):
         return s
-    i = _side(s, e["player"])
+    i = _side(s, e["player_id"])
     p = s.players[i]
     return s if p.timeouts == 0 else _put(s, i, p._with(timeouts=0))
 

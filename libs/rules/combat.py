@@ -35,7 +35,7 @@ def decide_attack(state: State, index: int, command: Command) -> list[Event]:
         u.card.keyword == TAUNT for u in foe.board
     ):
         raise RuleViolation(Code.MUST_ATTACK_TAUNT, "the defender has a Taunt unit: attack it first")
-    resolved: Event = {"type": ATTACK_RESOLVED, "player": me.id, "attacker": attacker.id, "target": target}
+    resolved: Event = {"type": ATTACK_RESOLVED, "player_id": me.id, "attacker": attacker.id, "target": target}
     if defender is None:
         return [resolved, *_hero_hit(me, foe, attacker, power)]
     counter = attacks(foe.board, early)[j]
@@ -68,7 +68,7 @@ def _target_index(foe: PlayerState, target: Any) -> int:
 
 def _hero_hit(me: PlayerState, foe: PlayerState, attacker: Unit, power: int) -> list[Event]:
     events: list[Event] = [
-        {"type": DAMAGE_DEALT, "player": foe.id, "target": HERO, "amount": power, "source": attacker.id}
+        {"type": DAMAGE_DEALT, "player_id": foe.id, "target": HERO, "amount": power, "source": attacker.id}
     ]
     if attacker.card.keyword == LIFESTEAL:
         events += heal(me, power)

@@ -19,7 +19,7 @@ from .state import PlayerState, Unit
 
 
 def drawn(pid: str, iid: str, card_id: str) -> Event:
-    return {"type": CARD_DRAWN, "player": pid, "card": iid, "card_id": card_id}
+    return {"type": CARD_DRAWN, "player_id": pid, "card": iid, "card_id": card_id}
 
 
 def ended(winner: str, reason: str) -> Event:
@@ -41,17 +41,17 @@ def revealed(spread: tuple[str, ...], index: int, round_: int) -> Event:
 def heal(player: PlayerState, amount: int) -> list[Event]:
     """`player`'s hero healed by up to `amount` (never above MAX_HEALTH; no event when nothing heals)."""
     healed = min(amount, MAX_HEALTH - player.hero)
-    return [{"type": HERO_HEALED, "player": player.id, "amount": healed}] if healed > 0 else []
+    return [{"type": HERO_HEALED, "player_id": player.id, "amount": healed}] if healed > 0 else []
 
 
 def strike(owner: str, unit: Unit, amount: int, source: str) -> tuple[Event, int]:
     """One instance of `amount` damage from `source` to `owner`'s `unit`: Ward absorbs it (WardBroken, 0
     dealt), else DamageDealt (`amount` dealt). Returns the event and the damage dealt."""
     if unit.ward:
-        return {"type": WARD_BROKEN, "player": owner, "unit": unit.id}, 0
+        return {"type": WARD_BROKEN, "player_id": owner, "unit": unit.id}, 0
     return {
         "type": DAMAGE_DEALT,
-        "player": owner,
+        "player_id": owner,
         "target": unit.id,
         "amount": amount,
         "source": source,
@@ -60,7 +60,9 @@ def strike(owner: str, unit: Unit, amount: int, source: str) -> tuple[Event, int
 
 def died_of(owner: str, unit: Unit, dealt: int) -> list[Event]:
     """`owner`'s `unit` dies when `dealt` damage reaches its health (none dealt: it lives)."""
-    return [{"type": UNIT_DIED, "player": owner, "unit": unit.id}] if dealt and unit.health <= dealt else []
+    return (
+        [{"type": UNIT_DIED, "player_id": owner, "unit": unit.id}] if dealt and unit.health <= dealt else []
+    )
 
 
 def damage_units(hits: list[tuple[str, Unit, int]], source: str) -> list[Event]:

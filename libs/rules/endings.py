@@ -20,10 +20,10 @@ def decide_timeout(state: State, index: int, command: Command) -> list[Event]:
         raise RuleViolation(Code.NOT_YOUR_TURN, "only the active player's turn can time out")
     pid = state.pids[index]
     count = state.players[index].timeouts + 1
-    events: list[Event] = [{"type": TURN_TIMED_OUT, "player": pid, "timeouts": count}]
+    events: list[Event] = [{"type": TURN_TIMED_OUT, "player_id": pid, "timeouts": count}]
     if count >= MAX_TIMEOUTS:
         return [*events, ended(state.pids[1 - index], EndReason.TIMEOUTS.value)]
-    events.append({"type": TURN_ENDED, "player": pid, "timed_out": True})
+    events.append({"type": TURN_ENDED, "player_id": pid, "timed_out": True})
     return events + begin_turn(state, 1 - index, state.turn + 1)
 
 

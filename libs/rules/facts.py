@@ -58,7 +58,8 @@ class DeckShuffled(Fact):
     """A deck's order, top first (at the start, and after a mulligan). Never shown to anyone."""
 
     TYPE: ClassVar[str] = "DeckShuffled"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     order: list[str] = field(metadata=_doc("the deck's instance ids, top first"))
 
 
@@ -78,7 +79,8 @@ class CardDrawn(Fact):
     """A card from the top of the deck into the hand."""
 
     TYPE: ClassVar[str] = "CardDrawn"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     card: str = field(metadata=_doc(_INSTANCE))
     card_id: str = field(metadata=_doc("the card's id in the catalog"))
 
@@ -88,7 +90,8 @@ class CardDrawnPublic(Fact):
     """``CardDrawn`` as the opponent and spectators see it: who drew."""
 
     TYPE: ClassVar[str] = "CardDrawn"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,8 @@ class MulliganCompleted(Fact):
     """A player's mulligan: the cards returned (none: the hand is kept)."""
 
     TYPE: ClassVar[str] = "MulliganCompleted"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     returned: list[str] = field(metadata=_doc("the instance ids returned to the deck"))
 
 
@@ -105,7 +109,8 @@ class MulliganCompletedPublic(Fact):
     """``MulliganCompleted`` as the opponent and spectators see it: how many cards went back."""
 
     TYPE: ClassVar[str] = "MulliganCompleted"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     count: int = field(metadata=_doc("how many cards were returned"))
 
 
@@ -114,7 +119,8 @@ class TurnStarted(Fact):
     """A player's turn begins."""
 
     TYPE: ClassVar[str] = "TurnStarted"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     turn: int = field(metadata=_doc("the turn number, from 1"))
     round: int = field(metadata=_doc("the round: turns 2N-1 and 2N"))
 
@@ -134,7 +140,8 @@ class ManaRefilled(Fact):
     """The active player's mana grew by one (up to 10) and was refilled."""
 
     TYPE: ClassVar[str] = "ManaRefilled"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     max_mana: int = field(metadata=_doc("the maximum now"))
     mana: int = field(metadata=_doc("the mana now"))
 
@@ -144,7 +151,8 @@ class CardPlayed(Fact):
     """A card left the hand for its cost: a unit to a position, or a spell (with its target)."""
 
     TYPE: ClassVar[str] = "CardPlayed"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     card: str = field(metadata=_doc(_INSTANCE))
     card_id: str = field(metadata=_doc("the card's id in the catalog"))
     cost: int = field(metadata=_doc("the mana paid (arcana cost changes included)"))
@@ -159,7 +167,8 @@ class UnitSummoned(Fact):
     """A unit entered the board (the arcana's stat bonus included)."""
 
     TYPE: ClassVar[str] = "UnitSummoned"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     unit: str = field(metadata=_doc(_INSTANCE))
     card_id: str = field(metadata=_doc("the card's id in the catalog"))
     position: int = field(metadata=_doc("its board position"))
@@ -172,7 +181,8 @@ class UnitBuffed(Fact):
     """A permanent gain of attack and health (and maximum health)."""
 
     TYPE: ClassVar[str] = "UnitBuffed"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     unit: str = field(metadata=_doc(_INSTANCE))
     attack: int = field(metadata=_doc("attack gained"))
     health: int = field(metadata=_doc("health gained"))
@@ -183,7 +193,8 @@ class SpellCast(Fact):
     """A spell's effect, after its CardPlayed."""
 
     TYPE: ClassVar[str] = "SpellCast"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     card: str = field(metadata=_doc(_INSTANCE))
     card_id: str = field(metadata=_doc("the card's id in the catalog"))
     effect: str = field(metadata=_doc("the spell's effect (docs/rules.md)"))
@@ -195,7 +206,8 @@ class AttackResolved(Fact):
     """A unit attacked a unit or the enemy hero."""
 
     TYPE: ClassVar[str] = "AttackResolved"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     attacker: str = field(metadata=_doc("the attacking unit's instance id"))
     target: str = field(metadata=_doc("the defending unit's instance id, or `hero`"))
 
@@ -205,7 +217,8 @@ class DamageDealt(Fact):
     """Damage to a unit or a hero (after Ward)."""
 
     TYPE: ClassVar[str] = "DamageDealt"
-    player: str = field(metadata=_doc("the owner of what was hit"))
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_doc("the owner of what was hit"))
     target: str = field(metadata=_doc("the unit's instance id, or `hero`"))
     amount: int = field(metadata=_doc("the damage"))
     source: str = field(metadata=_doc("the unit or spell instance that dealt it"))
@@ -216,7 +229,8 @@ class WardBroken(Fact):
     """A unit's Ward took a hit in its place and is gone."""
 
     TYPE: ClassVar[str] = "WardBroken"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     unit: str = field(metadata=_doc(_INSTANCE))
 
 
@@ -225,7 +239,8 @@ class HeroHealed(Fact):
     """A hero regained health (never above 30)."""
 
     TYPE: ClassVar[str] = "HeroHealed"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     amount: int = field(metadata=_doc("health regained"))
 
 
@@ -234,7 +249,8 @@ class UnitDied(Fact):
     """A unit left the board."""
 
     TYPE: ClassVar[str] = "UnitDied"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     unit: str = field(metadata=_doc(_INSTANCE))
 
 
@@ -243,7 +259,8 @@ class TurnTimedOut(Fact):
     """A turn reached its 60 s and ended itself."""
 
     TYPE: ClassVar[str] = "TurnTimedOut"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     timeouts: int = field(metadata=_doc("timed-out turns in a row (3 forfeit)"))
 
 
@@ -252,7 +269,8 @@ class TurnEnded(Fact):
     """A turn is over."""
 
     TYPE: ClassVar[str] = "TurnEnded"
-    player: str = field(metadata=_PLAYER)
+    VERSION: ClassVar[int] = 2  # 1: the player named `player` (upcast on read)
+    player_id: str = field(metadata=_PLAYER)
     timed_out: bool = field(metadata=_doc("whether its timer ended it"))
 
 

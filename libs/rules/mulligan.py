@@ -36,11 +36,11 @@ def mulligan(state: State, index: int, returned: list[str]) -> list[Event]:
             raise RuleViolation(Code.CARD_NOT_IN_HAND, f"{iid} is not in your hand")
     k = len(returned)
     events = [drawn(player.id, iid, state.cards[iid].id) for iid in player.deck[:k]]
-    events.append({"type": MULLIGAN_COMPLETED, "player": player.id, "returned": returned})
+    events.append({"type": MULLIGAN_COMPLETED, "player_id": player.id, "returned": returned})
     if k and state.shuffle:
         order = list(player.deck[k:]) + returned
         rng.stream(state.seed, rng.mulligan_purpose(index)).shuffle(order)
-        events.append({"type": DECK_SHUFFLED, "player": player.id, "order": order})
+        events.append({"type": DECK_SHUFFLED, "player_id": player.id, "order": order})
     if state.players[1 - index].mulligan_done:
         after = fold_onto(state, events)
         events += begin_turn(after, after.first, 1)

@@ -47,7 +47,7 @@ def _play_unit(state: State, index: int, iid: str, cost: int, position: int) -> 
     events: list[Event] = [
         {
             "type": CARD_PLAYED,
-            "player": pid,
+            "player_id": pid,
             "card": iid,
             "card_id": card.id,
             "cost": cost,
@@ -55,7 +55,7 @@ def _play_unit(state: State, index: int, iid: str, cost: int, position: int) -> 
         },
         {
             "type": UNIT_SUMMONED,
-            "player": pid,
+            "player_id": pid,
             "unit": iid,
             "card_id": card.id,
             "position": position,
@@ -66,10 +66,10 @@ def _play_unit(state: State, index: int, iid: str, cost: int, position: int) -> 
     if card.summon == "per_wild":
         n = sum(u.card.tribe == "wild" for u in me.board)
         if n:
-            events.append({"type": UNIT_BUFFED, "player": pid, "unit": iid, "attack": n, "health": n})
+            events.append({"type": UNIT_BUFFED, "player_id": pid, "unit": iid, "attack": n, "health": n})
     elif card.summon == "giant_buff":
         events += [
-            {"type": UNIT_BUFFED, "player": pid, "unit": u.id, "attack": 1, "health": 1}
+            {"type": UNIT_BUFFED, "player_id": pid, "unit": u.id, "attack": 1, "health": 1}
             for u in me.board
             if u.card.tribe == "giant"
         ]

@@ -50,8 +50,8 @@ def start(setup: Mapping[str, Any]) -> list[Event]:
             "arcana": list(spread),
             "shuffle": shuffle,
         },
-        {"type": DECK_SHUFFLED, "player": pids[0], "order": orders[0]},
-        {"type": DECK_SHUFFLED, "player": pids[1], "order": orders[1]},
+        {"type": DECK_SHUFFLED, "player_id": pids[0], "order": orders[0]},
+        {"type": DECK_SHUFFLED, "player_id": pids[1], "order": orders[1]},
         revealed(spread, 0, 1),
     ]
     cards = {iid: c for i in (0, 1) for iid, c in zip(instances[i], players[i]["deck"], strict=True)}

@@ -19,12 +19,12 @@ def cast_spell(state: State, index: int, iid: str, cost: int, target: Any) -> li
     effect = card.effect
     _check_target(me, foe, card.id, effect, target)
     pid = me.id
-    played: Event = {"type": CARD_PLAYED, "player": pid, "card": iid, "card_id": card.id, "cost": cost}
+    played: Event = {"type": CARD_PLAYED, "player_id": pid, "card": iid, "card_id": card.id, "cost": cost}
     if target is not None:
         played["target"] = target
     cast = {
         "type": SPELL_CAST,
-        "player": pid,
+        "player_id": pid,
         "card": iid,
         "card_id": card.id,
         "effect": effect,
@@ -58,15 +58,15 @@ def _effect(
     if effect == "draw_1":
         return [drawn(pid, me.deck[0], state.cards[me.deck[0]].id)] if me.deck else []
     if effect == "buff_unit_2_1":
-        return [{"type": UNIT_BUFFED, "player": pid, "unit": target, "attack": 2, "health": 1}]
+        return [{"type": UNIT_BUFFED, "player_id": pid, "unit": target, "attack": 2, "health": 1}]
     if effect == "damage_enemy_hero_3":
-        hit = {"type": DAMAGE_DEALT, "player": foe.id, "target": HERO, "amount": 3, "source": iid}
+        hit = {"type": DAMAGE_DEALT, "player_id": foe.id, "target": HERO, "amount": 3, "source": iid}
         return [hit, ended(pid, EndReason.HERO_KILLED.value)] if foe.hero <= 3 else [hit]
     if effect == "damage_enemy_units_2":
         return damage_units([(foe.id, u, 2) for u in foe.board], iid)
     if effect == "buff_order_1_1":
         return [
-            {"type": UNIT_BUFFED, "player": pid, "unit": u.id, "attack": 1, "health": 1}
+            {"type": UNIT_BUFFED, "player_id": pid, "unit": u.id, "attack": 1, "health": 1}
             for u in me.board
             if u.card.tribe == "order"
         ]

@@ -22,7 +22,7 @@ def require_turn(state: State, index: int) -> None:
 def decide_end_turn(state: State, index: int, command: Command) -> list[Event]:
     """TurnEnded, then the opponent's turn starts; raises `RuleViolation` unless it is `index`'s turn."""
     require_turn(state, index)
-    turn_ended = {"type": TURN_ENDED, "player": state.pids[index], "timed_out": False}
+    turn_ended = {"type": TURN_ENDED, "player_id": state.pids[index], "timed_out": False}
     return [turn_ended, *begin_turn(state, 1 - index, state.turn + 1)]
 
 
@@ -31,14 +31,14 @@ def begin_turn(state: State, index: int, turn: int) -> list[Event]:
     +1 (cap 10) refilled, and a draw (none from an empty deck). Units need no readying (see `Unit`)."""
     player = state.players[index]
     round_ = (turn + 1) // 2
-    events: list[Event] = [{"type": TURN_STARTED, "player": player.id, "turn": turn, "round": round_}]
+    events: list[Event] = [{"type": TURN_STARTED, "player_id": player.id, "turn": turn, "round": round_}]
     if turn % 2 == 1 and round_ > 1:
         arcana_events, over = _round_start(state, round_)
         events += arcana_events
         if over:
             return events
     mana = min(MAX_MANA, player.max_mana + 1)
-    events.append({"type": MANA_REFILLED, "player": player.id, "max_mana": mana, "mana": mana})
+    events.append({"type": MANA_REFILLED, "player_id": player.id, "max_mana": mana, "mana": mana})
     if player.deck:
         events.append(drawn(player.id, player.deck[0], state.cards[player.deck[0]].id))
     return events

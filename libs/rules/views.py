@@ -98,10 +98,10 @@ def visible_event(event: Mapping[str, Any], player_id: str) -> dict[str, Any] | 
             "players": [p["id"] for p in event["players"]],
             "first": event["first"],
         }
-    if kind == "CardDrawn" and event["player"] != player_id:
-        return {"type": kind, "player": event["player"]}
-    if kind == "MulliganCompleted" and event["player"] != player_id:
-        return {"type": kind, "player": event["player"], "count": len(event["returned"])}
+    if kind == "CardDrawn" and event["player_id"] != player_id:
+        return {"type": kind, "player_id": event["player_id"]}
+    if kind == "MulliganCompleted" and event["player_id"] != player_id:
+        return {"type": kind, "player_id": event["player_id"], "count": len(event["returned"])}
     return dict(event)
 
 

@@ -9,6 +9,9 @@ relay follows it). Issue 12, finding 2: no hidden information on the live topic.
   (creation, rejection, disconnections, the end) exactly as on the live topic, without the moves.
 - ``arcana.match.records`` (for analysts and replay): a match's complete record, every event as
   stored, published once the match has ended, when its ``MatchEnded`` is relayed.
+
+Every event is routed in its current shape: one stored in an older version (the player named
+``player``) is upcast first (``upcasting.py``), on every topic.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from libs.games.registry import DEFAULT_GAME
 from libs.kit import Publication
 from services.match import domain
 from services.match.events import LIFECYCLE, LIFECYCLE_TOPIC, RECORDS_TOPIC, TOPIC
+from services.match.upcasting import UPCASTERS, upcast
 
 MATCH_ENDED = END_EVENT
 LIFECYCLE_TYPES = frozenset(LIFECYCLE.types())
@@ -65,6 +69,7 @@ def route(event: RecordedEvent, store: EventStore) -> Sequence[tuple[str, Record
     """The public form of ``event`` on the live topic, if any; after a ``MatchEnded``, the whole
     stream as stored (up to that event) on the records topic."""
     out: list[tuple[str, RecordedEvent]] = []
+    event = UPCASTERS.upcast(event)  # a version 1 event stored before the rename: published as version 2
     live = domain.live_event(event.type, event.data, _GAMES.game_of(event, store))
     if live is not None:
         public = dataclasses.replace(event, data=live)
@@ -72,7 +77,7 @@ def route(event: RecordedEvent, store: EventStore) -> Sequence[tuple[str, Record
         if event.type in LIFECYCLE_TYPES:
             out.append((LIFECYCLE_TOPIC, public))
     if event.type == MATCH_ENDED:
-        out += [(RECORDS_TOPIC, e) for e in store.read(event.stream, 1, event.version)]
+        out += [(RECORDS_TOPIC, e) for e in upcast(store.read(event.stream, 1, event.version))]
     return out
 
 

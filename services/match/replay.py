@@ -31,6 +31,7 @@ from libs.eventstore import EventStore, RecordedEvent
 from services.match import domain
 from services.match.games import load_games
 from services.match.repository import as_rows, stream_of
+from services.match.upcasting import UPCASTERS, upcast
 
 
 def replay(events: Sequence[RecordedEvent], player: str | None, out: TextIO) -> list[str]:
@@ -53,18 +54,18 @@ def _events(args: argparse.Namespace) -> list[RecordedEvent]:
     stream = stream_of(args.match_id)
     if args.export is not None:
         with open(args.export) as lines:
-            return from_export(lines, stream, service="match")
+            return upcast(from_export(lines, stream, service="match"))
     if args.topic is not None:
         from libs.bus.security import client_options
         from libs.config import kafka_bootstrap
 
-        return from_topic(kafka_bootstrap(), args.topic, stream, options=client_options())
+        return upcast(from_topic(kafka_bootstrap(), args.topic, stream, options=client_options()))
     from libs.bus.process import require_database
     from libs.db import make_pool
 
     pool = make_pool(require_database(), min_size=1, max_size=1, name="match-replay")
     try:
-        return from_database(EventStore(pool, args.schema), stream)
+        return from_database(EventStore(pool, args.schema, UPCASTERS), stream)
     finally:
         pool.close()
 

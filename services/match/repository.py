@@ -38,6 +38,7 @@ from libs.eventstore import (
 from services.match import domain, fairplay, projections, store
 from services.match.domain import Decision, Match
 from services.match.errors import MatchNotFound, VersionConflict
+from services.match.upcasting import UPCASTERS, schema_version
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ class MatchRepository:
     def __init__(self, pool: ConnectionPool, schema: str, cache: MatchCache | None = None) -> None:
         self.pool = pool
         self.schema = schema
-        self.events = EventStore(pool, schema)
+        self.events = EventStore(pool, schema, UPCASTERS)  # version 1 events read as version 2
         self.commands = Repository(pool, self.events)  # the one command path: retries after a lost race
         self.cache = cache or MatchCache()
 
@@ -211,7 +212,7 @@ class MatchRepository:
         def write(c: psycopg.Connection[Any]) -> tuple[list[RecordedEvent], QueuedAppend | None, Match]:
             pending = None
             judged = fairplay.judged(c, self.schema, decision.events, now.astimezone(UTC).date())
-            new = [NewEvent(kind, data, occurred_at=now) for kind, data in judged]
+            new = [NewEvent(kind, data, schema_version(kind), occurred_at=now) for kind, data in judged]
             if queued:
                 pending = self.events.append_queued(c, stream_of(match_id), expected, new)
                 recorded = pending.predicted()

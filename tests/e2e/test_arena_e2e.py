@@ -187,8 +187,8 @@ def test_three_new_players_play_a_table_of_3_with_a_disconnection_and_are_paid_o
     silent = players[-1].id
     presence = [e.type for e in events if e.type in ("PlayerDisconnected", "PlayerReconnected")]
     assert presence == ["PlayerDisconnected", "PlayerReconnected"]
-    assert all(e.data["player"] == silent for e in events if e.type in presence)
-    expired = [e.data["player"] for e in events if e.type == "ReactionPassed" and e.data["timed_out"]]
+    assert all(e.data["player_id"] == silent for e in events if e.type in presence)
+    expired = [e.data["player_id"] for e in events if e.type == "ReactionPassed" and e.data["timed_out"]]
     assert unanswered in expired
     (ended,) = [e.data for e in events if e.type == "MatchEnded"]
     assert ended["game"] == "arena" and sorted(p for g in ended["placements"] for p in g) == sorted(

@@ -269,7 +269,7 @@ def test_restart_survival(stack: Stack) -> None:
     stack.start(*MATCH_PROCESSES)
     stack.wait_ready()
     timed_out = wait_for(lambda: _timed_out(a, match_id, version), 20)
-    assert timed_out["data"]["player"] == b.id and timed_out["data"]["timeouts"] == 1
+    assert timed_out["data"]["player_id"] == b.id and timed_out["data"]["timeouts"] == 1
     assert a.view(match_id)["active_player"] == a.id
 
 

@@ -319,7 +319,7 @@ def test_card_win_rates_in_deck_and_when_played(season: dict[str, Any], answers:
     for card, results in in_deck.items():
         assert got[card] == (len(results), pytest.approx(round(sum(results) / len(results), 3)))
     played = {
-        (e["stream"].removeprefix("match-"), e["data"]["player"], e["data"]["card_id"])
+        (e["stream"].removeprefix("match-"), e["data"]["player_id"], e["data"]["card_id"])
         for e in of_type(events, "match", "CardPlayed")
     }
     counted = Counter(card for match, _, card in played if match in winner)

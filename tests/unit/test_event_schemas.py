@@ -55,7 +55,9 @@ def test_the_schemas_and_the_declarations_agree_on_what_the_engine_emits() -> No
         if kind == "MatchEnded":
             continue  # stored enriched by the match service: its own schema
         data = {k: v for k, v in emitted.items() if k != "type"}
-        schema = json.loads((SCHEMAS / "arcana.match.records" / f"{kind}.v1.json").read_text())
+        schema = json.loads(
+            (SCHEMAS / "arcana.match.records" / f"{kind}.v{records[kind].VERSION}.json").read_text()
+        )
         assert jsonschema_rs.is_valid(schema, data) and problems(records[kind], data) == []
         broken = {**data, next(iter(data)): {"not": "this"}}
         assert not jsonschema_rs.is_valid(schema, broken) and problems(records[kind], broken) != []
@@ -71,7 +73,9 @@ def test_a_relay_check_names_what_a_topic_does_not_declare() -> None:
     assert check("arcana.match.events", event("MatchEnded", {**ended, "turns": "5"})) == [
         "MatchEnded: 'turns' is not int: '5'"
     ]
-    assert check("arcana.match.events", event("DeckShuffled", {"player": "a", "order": []})) == [
+    assert check(
+        "arcana.match.events", event("DeckShuffled", {"player_id": "a", "order": []}, version=2)
+    ) == [
         "DeckShuffled is not declared on arcana.match.events"  # a deck order never goes on the live topic
     ]
     rejected = {
@@ -95,7 +99,7 @@ def test_the_match_topics_declare_the_game_events(topic: str) -> None:
     types = {e.TYPE for c in definition("match").events if c.topic == topic for e in c.events}
     assert {"MatchStarted", "CardPlayed", "TurnStarted", "MatchEnded"} <= types
     assert ("DeckShuffled" in types) == (topic == "arcana.match.records")
-    assert Path(SCHEMAS / topic / "CardPlayed.v1.json").is_file()
+    assert Path(SCHEMAS / topic / "CardPlayed.v2.json").is_file()
 
 
 def test_an_older_version_still_on_a_topic_keeps_its_schema_and_is_checked_against_it() -> None:
@@ -120,12 +124,18 @@ def test_the_arena_s_events_are_declared_apart_and_checked_against_the_arena_s_f
     check = catalog_check(definition("match").events)
     live, records = "arcana.match.events", "arcana.match.records"
     assert (SCHEMAS / live / "arena" / "RoundStarted.v1.json").is_file()
-    assert (SCHEMAS / live / "CardDrawn.v1.json").is_file()  # Arcana's, where it was
+    assert (SCHEMAS / live / "CardDrawn.v2.json").is_file()  # Arcana's, where it was
     round_started = {"round": 1, "first": "a", "pile": ["fireball-1"]}
     assert check(records, event("RoundStarted", round_started)) == []
     assert check(live, event("RoundStarted", {"round": 1, "first": "a", "pile_count": 1})) == []
     assert check(live, event("RoundStarted", round_started)) == ["RoundStarted: no 'pile_count'"]
-    assert check(live, event("CardDrawn", {"player": "a", "reason": "deal"})) == []  # the arena's
-    assert check(live, event("CardDrawn", {"reason": "deal"})) != []  # neither Arcana's nor the arena's
-    passed = {"player": "a", "attack": 1, "timed_out": "yes"}
-    assert check(live, event("ReactionPassed", passed)) == ["ReactionPassed: 'timed_out' is not bool: 'yes'"]
+    assert (
+        check(live, event("CardDrawn", {"player_id": "a", "reason": "deal"}, version=2)) == []
+    )  # the arena's
+    assert (
+        check(live, event("CardDrawn", {"reason": "deal"}, version=2)) != []
+    )  # neither Arcana's nor the arena's
+    passed = {"player_id": "a", "attack": 1, "timed_out": "yes"}
+    assert check(live, event("ReactionPassed", passed, version=2)) == [
+        "ReactionPassed: 'timed_out' is not bool: 'yes'"
+    ]

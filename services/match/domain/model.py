@@ -124,9 +124,9 @@ def evolve_match(m: Match | None, kind: str, data: Mapping[str, Any], at: dateti
         raise ValueError("a match stream starts with MatchCreated")
     if kind == PLAYER_DISCONNECTED:
         since = datetime.fromisoformat(data["since"])
-        return replace(m, version=version, disconnected={**m.disconnected, data["player"]: since})
+        return replace(m, version=version, disconnected={**m.disconnected, data["player_id"]: since})
     if kind == PLAYER_RECONNECTED:
-        rest = {p: t for p, t in m.disconnected.items() if p != data["player"]}
+        rest = {p: t for p, t in m.disconnected.items() if p != data["player_id"]}
         return replace(m, version=version, disconnected=rest)
     return _clocked(m, game_of(m).evolve(m.rules, _game_event(data)), at, version)
 

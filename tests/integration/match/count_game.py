@@ -59,10 +59,10 @@ class CountGame(g.Game):
         if player != state.players[state.active]:
             raise NotYourTurn("wait for your turn")
         if kind == "timeout":
-            return [{"type": "TurnPassed", "player": player}]
+            return [{"type": "TurnPassed", "player_id": player}]
         if command.get("number") not in (state.count + 1, state.count + 2):
             raise WrongNumber(f"say {state.count + 1} or {state.count + 2}")
-        said = [{"type": "NumberSaid", "player": player, "number": command["number"]}]
+        said = [{"type": "NumberSaid", "player_id": player, "number": command["number"]}]
         if command["number"] == 3:
             said.append({"type": "MatchEnded", "winner": player, "reason": "counted"})
         return said

@@ -123,4 +123,4 @@ def test_a_long_poll_wakes_up_when_the_opponent_moves(make_player: Any, admin: A
     waiting.join(25)
     assert answer["seconds"] < 5  # woken by the notification, not by the 20 s timeout
     assert [e["type"] for e in answer["body"]["events"]] == ["MulliganCompleted"]
-    assert answer["body"]["events"][0]["data"] == {"player": alice.id, "count": 0}
+    assert answer["body"]["events"][0]["data"] == {"player_id": alice.id, "count": 0}

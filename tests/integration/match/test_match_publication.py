@@ -70,7 +70,7 @@ def _check_live(live: list[dict[str, Any]], stored: list[Any]) -> None:
         assert not keys & SECRET_KEYS, f"{envelope['type']}: secret keys {keys & SECRET_KEYS}"
         assert seed not in text
     drawn = [e for e in live if e["type"] == "CardDrawn"]
-    assert drawn and all(set(e["data"]) <= {"player", "type"} for e in drawn)
+    assert drawn and all(set(e["data"]) <= {"player_id", "type"} for e in drawn)
 
 
 def test_the_live_topic_carries_only_public_forms_and_the_record_comes_after_the_end(

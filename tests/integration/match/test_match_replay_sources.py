@@ -30,6 +30,28 @@ def publish_twice(bootstrap: str, topic: str, events: list[Any]) -> None:
         producer.close()
 
 
+def env_of(postgres_url: str, match_schema: str, kafka_bootstrap: str) -> dict[str, str]:
+    """The environment of an ``arcana`` run on the test's database and broker."""
+    return {
+        **os.environ,
+        "DATABASE_URL": postgres_url,
+        "ARCANA_MATCH_SCHEMA": match_schema,
+        "KAFKA_BOOTSTRAP_SERVERS": kafka_bootstrap,
+    }
+
+
+def replays(
+    match_id: str, viewer: str, sources: tuple[str, Path, str], env: dict[str, str]
+) -> dict[str, Any]:
+    """``arcana replay`` of ``match_id`` as ``viewer`` from each source (schema, export, topic)."""
+    schema, export, topic = sources
+    return {
+        "database": arcana("replay", match_id, "--schema", schema, "--as", viewer, env=env),
+        "export": arcana("replay", match_id, "--export", str(export), "--as", viewer, env=env),
+        "topic": arcana("replay", match_id, "--topic", topic, "--as", viewer, env=env),
+    }
+
+
 def test_database_export_and_topic_give_the_same_replay(
     make_player: Any,
     admin: Any,
@@ -48,20 +70,11 @@ def test_database_export_and_topic_give_the_same_replay(
     topic = f"records-{match_schema}"
     publish_twice(kafka_bootstrap, topic, EventStore(pool, match_schema).read(f"match-{other}") + stored)
 
-    env = {
-        **os.environ,
-        "DATABASE_URL": postgres_url,
-        "ARCANA_MATCH_SCHEMA": match_schema,
-        "KAFKA_BOOTSTRAP_SERVERS": kafka_bootstrap,
-    }
+    env = env_of(postgres_url, match_schema, kafka_bootstrap)
     export = tmp_path / "match.jsonl"
     assert arcana("export", "--service", "match", "--output", str(export), env=env).returncode == 0
 
-    runs = {
-        "database": arcana("replay", match_id, "--schema", match_schema, "--as", bob.id, env=env),
-        "export": arcana("replay", match_id, "--export", str(export), "--as", bob.id, env=env),
-        "topic": arcana("replay", match_id, "--topic", topic, "--as", bob.id, env=env),
-    }
+    runs = replays(match_id, bob.id, (match_schema, export, topic), env)
     for source, done in runs.items():
         assert done.returncode == 0, (source, done.stderr)
         assert f"{len(stored)} events replayed; every stored state hash matches" in done.stdout, source

@@ -44,7 +44,7 @@ def test_match_requests_are_consumed_once_per_request_id(
     ):
         data = {"request_id": request_id, "mode": mode, "players": who}
         mm.append(f"ticket-{uuid.uuid4()}", Expect.NO_STREAM, [NewEvent("MatchRequested", data)])
-    mm.append("ticket-other", Expect.NO_STREAM, [NewEvent("QueueJoined", {"player": alice.id})])
+    mm.append("ticket-other", Expect.NO_STREAM, [NewEvent("QueueJoined", {"player_id": alice.id})])
     relay = OutboxRelay(mm, service, kafka_bootstrap)
     (requests,) = [s for s in definition("match").subscriptions if "MatchRequested" in s.handlers]
     runner = subscription_runner(

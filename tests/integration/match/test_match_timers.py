@@ -53,7 +53,7 @@ def test_a_turn_times_out_at_60_seconds_and_a_deadline_is_scheduled(
     view = bob.view(match_id)
     assert view["active_player"] == bob.id and view["opponent"]["timeouts"] == 1
     timed = [e for e in svc.matches.read_events(match_id) if e.type == "TurnTimedOut"]
-    assert [(e.data["player"], e.data["timeouts"]) for e in timed] == [(alice.id, 1)]
+    assert [(e.data["player_id"], e.data["timeouts"]) for e in timed] == [(alice.id, 1)]
 
 
 def test_a_deadline_task_schedules_the_deadline_it_finds(
@@ -122,7 +122,7 @@ def test_an_undecided_player_keeps_the_hand_at_30_seconds(
     kept = [
         e
         for e in svc.matches.read_events(match_id)
-        if e.type == "MulliganCompleted" and e.data["player"] == bob.id
+        if e.type == "MulliganCompleted" and e.data["player_id"] == bob.id
     ]
     assert len(kept) == 1 and kept[0].data["returned"] == []
 
@@ -140,7 +140,7 @@ def test_silence_disconnects_and_120_seconds_disconnected_forfeits(
     view = alice.view(match_id)
     assert view["phase"] != "ended" and view["connected"] == {alice.id: True, bob.id: False}
     gone = [e for e in svc.matches.read_events(match_id) if e.type == "PlayerDisconnected"]
-    assert [e.data["player"] for e in gone] == [bob.id]
+    assert [e.data["player_id"] for e in gone] == [bob.id]
     assert gone[0].data["since"] == (created + timedelta(seconds=20)).isoformat()
     for _ in range(2):
         clock.advance(10)

@@ -85,7 +85,7 @@ def _ended(svc: MatchService, match_id: str) -> dict[str, Any]:
     """The match's MatchEnded data, plus ``first_player``: who had the first TurnStarted."""
     events = svc.matches.read_events(match_id)
     [ended] = [e for e in events if e.type == "MatchEnded"]
-    first = next(e.data["player"] for e in events if e.type == "TurnStarted")
+    first = next(e.data["player_id"] for e in events if e.type == "TurnStarted")
     return {**ended.data, "first_player": first}
 
 

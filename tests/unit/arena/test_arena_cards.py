@@ -44,7 +44,7 @@ def test_fireball_opens_a_window_for_its_target_only_then_deals_1() -> None:
     ]
     assert view(state, A)["attack"] == {"attacker": A, "target": B, "damage": 1, "source": "fireball"}
     state, events = play(state, {"type": "pass", "player": B})
-    assert of(events, "LifeLost") == [{"type": "LifeLost", "player": B, "amount": 1, "life": 8, "by": A}]
+    assert of(events, "LifeLost") == [{"type": "LifeLost", "player_id": B, "amount": 1, "life": 8, "by": A}]
     assert state.phase == "discard" and state.active == 0  # the attacker's discard phase
 
 
@@ -124,9 +124,14 @@ def test_mirror_sends_the_damage_back_and_the_attacker_may_not_react() -> None:
         {"type": "play", "player": A, "card": "explosion-1", "target": B},
         {"type": "react", "player": B, "card": "mirror-1"},
     )
-    assert of(events, "ReactionWindowOpened") == [{"type": "ReactionWindowOpened", "attack": 1, "player": B}]
+    assert of(events, "ReactionWindowOpened") == [
+        {"type": "ReactionWindowOpened", "attack": 1, "player_id": B}
+    ]
     assert state.life == (9 - 2 - 1, 9)  # its own 2 back, and the recoil
-    assert [(e["player"], e["amount"], e["by"]) for e in of(events, "LifeLost")] == [(A, 2, B), (A, 1, None)]
+    assert [(e["player_id"], e["amount"], e["by"]) for e in of(events, "LifeLost")] == [
+        (A, 2, B),
+        (A, 1, None),
+    ]
     assert state.stats[1].damage_dealt == 2 and state.stats[0].damage_dealt == 0
     assert state.hands[0] == ("shield-1",)  # A had a shield and no window to use it
 

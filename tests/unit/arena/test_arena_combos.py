@@ -21,7 +21,7 @@ def test_flame_burst_deals_3_to_one_opponent_and_its_caster_takes_none() -> None
     )
     assert state.life == (8, 6)  # A: no recoil, +1 life bonus; B: 3
     assert of(events, "ComboPlayed")[0]["cards"] == ["fireball-1", "explosion-1"]
-    assert of(events, "BonusTaken") == [{"type": "BonusTaken", "player": A, "bonus": "life"}]
+    assert of(events, "BonusTaken") == [{"type": "BonusTaken", "player_id": A, "bonus": "life"}]
 
 
 def test_the_bonus_is_draw_1_or_1_life_taken_after_the_combo() -> None:

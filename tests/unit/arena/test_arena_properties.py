@@ -81,7 +81,7 @@ def check_views(state: State, events: list[dict[str, Any]]) -> None:
         for e in events:
             shown = visible_event(e, pid)
             assert "seed" not in shown and "pile" not in shown
-            if e["type"] == "CardDrawn" and e["player"] != pid:
+            if e["type"] == "CardDrawn" and e["player_id"] != pid:
                 assert "card" not in shown
 
 

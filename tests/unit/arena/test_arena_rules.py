@@ -35,7 +35,7 @@ def test_a_round_starts_with_16_cards_shuffled_2_each_9_life_and_the_seeds_first
     assert types(events)[:2] == ["MatchStarted", "RoundStarted"] and sorted(events[1]["pile"]) == sorted(DECK)
     assert [len(h) for h in state.hands] == [2, 2, 2] and len(state.pile) == 10
     assert state.life == (9, 9, 9) and state.round == 1
-    assert events[-1] == {"type": "TurnStarted", "player": events[0]["first"], "turn": 1, "round": 1}
+    assert events[-1] == {"type": "TurnStarted", "player_id": events[0]["first"], "turn": 1, "round": 1}
     firsts = {
         start({"match_id": "m", "seed": s, "players": [{"id": A}, {"id": B}, {"id": C}]})[0]["first"]
         for s in range(30)
@@ -70,7 +70,7 @@ def test_the_turn_ends_with_at_most_3_cards_the_player_choosing_which_go() -> No
     state, events = play(state, {"type": "end_turn", "player": A, "discard": ["mana_focus-1"]})
     assert of(events, "CardDiscarded")[0] == {
         "type": "CardDiscarded",
-        "player": A,
+        "player_id": A,
         "card": "mana_focus-1",
         "reason": "hand_limit",
     }
@@ -89,7 +89,7 @@ def test_with_no_action_possible_the_turn_goes_straight_to_the_discard_phase() -
         {"type": "pass", "player": B},
         {"type": "end_turn", "player": A, "discard": []},
     )
-    assert of(events, "ActionEnded")[-1] == {"type": "ActionEnded", "player": B, "skipped": True}
+    assert of(events, "ActionEnded")[-1] == {"type": "ActionEnded", "player_id": B, "skipped": True}
     assert state.phase == "discard" and state.active == 1
 
 
@@ -113,7 +113,7 @@ def test_when_nothing_is_left_to_draw_the_round_goes_to_the_most_life_or_is_repl
     assert of(events, "RoundWon")[0] == {
         "type": "RoundWon",
         "round": 1,
-        "player": B,
+        "player_id": B,
         "wins": 1,
         "how": "most_life",
     }
@@ -128,7 +128,7 @@ def test_the_last_one_standing_wins_the_round_and_the_next_round_starts_with_the
         {"type": "play", "player": A, "card": "fireball-1", "target": B},
         {"type": "pass", "player": B},
     )
-    assert of(events, "PlayerOut") == [{"type": "PlayerOut", "player": B, "cards": []}]
+    assert of(events, "PlayerOut") == [{"type": "PlayerOut", "player_id": B, "cards": []}]
     assert state.in_round == (True, False, True) and state.phase == "discard"
     state = replace(
         state,
@@ -144,7 +144,7 @@ def test_the_last_one_standing_wins_the_round_and_the_next_round_starts_with_the
         {"type": "play", "player": A, "card": "explosion-1", "target": C},
         {"type": "pass", "player": C},
     )
-    assert of(events, "RoundWon")[0]["player"] == A and of(events, "RoundWon")[0]["how"] == "last_standing"
+    assert of(events, "RoundWon")[0]["player_id"] == A and of(events, "RoundWon")[0]["how"] == "last_standing"
     assert of(events, "RoundStarted")[0]["first"] == B  # the seat after round 1's first player
     assert state.life == (9, 9, 9) and state.in_round == (True, True, True)
 
@@ -155,7 +155,7 @@ def test_when_the_last_players_fall_together_the_round_is_replayed() -> None:
         {"type": "play", "player": A, "card": "explosion-1", "target": B},
         {"type": "pass", "player": B},
     )
-    assert [e["player"] for e in of(events, "PlayerOut")] == [A, B]
+    assert [e["player_id"] for e in of(events, "PlayerOut")] == [A, B]
     assert of(events, "RoundReplayed") == [{"type": "RoundReplayed", "round": 1, "how": "last_standing"}]
     assert state.wins == (0, 0) and state.round == 2
 
@@ -214,7 +214,7 @@ def test_a_player_who_leaves_is_out_of_the_match_and_the_others_go_on() -> None:
         {"type": "forfeit", "player": B, "reason": "disconnect"},
     )
     assert of(events, "PlayerLeft") == [
-        {"type": "PlayerLeft", "player": B, "reason": "disconnect", "cards": ["fireball-1"]}
+        {"type": "PlayerLeft", "player_id": B, "reason": "disconnect", "cards": ["fireball-1"]}
     ]
     assert of(events, "AttackCancelled") == [{"type": "AttackCancelled", "attack": 1}]
     assert waits(state)[0].player == C and "fireball-1" in state.discard

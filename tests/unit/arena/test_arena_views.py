@@ -39,7 +39,7 @@ def test_events_hide_the_seed_the_pile_order_and_others_draws() -> None:
     events = start({"match_id": "m", "seed": 3, "players": [{"id": A}, {"id": B}]})
     assert "seed" not in visible_event(events[0], A)
     assert visible_event(events[1], None)["pile_count"] == 16 and "pile" not in visible_event(events[1], A)
-    draw = next(e for e in events if e["type"] == "CardDrawn" and e["player"] == A)
+    draw = next(e for e in events if e["type"] == "CardDrawn" and e["player_id"] == A)
     assert (
         visible_event(draw, A) == draw
         and "card" not in visible_event(draw, B)

@@ -101,3 +101,21 @@ def test_the_result_of_a_conceded_match() -> None:
         (B,),
     )
     assert not result.draw and set(result.stats) == {A, B}
+
+
+class _OldNames(type(GAME)):  # type: ignore[misc]
+    """Arcana emitting its events as schema version 1 named the player: conformance refuses it."""
+
+    def decide(self, state: Any, command: Any) -> list[dict[str, Any]]:
+        return [
+            {("player" if k == "player_id" else k): v for k, v in e.items()}
+            for e in super().decide(state, command)
+        ]
+
+    def evolve(self, state: Any, event: Any) -> Any:
+        return super().evolve(state, {("player_id" if k == "player" else k): v for k, v in event.items()})
+
+
+def test_the_conformance_check_refuses_an_event_that_names_its_player_player() -> None:
+    with pytest.raises(AssertionError, match="never `player`"):
+        play_out(_OldNames(), _setup(3), random.Random(1))

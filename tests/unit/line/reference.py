@@ -91,7 +91,7 @@ def resolve(opening: State) -> tuple[list[Event], State]:
                     {
                         "type": CARD_HIT,
                         "round": r,
-                        "player": me,
+                        "player_id": me,
                         "slot": k,
                         "target_player": foe,
                         "target": t,
@@ -106,7 +106,7 @@ def resolve(opening: State) -> tuple[list[Event], State]:
                     target_hp[t] = left
                     continue
                 target_hp[t] = 0
-                add({"type": CARD_DIED, "round": r, "player": foe, "slot": t})
+                add({"type": CARD_DIED, "round": r, "player_id": foe, "slot": t})
                 kills[s] += 1
                 alive[o] -= 1
                 if not alive[o]:
@@ -198,7 +198,7 @@ def _heal(
                     {
                         "type": CARD_HEALED,
                         "round": r,
-                        "player": pids[s],
+                        "player_id": pids[s],
                         "slot": k,
                         "target": target,
                         "amount": gain,

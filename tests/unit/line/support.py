@@ -42,9 +42,9 @@ def hits(
 ) -> list[tuple[str, int, int, str, int]]:
     """(attacker's player, slot, target slot, kind, damage) of every CardHit (of one round, by one side)."""
     return [
-        (e["player"], e["slot"], e["target"], e["hit"], e["damage"])
+        (e["player_id"], e["slot"], e["target"], e["hit"], e["damage"])
         for e in of_type(events, "CardHit", round_)
-        if by is None or e["player"] == by
+        if by is None or e["player_id"] == by
     ]
 
 

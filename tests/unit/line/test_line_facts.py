@@ -56,7 +56,7 @@ def test_the_match_topics_check_the_line_s_events_and_keep_the_seed_off_the_live
     )
     assert check("arcana.match.records", event("FightStarted", _data(opening))) == []
     assert check("arcana.match.events", event("FightStarted", _data(visible_event(opening)))) == []
-    assert check("arcana.match.events", event("CardHit", _data(hit))) == []
-    assert check("arcana.match.events", event("CardHit", {**_data(hit), "damage": "4"})) == [
+    assert check("arcana.match.events", event("CardHit", _data(hit), version=2)) == []
+    assert check("arcana.match.events", event("CardHit", {**_data(hit), "damage": "4"}, version=2)) == [
         "CardHit: 'damage' is not int: '4'"
     ]

@@ -48,7 +48,7 @@ def test_the_nuker_back_hit_uses_the_back_cards_armour_and_the_rightmost_living_
     # back = slot 2, armour 10: max(1, 8 - 5) = 3, halved up = 2
     assert hits(events, 1)[0:2] == [(A, 0, 0, "front", 8), (A, 0, 2, "back", 2)]
     # round 2: slot 2 fell in round 2 (3 - 2 = 1 left, then 1 more); afterwards slot 1 is the back
-    assert of_type(events, "CardDied")[0] == {"type": "CardDied", "round": 2, "player": B, "slot": 2}
+    assert of_type(events, "CardDied")[0] == {"type": "CardDied", "round": 2, "player_id": B, "slot": 2}
     assert hits(events, 3)[1] == (A, 0, 1, "back", 4)
 
 
@@ -110,7 +110,7 @@ def test_a_support_heals_the_lowest_living_ally_not_itself_after_the_hits() -> N
     events, _ = run(a, b, first=A)
     # A0 takes 5 (25): the lowest current HP other than the support (12) is A0 at 25 < 30
     assert of_type(events, "CardHealed", 1) == [
-        {"type": "CardHealed", "round": 1, "player": A, "slot": 1, "target": 0, "amount": 2}
+        {"type": "CardHealed", "round": 1, "player_id": A, "slot": 1, "target": 0, "amount": 2}
     ]
     types = [e["type"] for e in events if e.get("round") == 1]
     assert types.index("CardHealed") > max(i for i, t in enumerate(types) if t == "CardHit")
@@ -134,7 +134,7 @@ def test_supports_heal_one_at_a_time_the_side_that_began_first_left_to_right() -
     b = [card(3, 0, 40, "nuker"), card(0, 0, 40, "support")]
     events, _ = run(a, b, first=B)
     # hits: A0 40 -> 36 (3 + 1), A3 37 -> 35 (the nuker's back hit, 2); B0 40 -> 36
-    heals = [(e["player"], e["slot"], e["target"], e["amount"]) for e in of_type(events, "CardHealed", 1)]
+    heals = [(e["player_id"], e["slot"], e["target"], e["amount"]) for e in of_type(events, "CardHealed", 1)]
     # B began: its support first; then A1 heals the lowest (A3, 35 -> 37), and A2 chooses after that
     # heal: A0 (36) is the lowest now
     assert heals == [(B, 1, 0, 2), (A, 1, 3, 2), (A, 2, 0, 2)]

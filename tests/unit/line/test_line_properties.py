@@ -93,7 +93,7 @@ def test_each_living_card_acts_once_a_round_in_alternating_order(
     rounds: dict[int, list[tuple[str, int]]] = {}
     for e in events:
         if e["type"] == "CardHit" and e["hit"] != "back":
-            rounds.setdefault(e["round"], []).append((e["player"], e["slot"]))
+            rounds.setdefault(e["round"], []).append((e["player_id"], e["slot"]))
     for acted in rounds.values():
         assert len(acted) == len(set(acted))
         for pid in ("a", "b"):

@@ -73,10 +73,11 @@ def test_result_carries_placements_and_per_player_stats() -> None:
     events, state = fight(SETUP)
     r = result(state)
     hits = {
-        pid: sum(e["damage"] for e in events if e["type"] == "CardHit" and e["player"] == pid) for pid in "ab"
+        pid: sum(e["damage"] for e in events if e["type"] == "CardHit" and e["player_id"] == pid)
+        for pid in "ab"
     }
     assert {pid: r["players"][pid]["damage"] for pid in "ab"} == hits
-    kills = {pid: sum(e["type"] == "CardDied" and e["player"] != pid for e in events) for pid in "ab"}
+    kills = {pid: sum(e["type"] == "CardDied" and e["player_id"] != pid for e in events) for pid in "ab"}
     assert {pid: r["players"][pid]["kills"] for pid in "ab"} == kills
     assert r["players"][state.winner]["score"] == state.score and r["players"][state.loser]["score"] == 0
 

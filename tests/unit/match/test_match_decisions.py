@@ -102,10 +102,10 @@ def test_service_events_keep_their_stored_keys_order_and_values() -> None:
     )
     since = (T0 + timedelta(seconds=20)).isoformat()
     [gone] = domain.decide_command(m, {"type": "disconnect", "player": A, "since": since})
-    assert gone == ("PlayerDisconnected", {"player": A, "since": since})
+    assert gone == ("PlayerDisconnected", {"player_id": A, "since": since})
     m = domain.fold_match(_rows([gone], T0, m.version + 1), m)
     [back] = domain.decide_command(m, {"type": "reconnect", "player": A})
-    assert back == ("PlayerReconnected", {"player": A, "since": since})
+    assert back == ("PlayerReconnected", {"player_id": A, "since": since})
     assert domain.with_reconnect(m, A, []) == [back]
     [rejected] = domain.rejected_request_events(
         "m2", "r1", "casual", [{"id": A}, B], "invalid_deck", "no", {A: []}

@@ -105,8 +105,8 @@ def test_clients_never_see_hashes_seeds_decks_or_orders() -> None:
                 continue
             text = repr(seen)
             assert "seed" not in seen and domain.HASH_KEY not in seen and "deck" not in text
-            if kind == "CardDrawn" and data["player"] != player:
-                assert seen == {"type": "CardDrawn", "player": data["player"]}
+            if kind == "CardDrawn" and data["player_id"] != player:
+                assert seen == {"type": "CardDrawn", "player_id": data["player_id"]}
 
 
 @settings(max_examples=20, deadline=None)

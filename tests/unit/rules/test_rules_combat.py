@@ -150,7 +150,7 @@ def test_lifesteal_heals_by_combat_damage_dealt_up_to_30() -> None:
     g.patch(P1, hero=20)
     bat = g.unit(P1, "blood_bat").id
     events = g.attack(P1, bat, "hero")
-    assert {"type": "HeroHealed", "player": P1, "amount": 4} in events
+    assert {"type": "HeroHealed", "player_id": P1, "amount": 4} in events
     assert g.player(P1).hero == 24
     g.end_turn()
     g.end_turn()

@@ -106,7 +106,7 @@ def test_per_wild_grows_the_unit_once_for_each_other_friendly_wild() -> None:
     events = g.play(P1, "thicket_druid", position=0)
     assert events[-1] == {
         "type": "UnitBuffed",
-        "player": P1,
+        "player_id": P1,
         "unit": events[0]["card"],
         "attack": 2,
         "health": 2,
@@ -165,7 +165,7 @@ def test_damage_unit_2_hits_either_sides_unit() -> None:
 def test_heal_hero_4_never_above_30() -> None:
     g = Game(setup(d1=["mending_light", "sacred_spring"]))
     g.patch(P1, mana=10, hero=28)
-    assert g.play(P1, "mending_light")[-1] == {"type": "HeroHealed", "player": P1, "amount": 2}
+    assert g.play(P1, "mending_light")[-1] == {"type": "HeroHealed", "player_id": P1, "amount": 2}
     assert types(g.play(P1, "sacred_spring")) == ["CardPlayed", "SpellCast"]
     assert g.player(P1).hero == 30
 

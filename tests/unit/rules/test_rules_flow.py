@@ -109,7 +109,7 @@ def test_mana_stops_growing_at_10() -> None:
     g = Game(setup())
     g.patch(P2, max_mana=10, mana=3)
     events = g.end_turn()
-    assert events[-2] == {"type": "ManaRefilled", "player": P2, "max_mana": 10, "mana": 10}
+    assert events[-2] == {"type": "ManaRefilled", "player_id": P2, "max_mana": 10, "mana": 10}
 
 
 def test_an_empty_deck_draws_nothing_and_costs_nothing() -> None:

@@ -23,7 +23,7 @@ def test_seeded_opening_is_fixed_forever() -> None:
     assert started["players"][0]["instances"][:5] == ["c24", "c38", "c29", "c35", "c18"]
     assert events[1] == {
         "type": "DeckShuffled",
-        "player": "ann",
+        "player_id": "ann",
         "order": [
             "c1",
             "c30",
@@ -54,7 +54,7 @@ def test_seeded_opening_is_fixed_forever() -> None:
         "index": 0,
         "round": 1,
     }
-    assert [(e["player"], e["card_id"]) for e in events[4:]] == [
+    assert [(e["player_id"], e["card_id"]) for e in events[4:]] == [
         ("ann", "frost_ogre"),
         ("ann", "pack_howler"),
         ("ann", "ridge_bear"),

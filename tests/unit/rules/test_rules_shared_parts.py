@@ -27,14 +27,14 @@ def _unit(iid: str, health: int, ward: bool) -> Unit:
 
 def test_a_ward_absorbs_one_strike_and_nothing_is_dealt() -> None:
     assert strike("p2", _unit("c1", 3, ward=True), 5, "c9") == (
-        {"type": "WardBroken", "player": "p2", "unit": "c1"},
+        {"type": "WardBroken", "player_id": "p2", "unit": "c1"},
         0,
     )
 
 
 def test_a_strike_without_ward_deals_its_amount() -> None:
     assert strike("p2", _unit("c1", 3, ward=False), 2, "c9") == (
-        {"type": "DamageDealt", "player": "p2", "target": "c1", "amount": 2, "source": "c9"},
+        {"type": "DamageDealt", "player_id": "p2", "target": "c1", "amount": 2, "source": "c9"},
         2,
     )
 
@@ -42,7 +42,7 @@ def test_a_strike_without_ward_deals_its_amount() -> None:
 def test_a_unit_dies_only_of_damage_dealt_that_reaches_its_health() -> None:
     unit = _unit("c1", 3, ward=False)
     assert died_of("p2", unit, 0) == [] and died_of("p2", unit, 2) == []
-    assert died_of("p2", unit, 3) == [{"type": "UnitDied", "player": "p2", "unit": "c1"}]
+    assert died_of("p2", unit, 3) == [{"type": "UnitDied", "player_id": "p2", "unit": "c1"}]
 
 
 def test_damage_to_several_units_lists_the_hits_then_the_deaths() -> None:

@@ -97,9 +97,9 @@ def test_visible_events_hide_draws_deck_orders_and_the_setup() -> None:
             values = strings_and_keys(seen, set())
             assert not values & never_shown
             assert 987654321 not in values
-            if event["type"] == "CardDrawn" and event["player"] != pid:
-                assert seen == {"type": "CardDrawn", "player": event["player"]}
-            if event["type"] == "CardDrawn" and event["player"] == pid:
+            if event["type"] == "CardDrawn" and event["player_id"] != pid:
+                assert seen == {"type": "CardDrawn", "player_id": event["player_id"]}
+            if event["type"] == "CardDrawn" and event["player_id"] == pid:
                 assert seen == event
 
 
@@ -136,7 +136,9 @@ def test_no_visible_event_names_an_opponents_card_before_it_is_played() -> None:
                 assert not values & (
                     {state.cards[i].id for i in foe_ids} - {state.cards[i].id for i in played}
                 )
-                if not (event["type"] == "MulliganCompleted" and event["player"] == pid):  # its own returns
+                if not (
+                    event["type"] == "MulliganCompleted" and event["player_id"] == pid
+                ):  # its own returns
                     assert not values & set(me.deck), event
 
 
@@ -155,7 +157,7 @@ def test_visible_match_started_and_mulligan() -> None:
         for e in g.do({"type": "mulligan", "player": P1, "cards": returned})
         if e["type"] == "MulliganCompleted"
     )
-    assert visible_event(completed, P2) == {"type": "MulliganCompleted", "player": P1, "count": 2}
+    assert visible_event(completed, P2) == {"type": "MulliganCompleted", "player_id": P1, "count": 2}
     assert visible_event(completed, P1) == completed
 
 

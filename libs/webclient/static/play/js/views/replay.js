@@ -17,7 +17,7 @@ function fold(events, my) {
     if (e.type === "TurnStarted") {
       current.state = snapshot();
       turns.push(current);
-      current = { turn: d.turn, title: `Turn ${d.turn}: ${d.player === my ? "yours" : "the opponent's"}`, events: [] };
+      current = { turn: d.turn, title: `Turn ${d.turn}: ${d.player_id === my ? "yours" : "the opponent's"}`, events: [] };
     }
     current.events.push(e);
     const board = (p) => (st.boards[p] ||= []);
@@ -35,20 +35,20 @@ function fold(events, my) {
         st.hand = st.hand.filter((c) => c.id !== d.card);
         break;
       case "UnitSummoned":
-        board(d.player).splice(d.position ?? board(d.player).length, 0, { id: d.unit, card_id: d.card_id, attack: d.attack, health: d.health, max_health: d.health });
+        board(d.player_id).splice(d.position ?? board(d.player_id).length, 0, { id: d.unit, card_id: d.card_id, attack: d.attack, health: d.health, max_health: d.health });
         break;
       case "UnitBuffed":
         for (const u of Object.values(st.boards).flat()) if (u.id === d.unit) { u.attack += d.attack || 0; u.health += d.health || 0; u.max_health += d.health || 0; }
         break;
       case "DamageDealt":
-        if (d.target === "hero") st.heroes[d.player] -= d.amount;
+        if (d.target === "hero") st.heroes[d.player_id] -= d.amount;
         else for (const u of Object.values(st.boards).flat()) if (u.id === d.target) u.health -= d.amount;
         break;
       case "HeroHealed":
-        st.heroes[d.player] = Math.min(START_HEALTH, st.heroes[d.player] + (d.amount || 0));
+        st.heroes[d.player_id] = Math.min(START_HEALTH, st.heroes[d.player_id] + (d.amount || 0));
         break;
       case "HeroDrained":
-        st.heroes[d.player] -= d.amount || 0;
+        st.heroes[d.player_id] -= d.amount || 0;
         break;
       case "UnitDied":
         for (const p of Object.keys(st.boards)) st.boards[p] = st.boards[p].filter((u) => u.id !== d.unit);

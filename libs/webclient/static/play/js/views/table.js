@@ -29,9 +29,9 @@ export async function render(root, matchId) {
       if (s.seen.has(e.version)) continue;
       s.seen.add(e.version);
       names.learn(e);
-      if (e.type === "PlayerDisconnected") s.disconnectedSince[e.data.player] = e.data.since;
-      if (e.type === "PlayerReconnected") delete s.disconnectedSince[e.data.player];
-      const theirs = e.data?.player && e.data.player !== my;
+      if (e.type === "PlayerDisconnected") s.disconnectedSince[e.data.player_id] = e.data.since;
+      if (e.type === "PlayerReconnected") delete s.disconnectedSince[e.data.player_id];
+      const theirs = e.data?.player_id && e.data.player_id !== my;
       if (animate && theirs) for (const id of touched(e)) s.fresh.add(id);
       const li = h("li", { class: animate ? (theirs ? "arrive theirs" : "arrive") : "", "data-type": e.type }, tell(e, my, names));
       logList.prepend(li);
