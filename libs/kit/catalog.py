@@ -35,6 +35,9 @@ conforms when it conforms to one of them.
   the version, with an upcaster from the old shape in the event's declaration (`UPCASTERS`);
   stored events are never rewritten.
 - Topics carry events as stored, with their stored `schema_version`: a consumer upcasts on read.
+  The match topics are the exception: their relay routes every event through its public form
+  (`services/match/publication.py`) and upcasts it first, so they carry the current version only
+  (a match event stored as version 1, naming its player `player`, is published as version 2).
 
 - An upcaster that needs the envelope (a field the old shape left to the stream's name or to
   `occurred_at`) is registered with the service's store (`ServiceDef.upcasters`): economy's
