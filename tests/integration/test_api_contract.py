@@ -47,7 +47,12 @@ from tests.integration.conftest import settings_for_tests
 SECRET = "contract-secret-" + "c" * 48
 OPERATOR = "contract-operator-" + "o" * 32
 USERNAME, PASSWORD = "contract_player", "contract password 1"
-MAX_EXAMPLES = 30
+# The budget (docs/testing.md, "API contract"): the coverage phase sends every boundary and every
+# invalid value the documents define, whatever these numbers; fuzzing adds random cases on top.
+FUZZING_EXAMPLES = 10  # per operation that changes state
+READ_FUZZING_EXAMPLES = 5  # per GET: a pure read, its boundaries sent by the coverage phase
+STATEFUL_SCENARIOS = 10  # sequences following the documents' links
+STATEFUL_STEPS = 10  # calls at most in each
 SEED = 20261130
 
 
@@ -104,12 +109,20 @@ def _config(player_token: str) -> schemathesis.Config:
             "seed": SEED,
             "continue-on-failure": True,
             "cache": {"enabled": False},
-            "generation": {"max-examples": MAX_EXAMPLES, "deterministic": True, "database": "none"},
+            "generation": {"max-examples": FUZZING_EXAMPLES, "deterministic": True, "database": "none"},
             "checks": {"enabled": True},
             "auth": {
                 "openapi": {"bearerAuth": {"bearer": player_token}, "operatorAuth": {"bearer": OPERATOR}}
             },
-            "phases": {"stateful": {"max-steps": 20}},
+            "phases": {
+                "stateful": {"max-steps": STATEFUL_STEPS, "generation": {"max-examples": STATEFUL_SCENARIOS}}
+            },
+            "operations": [
+                {
+                    "include-method": "GET",
+                    "phases": {"fuzzing": {"generation": {"max-examples": READ_FUZZING_EXAMPLES}}},
+                }
+            ],
         }
     )
 
@@ -150,13 +163,29 @@ class _Run:
     tested: set[str] = dataclasses.field(default_factory=set)  # operations that got requests
     phases: set[str] = dataclasses.field(default_factory=set)  # phases that sent requests
     stop_reason: str | None = None
+    # per phase: [seconds, requests, seconds waiting for the server's answers] (printed, not asserted)
+    spent: dict[str, list[float]] = dataclasses.field(default_factory=dict)
+
+    def timing(self) -> str:
+        return ", ".join(
+            f"{phase} {seconds:.1f} s ({requests:.0f} requests, server {server:.1f} s)"
+            for phase, (seconds, requests, server) in self.spent.items()
+        )
 
 
 def _run(stream: Any) -> _Run:
     """Check failures, engine errors, what was tested and why the engine stopped, from its events."""
     run = _Run()
     for event in stream:
+        if isinstance(event, events.PhaseStarted):
+            run.spent.setdefault(event.phase.name.value, [0, 0, 0])[0] -= event.timestamp
+        elif isinstance(event, events.PhaseFinished) and event.phase.name.value in run.spent:
+            run.spent[event.phase.name.value][0] += event.timestamp
         if isinstance(event, events.ScenarioFinished):
+            spent = run.spent.setdefault(event.phase.value, [0, 0, 0])
+            answers = [i.response for i in event.recorder.interactions.values() if i.response is not None]
+            spent[1] += len(event.recorder.interactions)
+            spent[2] += sum(a.elapsed for a in answers)
             if event.recorder.interactions:
                 run.phases.add(event.phase.value)
                 if event.phase.value != "stateful":
@@ -196,7 +225,7 @@ def test_the_server_keeps_its_documented_contract(
     schema.hook(filter_failure)
     schema.hook(map_query)
     run = _run(from_schema(schema).execute())
-    print(f"{service}: {time.monotonic() - started:.1f} s, {len(run.tested)} operations", sorted(run.phases))
+    print(f"{service}: {time.monotonic() - started:.1f} s, {len(run.tested)} operations;", run.timing())
     assert not run.errors, "\n".join(run.errors)
     assert not run.failed, f"{len(run.failed)} failures:\n" + "\n".join(run.failed)
     assert run.stop_reason == "completed"
@@ -208,6 +237,14 @@ def test_the_server_keeps_its_documented_contract(
     }
     assert documented and run.tested >= documented, documented - run.tested
     assert {"coverage", "fuzzing"} <= run.phases, run.phases
+    linked = any(
+        "links" in response
+        for item in schema.raw_schema["paths"].values()
+        for method, op in item.items()
+        if method != "parameters"
+        for response in op["responses"].values()
+    )
+    assert "stateful" in run.phases or not linked, run.phases  # sequences through the links were sent
 
 
 def _document(gateway: str, service: str) -> dict[str, Any]:
