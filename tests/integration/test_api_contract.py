@@ -9,6 +9,17 @@ a response the document does not describe (status, headers, body), a request the
 valid but the server refuses, a request it calls invalid but the server accepts, or any 5xx.
 
 A new service is covered by being discovered: nothing here names a service's operations.
+
+The budget (issue 18, point 7: CPU, on 2 cores shared by 5 workers): the coverage phase sends, for
+every operation, every boundary and every invalid value its document defines (it takes no number);
+the fuzzing phase adds 10 random cases per state-changing operation and 5 per GET (a pure read, its
+parameters' boundaries already sent); the stateful phase follows the documents' links in 10
+scenarios of at most 10 calls. Measured on 2026-12-01, the six services in one process on a loaded
+machine (load average 6 to 11), before (30 examples per operation, 30 scenarios of at most 20 calls)
+and after: accounts 24.5 s -> 13.5 s, matchmaking 44.0 s -> 12.4 s, economy 72.4 s -> 32.7 s, match
+33.0 s -> 11.5 s, progression 12.3 s -> 3.4 s, ratings 13.7 s -> 4.3 s (200 s -> 78 s; CPU of the
+process, setup included, 85 s -> 49 s). Most of what is left is the coverage phase (economy: 1,087
+requests, ~60% of them in the server's handling); each run prints its phases' times and requests.
 """
 
 from __future__ import annotations
@@ -165,11 +176,18 @@ class _Run:
     stop_reason: str | None = None
     # per phase: [seconds, requests, seconds waiting for the server's answers] (printed, not asserted)
     spent: dict[str, list[float]] = dataclasses.field(default_factory=dict)
+    by_operation: dict[str, float] = dataclasses.field(default_factory=dict)  # "phase label" -> seconds
 
     def timing(self) -> str:
-        return ", ".join(
-            f"{phase} {seconds:.1f} s ({requests:.0f} requests, server {server:.1f} s)"
-            for phase, (seconds, requests, server) in self.spent.items()
+        slowest = sorted(self.by_operation.items(), key=lambda item: -item[1])[:3]
+        return (
+            ", ".join(
+                f"{phase} {seconds:.1f} s ({requests:.0f} requests, server {server:.1f} s)"
+                for phase, (seconds, requests, server) in self.spent.items()
+                if requests
+            )
+            + "; slowest: "
+            + ", ".join(f"{label} {seconds:.1f} s" for label, seconds in slowest)
         )
 
 
@@ -186,6 +204,9 @@ def _run(stream: Any) -> _Run:
             answers = [i.response for i in event.recorder.interactions.values() if i.response is not None]
             spent[1] += len(event.recorder.interactions)
             spent[2] += sum(a.elapsed for a in answers)
+            if event.phase.value != "stateful":
+                label = f"{event.phase.value} {event.label}"
+                run.by_operation[label] = run.by_operation.get(label, 0) + event.elapsed_time
             if event.recorder.interactions:
                 run.phases.add(event.phase.value)
                 if event.phase.value != "stateful":
