@@ -134,27 +134,45 @@ def integration_event(type_name: str, *, version: int = 1) -> Callable[[type[E]]
 
 def conforms(value: Any, hint: Any) -> bool:
     """Whether the JSON value ``value`` has the declared type ``hint``."""
+    try:
+        check = _checks[hint]
+    except KeyError:
+        check = _checks[hint] = _check(hint)
+    except TypeError:  # an unhashable hint: checked without keeping its check
+        check = _check(hint)
+    return check(value)
+
+
+_checks: dict[Any, Callable[[Any], bool]] = {}
+
+
+def _check(hint: Any) -> Callable[[Any], bool]:
+    """``conforms`` for one ``hint``, worked out once per hint (a decode checks the same few hints
+    for every event: reading them again each time was most of a decode's time)."""
     if hint is Any:
-        return True
+        return lambda value: True
     if hint is type(None) or hint is None:
-        return value is None
+        return lambda value: value is None
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
-        return any(conforms(value, a) for a in args)
+        return lambda value: any(conforms(value, a) for a in args)
     if origin in (list, tuple):
-        return isinstance(value, list | tuple) and all(conforms(v, args[0] if args else Any) for v in value)
+        item = args[0] if args else Any
+        return lambda value: isinstance(value, list | tuple) and all(conforms(v, item) for v in value)
     if origin is dict:
         key, item = args or (Any, Any)
-        return isinstance(value, dict) and all(
-            conforms(k, key) and conforms(v, item) for k, v in value.items()
+        return lambda value: (
+            isinstance(value, dict) and all(conforms(k, key) and conforms(v, item) for k, v in value.items())
         )
     if hint is bool:
-        return isinstance(value, bool)
+        return lambda value: isinstance(value, bool)
     if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
+        return lambda value: isinstance(value, int) and not isinstance(value, bool)
     if hint is float:
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    return isinstance(hint, type) and isinstance(value, hint)
+        return lambda value: isinstance(value, int | float) and not isinstance(value, bool)
+    if isinstance(hint, type):
+        return lambda value: isinstance(value, hint)
+    return lambda value: False
 
 
 def type_name(hint: Any) -> str:
@@ -172,7 +190,12 @@ def type_name(hint: Any) -> str:
     return getattr(hint, "__name__", str(hint))
 
 
+_AS_IS = frozenset({str, int, float, bool})  # exactly these (a str Enum is not one): JSON already
+
+
 def _jsonable(value: Any) -> Any:
+    if value is None or type(value) in _AS_IS:
+        return value
     if isinstance(value, UUID):
         return str(value)
     if isinstance(value, datetime | date):

