@@ -109,6 +109,10 @@ SERIAL_GROUPS = (
     ("tests/e2e/", "stacks"),
     # not a stack: its module fixture (100,000 packs, ~15 s) is then built once, not on every worker
     ("tests/unit/economy/test_pack_statistics", "pack-statistics"),
+    # the renderings and validators (tests/unit/deploy), the planted tree and its lint-imports run
+    # are made once per process: on one worker, once
+    ("tests/unit/deploy/", "deploy"),
+    ("tests/unit/test_import_contracts", "import-contracts"),
 )
 
 
