@@ -21,7 +21,7 @@ from harness.stack import Stack
 from libs.client import ApiError, ArcanaClient
 from libs.db import make_pool
 from libs.eventstore import EventStore
-from tests.e2e.test_match_e2e import wait_for
+from tests.e2e.test_match_e2e import known_to_match, wait_for
 from tests.leaks import assert_no_arena_leak
 
 pytestmark = pytest.mark.e2e
@@ -102,14 +102,6 @@ def stored(stack: Stack, match_id: str) -> list[Any]:  # RecordedEvents: tests.l
         pool.close()
 
 
-def known_to_match(stack: Stack, *players: Wizard) -> bool:
-    """Whether the match service has consumed each player's registration (it seats only those)."""
-    with psycopg.connect(stack.database_url) as conn:
-        query = "SELECT count(*) FROM match.players WHERE player_id = ANY(%s)"
-        row = conn.execute(query, ([p.id for p in players],)).fetchone()
-    return bool(row and row[0] == len(players))
-
-
 def seated(stack: Stack, players: list[Wizard]) -> str:
     """All queue for an arena table of 3 and are seated at one: the match id."""
     tickets = [p.api.queue("casual", game="arena", sizes=[3])["ticket_id"] for p in players]
@@ -164,7 +156,7 @@ def test_three_new_players_play_a_table_of_3_with_a_disconnection_and_are_paid_o
     players = [Wizard(stack) for _ in range(3)]
     for p in players:
         wait_for(lambda p=p: p.coins() == WELCOME, 60)
-    wait_for(lambda: known_to_match(stack, *players), 60)
+    wait_for(lambda: known_to_match(stack, *(p.id for p in players)), 60)  # it seats only those
     xp_before = {p.id: p.api.season_pass()["xp"] for p in players}
 
     match_id = seated(stack, players)
