@@ -49,9 +49,10 @@ class Player:
             if value:
                 return value
             if time.monotonic() > deadline:
-                status = [e.get_attribute("textContent") for e in self.find("#status")]
+                status = [e.get_attribute("textContent") for e in self.find("#status, #queue-status")]
                 raise AssertionError(
-                    f"waited {timeout}s for {what}; said {status}; errors {page_errors(self.driver)}"
+                    f"waited {timeout}s for {what} on {self.driver.current_url}; said {status}; "
+                    f"errors {page_errors(self.driver)}"
                 )
             time.sleep(0.1)
 

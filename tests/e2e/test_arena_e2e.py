@@ -5,13 +5,13 @@ disconnected, then comes back; a reaction window is left to expire on the way (t
 through the stack's clock file, never slept). Then a practice match against 3 bots, played to its
 end. Coins and pass XP are paid once, as the BRIEF says (first place 60 coins and 60 XP, any other
 place 20 and 25; practice nothing), and no response ever showed a player another's hand, the pile's
-order or the seed (``tests/leaks.py``).
+order or the seed (``tests/leaks.py``). On the e2e modules' shared stack (``tests/e2e/conftest.py``):
+new players of its own, every ticket seated, the clock moved back at the end.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -21,7 +21,7 @@ from harness.stack import Stack
 from libs.client import ApiError, ArcanaClient
 from libs.db import make_pool
 from libs.eventstore import EventStore
-from tests.e2e.test_match_e2e import wait_for
+from tests.e2e.test_match_e2e import known_to_match, wait_for
 from tests.leaks import assert_no_arena_leak
 
 pytestmark = pytest.mark.e2e
@@ -33,17 +33,6 @@ ATTACKS = ("fireball", "explosion", "lightning")
 SILENCE = 20  # services/match/README.md: no request for 20 s -> disconnected
 
 Seen = list[tuple[str, int, Any]]
-
-
-@pytest.fixture(scope="module")
-def stack(
-    postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Stack]:
-    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("arena-e2e")) as s:
-        s.wait_ready()
-        yield s
-        web_log = s.log("web")
-    assert '"status": 500' not in web_log, web_log[-3000:]
 
 
 class Wizard:
@@ -113,14 +102,6 @@ def stored(stack: Stack, match_id: str) -> list[Any]:  # RecordedEvents: tests.l
         pool.close()
 
 
-def known_to_match(stack: Stack, *players: Wizard) -> bool:
-    """Whether the match service has consumed each player's registration (it seats only those)."""
-    with psycopg.connect(stack.database_url) as conn:
-        query = "SELECT count(*) FROM match.players WHERE player_id = ANY(%s)"
-        row = conn.execute(query, ([p.id for p in players],)).fetchone()
-    return bool(row and row[0] == len(players))
-
-
 def seated(stack: Stack, players: list[Wizard]) -> str:
     """All queue for an arena table of 3 and are seated at one: the match id."""
     tickets = [p.api.queue("casual", game="arena", sizes=[3])["ticket_id"] for p in players]
@@ -175,7 +156,7 @@ def test_three_new_players_play_a_table_of_3_with_a_disconnection_and_are_paid_o
     players = [Wizard(stack) for _ in range(3)]
     for p in players:
         wait_for(lambda p=p: p.coins() == WELCOME, 60)
-    wait_for(lambda: known_to_match(stack, *players), 60)
+    wait_for(lambda: known_to_match(stack, *(p.id for p in players)), 60)  # it seats only those
     xp_before = {p.id: p.api.season_pass()["xp"] for p in players}
 
     match_id = seated(stack, players)

@@ -15,7 +15,7 @@ import pytest
 import requests
 
 from harness.stack import Stack
-from tests.e2e.test_match_e2e import Client, play_both
+from tests.e2e.test_match_e2e import Client, known_to_match, play_both, wait_for
 from tests.e2e.test_ranked_e2e import queued_match
 
 pytestmark = pytest.mark.e2e
@@ -38,7 +38,9 @@ def register(stack: Stack) -> tuple[Client, str]:
         f"{stack.url}/v1/accounts", json={"username": username, "password": password}, timeout=10
     )
     assert r.status_code == 201, r.text
-    return Client(stack, r.json()["player_id"]), username
+    player_id = r.json()["player_id"]
+    wait_for(lambda: known_to_match(stack, player_id), 60)  # a match may be requested for it
+    return Client(stack, player_id), username
 
 
 def wallet(stack: Stack, player: Client) -> dict[str, Any] | None:

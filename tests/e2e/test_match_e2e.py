@@ -15,6 +15,7 @@ import time
 import uuid
 from typing import Any
 
+import psycopg
 import pytest
 import requests
 from psycopg_pool import ConnectionPool
@@ -118,6 +119,17 @@ def announce_players(stack: Stack, *clients: Client) -> None:
             relay.stop()
     finally:
         pool.close()
+
+
+def known_to_match(stack: Stack, *player_ids: str) -> bool:
+    """Whether the match service has consumed each player's registration. It starts a requested
+    match only between players it knows, else rejects it (``unknown_player``) and matchmaking fails
+    the tickets: a client that queues seconds after registering may be paired before match heard of
+    it (the web client then queues again; these tests wait for match to know their players)."""
+    with psycopg.connect(stack.database_url) as conn:
+        query = "SELECT count(*) FROM match.players WHERE player_id = ANY(%s)"
+        row = conn.execute(query, (list(player_ids),)).fetchone()
+    return bool(row and row[0] == len(set(player_ids)))
 
 
 def request_match(stack: Stack, a: Client, b: Client) -> str:

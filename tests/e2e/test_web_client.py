@@ -1,8 +1,9 @@
 """The browser client at /play, in headless Chromium against the whole stack (``make run``'s
 processes): a new player registers, plays a practice match to the end clicking only the moves the
 page highlights, opens a pack and verifies it in the browser, builds and activates a deck; two
-browsers queue casual and play each other to the end, one reloading mid-match and one going away
-and coming back. Everything the pages received from the match endpoints goes through the API
+browsers queue casual and play each other to the end (their first pairing rejected by a match service
+that had not yet heard of one of them: both pages queue again), one reloading mid-match and one going
+away and coming back. Everything the pages received from the match endpoints goes through the API
 tests' hidden-information check (``tests/leaks.py``).
 
 ``ARCANA_SCREENSHOTS=docs/screenshots`` (``make screenshots``) saves each main screen as it passes.
@@ -127,6 +128,38 @@ def check_only_legal_moves_sent(player: Player) -> int:
     return accepted
 
 
+def stack_wait(probe: Any, what: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not probe():
+        assert time.monotonic() < deadline, f"waited {timeout}s for {what}"
+        time.sleep(0.2)
+
+
+def _sql(stack: Stack, query: str, player_id: str) -> Any:
+    with psycopg.connect(stack.database_url, autocommit=True) as conn:
+        return conn.execute(query, (player_id,)).fetchone()
+
+
+def _known_to_match(stack: Stack, player_id: str) -> bool:
+    return bool(_sql(stack, "SELECT count(*) FROM match.players WHERE player_id = %s", player_id)[0])
+
+
+def _forget_in_match(stack: Stack, player_id: str) -> None:
+    _sql(stack, "DELETE FROM match.players WHERE player_id = %s RETURNING player_id", player_id)
+
+
+def _register_in_match(stack: Stack, player_id: str) -> None:
+    _sql(stack, "INSERT INTO match.players (player_id) VALUES (%s) RETURNING player_id", player_id)
+
+
+def _rejected_for(stack: Stack, player_id: str) -> bool:
+    query = (
+        "SELECT count(*) FROM match.events WHERE type = 'MatchRequestRejected' "
+        "AND data->>'reason' = 'unknown_player' AND data::text LIKE '%%' || %s || '%%'"
+    )
+    return bool(_sql(stack, query, player_id)[0])
+
+
 def test_a_new_player_practices_opens_and_verifies_a_pack_and_builds_a_deck(
     stack: Stack, browsers: list[Any], shots: Path | None
 ) -> None:
@@ -234,13 +267,26 @@ def test_two_browsers_queue_casual_and_play_each_other_through_a_reload_and_a_di
     b = _player(stack, browsers, shots, width=412)  # a phone-sized screen
     for p in (a, b):
         p.register()
+    # A player who queues seconds after registering may be paired before the match service heard
+    # of the registration: it rejects the request (unknown_player), matchmaking fails both tickets,
+    # and both pages queue again by themselves. Made certain here (it happened on a loaded machine):
+    # match forgets b until it has rejected the pairing.
+    stack_wait(lambda: _known_to_match(stack, b.player_id), "match to know b")
+    _forget_in_match(stack, b.player_id)
     for p in (a, b):
         p.go("play", "#queue-casual")
         p.click("#queue-casual")
-    a.one("#waited")
+    for p in (a, b):  # each sees its own ticket waiting (or already matched)
+        p.wait(lambda p=p: p.find("#waited") or "#/match/" in p.driver.current_url, "the ticket")
     a.shot("queue")
+    stack_wait(lambda: _rejected_for(stack, b.player_id), "the pairing rejected for b")
+    _register_in_match(stack, b.player_id)
     for p in (a, b):
         p.wait(lambda p=p: "#/match/" in p.driver.current_url and p.find("#table"), "the match", 60)
+        assert any(
+            "/v1/queue/" in e["url"] and (e["json"] or {}).get("reason") == "unknown_player"
+            for e in p.responses()
+        ), "the page saw its ticket fail and queued again"
     match_id = a.match_id()
     assert b.match_id() == match_id
 

@@ -23,7 +23,7 @@ from libs.db import make_pool
 from libs.eventstore import EventStore, RecordedEvent
 from services.progression.domain.catalog import load_quests
 from services.progression.domain.facts import MatchResult
-from tests.e2e.test_match_e2e import Client, play_both, wait_for
+from tests.e2e.test_match_e2e import Client, known_to_match, play_both, wait_for
 from tests.e2e.test_ranked_e2e import matched, queue
 
 pytestmark = pytest.mark.e2e
@@ -47,6 +47,7 @@ class Player(Client):
         super().__init__(stack, created["player_id"])
         OURS.add(created["player_id"])
         self.log_in(username)
+        wait_for(lambda: known_to_match(stack, self.id), 60)  # a match may be requested for it
 
     def log_in(self, username: str) -> None:
         self.api.log_in(username, PASSWORD)

@@ -1,13 +1,19 @@
 // Play: queue for ranked or casual (status, waited time, the widening rating window), or practice
-// against the bot. A ticket left open (a reload) is picked up again.
+// against the bot. A ticket left open (a reload) is picked up again. A ticket failed because the match
+// service had not yet heard of a player (a registration seconds old: `unknown_player`) is queued
+// again at once (the players queue again, as the match service's rejection expects), a few times at
+// most.
 import { del, get, post } from "../api.js";
 import { announce, errorText, h, mount, section } from "../ui.js";
 
 const TICKET = "arcana.ticket";
+const REQUEUE_REASONS = new Set(["unknown_player"]); // news of a registration still on its way
+const REQUEUES = 3;
 
 export async function render(root) {
   let timer = null;
   let stopped = false;
+  let requeues = 0;
   const status = h("div", { id: "queue-status", "aria-live": "polite" });
 
   function showTicket(t) {
@@ -40,6 +46,12 @@ export async function render(root) {
         sessionStorage.removeItem(TICKET);
         location.hash = `#/match/${t.match_id}`;
         return;
+      }
+      if (t.status === "failed" && REQUEUE_REASONS.has(t.reason) && requeues < REQUEUES) {
+        requeues += 1;
+        sessionStorage.removeItem(TICKET);
+        announce("A player of that pairing was not yet known to the match service: queued again.");
+        return queue(t.mode);
       }
       if (t.status === "failed" || t.status === "cancelled") break;
       await sleep(1000);
