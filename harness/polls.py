@@ -37,6 +37,7 @@ def new_match(stack: Stack) -> tuple[str, list[str], int]:
 
 
 PRESENCE = frozenset({"PlayerDisconnected", "PlayerReconnected"})  # notices, not moves
+TIMEKEEPERS = ("celery-worker", "celery-beat")  # what enforces deadlines and presence rules
 
 
 def long_poll(stack: Stack, match: str, player: str, after: int, sent: threading.Semaphore | None) -> dict:

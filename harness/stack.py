@@ -27,6 +27,7 @@ import signal
 import subprocess
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +128,21 @@ class Stack:
                 proc.wait()
             if sig == signal.SIGKILL:  # children of a killed gunicorn/celery may linger a moment
                 _wait_group_gone(proc.pid)
+
+    @contextlib.contextmanager
+    def paused(self, *names: str) -> Iterator[None]:
+        """The named components stopped (SIGSTOP to their process groups) inside the block, continued
+        after it: e.g. the Celery worker and beat, so no deadline or presence rule fires while a test
+        sets up hundreds of matches on a loaded machine (their tasks wait in the broker meanwhile)."""
+        groups = [self.procs[name].pid for name in names]
+        for pid in groups:
+            os.killpg(pid, signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            for pid in groups:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(pid, signal.SIGCONT)
 
     def stop(self, grace: float = 2.0) -> None:
         """SIGTERM each component's leader (a Celery worker whose pool children get SIGTERM too hangs

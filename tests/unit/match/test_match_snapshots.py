@@ -52,9 +52,9 @@ def _played(game_name: str, seed: int) -> list[domain.Match]:
             break
         wait = domain.waits(m)[0]
         if rng.random() < 0.05:
-            m = store(domain.PLAYER_DISCONNECTED, {"player": wait.player, "since": at.isoformat()})
+            m = store(domain.PLAYER_DISCONNECTED, {"player_id": wait.player, "since": at.isoformat()})
         elif m.disconnected and rng.random() < 0.3:
-            m = store(domain.PLAYER_RECONNECTED, {"player": next(iter(m.disconnected))})
+            m = store(domain.PLAYER_RECONNECTED, {"player_id": next(iter(m.disconnected))})
         else:
             command = game.bot(m.rules, wait.player, rng)
             if command is None or (wait.timeout is not None and rng.random() < 0.05):
