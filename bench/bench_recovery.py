@@ -113,7 +113,7 @@ def _timeline(stack: MakeRun) -> Timeline:
             "web": (logs / "web.log", _any("Listening at", "Booting worker")),
             "celery-worker": (logs / "celery-worker.log", _any("ready.", "match.sweep")),
             "celery-beat": (logs / "celery-beat.log", _any("beat: Starting")),
-            "relay-match": (logs / "relay-match.log", _any("new broker")),
+            "relays": (logs / "relays.log", _any("new broker")),
         }
     )
 

@@ -39,9 +39,8 @@ LEADER_MARKS = {
     "waits": "gunicorn services.match.waits_wsgi:app",
     "celery-worker": "services.worker worker",
     "celery-beat": "services.worker beat",
-    "relay-accounts": "libs.kit.relay --service accounts",
-    "relay-match": "libs.kit.relay --service match",
-    "consumers-match": "libs.kit.consume match",
+    "relays": "libs.kit.relay --service",
+    "consumers": "libs.kit.consume",
     "kafka": "--cluster-id",
 }
 RECOVERY_SECONDS = 90

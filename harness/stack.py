@@ -14,9 +14,10 @@ Usage (see tests/e2e/test_match_e2e.py)::
 
 Each stack gets a database of its own (``CREATE DATABASE``) migrated with ``migrate_all``, a data
 folder of its own (Celery's filesystem queue, logs) and ``ARCANA_CLOCK_FILE``. Components are named
-as in ``processes.all_components``: ``web``, ``celery-worker``, ``celery-beat``, ``relay-<svc>``,
-``consumers-<svc>``. Each runs in its own session, so ``kill`` reaches every process of it (the
-gunicorn master and its workers, the Celery worker and its pool).
+as in ``processes.all_components``: ``web``, ``celery-worker``, ``celery-beat``, ``relays`` (every
+service's relay, one process), ``consumers`` (every service's subscriptions, one process). Each runs
+in its own session, so ``kill`` reaches every process of it (the gunicorn master and its workers,
+the Celery worker and its pool).
 """
 
 from __future__ import annotations
@@ -223,7 +224,7 @@ class Stack:
         in the tests: such an event stops the relay, and its log says why)."""
         found = [
             line
-            for path in sorted(self.logs.glob("relay-*.log"))
+            for path in sorted(self.logs.glob("relays*.log"))
             for line in path.read_text(errors="replace").splitlines()
             if "schema violation" in line
         ]

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from kafka import KafkaConsumer
 from prometheus_client import REGISTRY, Gauge, start_http_server
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 from psycopg import sql
 from psycopg_pool import ConnectionPool
@@ -97,13 +97,31 @@ class DeadLetterCollector(Collector):
         yield waiting
 
 
+class Combined(Collector):
+    """Several collectors as one, each metric family once with the samples of all (the registry
+    refuses two collectors of the same metric: a process relaying several services has one
+    ``RelayCollector`` per relay)."""
+
+    def __init__(self, collectors: Sequence[Collector]) -> None:
+        self.collectors = list(collectors)
+
+    def collect(self) -> Iterator[Metric]:
+        families: dict[str, Metric] = {}
+        for collector in self.collectors:
+            for family in collector.collect():
+                if family.name in families:
+                    families[family.name].samples.extend(family.samples)
+                else:
+                    families[family.name] = family
+        yield from families.values()
+
+
 def serve(*collectors: Collector) -> int | None:
     """Register ``collectors`` and serve every metric on ``ARCANA_METRICS_PORT`` (None: unset)."""
     raw = os.environ.get(PORT_ENV)
     if not raw:
         return None
-    for collector in collectors:
-        REGISTRY.register(collector)
+    REGISTRY.register(Combined(collectors))
     start_http_server(int(raw))
     log.info("metrics on port %s", raw)
     return int(raw)

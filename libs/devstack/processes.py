@@ -157,18 +157,17 @@ def celery_beat(data_dir: Path) -> Component:
     )
 
 
-def relays() -> list[Component]:
-    return [
-        Component(f"relay-{svc}", [PY, "-m", "libs.kit.relay", "--service", svc, "--schema", svc])
-        for svc in services_present()
-    ]
+def relays() -> Component:
+    """Every service's outbox relay, each a thread of one process (a process each would cost a
+    Python start and its imports each: docs/testing.md, "What a stack costs")."""
+    services = [arg for svc in services_present() for arg in ("--service", svc)]
+    return Component("relays", [PY, "-m", "libs.kit.relay", *services])
 
 
-def consumers() -> list[Component]:
-    return [
-        Component(f"consumers-{svc}", [PY, "-m", "libs.kit.consume", svc]) for svc in _consuming_services()
-    ]
+def consumers() -> Component:
+    """Every consuming service's subscriptions, each a thread of one process."""
+    return Component("consumers", [PY, "-m", "libs.kit.consume", *_consuming_services()])
 
 
 def all_components(port: int, data_dir: Path) -> list[Component]:
-    return [*web(port, data_dir), celery_worker(), celery_beat(data_dir), *relays(), *consumers()]
+    return [*web(port, data_dir), celery_worker(), celery_beat(data_dir), relays(), consumers()]

@@ -1,7 +1,10 @@
-"""Run a service's Kafka subscriptions: ``python -m libs.kit.consume SERVICE``.
+"""Run services' Kafka subscriptions: ``python -m libs.kit.consume SERVICE [SERVICE ...]``.
 
-Every ``Subscription`` of the service runs as an idempotent consumer (libs/bus/consumer.py) in a
+Every ``Subscription`` of each service runs as an idempotent consumer (libs/bus/consumer.py) in a
 thread of this process, on the service's object; SIGTERM stops them all after their current step.
+A production pod runs one service's; ``make run`` and the e2e stacks run every consuming service's
+in one process. A runner whose thread ends on its own ends the process (status 1), so that its
+supervisor starts it again.
 """
 
 from __future__ import annotations
@@ -83,28 +86,31 @@ def runners(runtime: Runtime, service: Any, bootstrap: str, **options: Any) -> l
 
 
 def main(argv: list[str] | None = None) -> None:
-    from libs.bus.process import setup_logging, stop_on_signals
+    from libs.bus.process import run_in_threads, setup_logging, stop_on_signals
+    from libs.db import CONSUMERS_POOL_MAX
     from libs.kit.runtime import built
 
-    parser = argparse.ArgumentParser(prog="python -m libs.kit.consume", description=__doc__.split("\n")[0])
-    parser.add_argument("service")
+    parser = argparse.ArgumentParser(
+        prog="python -m libs.kit.consume",
+        description=__doc__.split("\n")[0]
+        + " Several services: each one's subscriptions, all in threads of this one process.",
+    )
+    parser.add_argument("service", nargs="+", help="a service whose subscriptions to run")
     args = parser.parse_args(argv)
     setup_logging()
-    runtime, service = built(args.service)
-    bootstrap = runtime.settings.kafka_bootstrap_servers
+    # One pool per process (docs/operations.md, "Connection budget"): a service's share for each.
+    size = CONSUMERS_POOL_MAX * len(args.service)
+    built_ = [built(name, pool_size=size) for name in args.service]
+    bootstrap = built_[0][0].settings.kafka_bootstrap_servers
     if not bootstrap:
         raise SystemExit("KAFKA_BOOTSTRAP_SERVERS must be set")
     client_options()  # a wrong Kafka security setting stops the process here
     stop = threading.Event()
     stop_on_signals(stop)
-    loops = runners(runtime, service, bootstrap)
-    metrics.serve(metrics.DeadLetterCollector(runtime.pool, runtime.schema))
-    threads = [threading.Thread(target=r.run, args=(stop,), name=r.name) for r in loops]
-    for t in threads:
-        t.start()
-    log.info("%s: consuming %s", args.service, ", ".join(r.name for r in loops))
-    for t in threads:
-        t.join()
+    loops = [r for runtime, service in built_ for r in runners(runtime, service, bootstrap)]
+    metrics.serve(*(metrics.DeadLetterCollector(runtime.pool, runtime.schema) for runtime, _ in built_))
+    log.info("%s: consuming %s", ", ".join(args.service), ", ".join(r.name for r in loops))
+    run_in_threads({r.name: r.run for r in loops}, stop)
 
 
 if __name__ == "__main__":

@@ -154,11 +154,11 @@ def test_match_coins_are_paid_once_after_a_consumer_sigkill_and_everything_redel
     paid = [match_credits(p, match_id) for p in (a, b)]
     assert sorted(paid) in ([[20], [60]], [[20], [20]])
 
-    stack.kill("consumers-economy")
+    stack.kill("consumers")
     with psycopg.connect(stack.database_url, autocommit=True) as conn:
         conn.execute("DELETE FROM economy.inbox")
         conn.execute("UPDATE match.relay_progress SET position = 0")
-    stack.start("consumers-economy")
+    stack.start("consumers")
     eventually(
         lambda: consumed(stack, f"match-{match_id}", "MatchEnded"), 90, "the MatchEnded consumed again"
     )

@@ -32,11 +32,10 @@ pytestmark = pytest.mark.e2e
 KILLED_IN_TURN = (
     "web",
     "celery-worker",
-    "relay-accounts",
-    "consumers-match",
+    "consumers",
     "kafka",
     "celery-beat",
-    "relay-match",
+    "relays",
     "postgres",
 )
 

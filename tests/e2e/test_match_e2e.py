@@ -30,7 +30,7 @@ from tests.integration.bus.helpers import RawReader
 
 pytestmark = pytest.mark.e2e
 
-MATCH_PROCESSES = ("web", "celery-worker", "celery-beat", "relay-match", "consumers-match")
+MATCH_PROCESSES = ("web", "celery-worker", "celery-beat", "relays", "consumers")
 
 
 class Client:

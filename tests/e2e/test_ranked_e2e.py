@@ -17,7 +17,7 @@ from tests.e2e.test_match_e2e import Client, announce_players, play_both, wait_f
 
 pytestmark = pytest.mark.e2e
 
-MATCHMAKING_PROCESSES = ("web", "celery-worker", "celery-beat", "relay-matchmaking", "consumers-matchmaking")
+MATCHMAKING_PROCESSES = ("web", "celery-worker", "celery-beat", "relays", "consumers")
 
 
 def queue(c: Client, mode: str) -> dict[str, Any]:

@@ -38,7 +38,7 @@ pytestmark = pytest.mark.e2e
 MATCHES = 3
 THREADS = 3
 LIMIT_SECONDS = 180  # how long the recovery may take before the test gives up (not asserted as a time)
-RESTARTED = ("postgres", "kafka", "web", "celery-worker", "celery-beat", "relay-match", "consumers-match")
+RESTARTED = ("postgres", "kafka", "web", "celery-worker", "celery-beat", "relays", "consumers")
 
 
 def test_live_matches_survive_a_crash_of_the_whole_stack_and_overdue_deadlines_are_enforced(
