@@ -95,18 +95,25 @@ def make_broker(tmp_root: Path) -> Iterator[type]:
 # Tests that run one after the other on one worker each (`make test`: ``-n N --dist loadgroup``):
 # they start `make run` itself or whole stacks, and wait for them with time limits that two of them
 # at once on 2 cores would not meet. The first prefix that matches a test's path names its group;
-# the groups run side by side, and everything else spreads over every worker. "stacks" holds the
-# modules that share one stack (tests/e2e/conftest.py); "own-stacks" those that start their own.
+# the groups run side by side, and everything else spreads over every worker. "stacks-a" and
+# "stacks-b" each hold modules that share one stack (tests/e2e/conftest.py: the stack of the worker
+# that runs them); "own-stacks" those that start their own. A run lasts at least as long as its
+# longest group: keep them of about equal length (docs/testing.md).
 SERIAL_GROUPS = (
     ("tests/e2e/test_make_run", "make-run"),
     ("tests/e2e/test_recovery", "make-run"),
-    ("tests/e2e/test_web_client", "long-stacks"),
-    ("tests/e2e/test_worked_analysis", "long-stacks"),
+    ("tests/e2e/test_web_client", "browsers"),
+    ("tests/e2e/test_worked_analysis", "worked-analysis"),
     ("tests/e2e/test_backup_restore", "own-stacks"),
     ("tests/e2e/test_accounts_http", "own-stacks"),
     ("tests/e2e/test_many_waiting", "own-stacks"),
     ("tests/e2e/test_production_celery", "own-stacks"),
-    ("tests/e2e/", "stacks"),
+    ("tests/e2e/test_waiting_apart", "own-stacks"),
+    ("tests/e2e/test_arena_e2e", "stacks-a"),
+    ("tests/e2e/test_ranked_e2e", "stacks-a"),
+    ("tests/e2e/test_line_e2e", "stacks-a"),
+    ("tests/e2e/test_match_e2e", "stacks-a"),
+    ("tests/e2e/", "stacks-b"),  # economy, fair play, the whole loop, and a new module
     # not a stack: its module fixture (100,000 packs, ~15 s) is then built once, not on every worker
     ("tests/unit/economy/test_pack_statistics", "pack-statistics"),
     # the renderings and validators (tests/unit/deploy), the planted tree and its lint-imports run

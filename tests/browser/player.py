@@ -37,7 +37,17 @@ class Player:
         )
 
     def text(self, css: str, timeout: float = 20) -> str:
-        return str(self.one(css, timeout).text)
+        """The first match's text, read in the same attempt as it was found: a page that renders
+        again between the two makes the element stale, and the attempt is made again."""
+
+        return self._read(css, lambda element: str(element.text), timeout)
+
+    def _read(self, css: str, read: Callable[[WebElement], str], timeout: float = 20) -> str:
+        def attempt() -> tuple[str] | None:
+            found = self.find(css)
+            return (read(found[0]),) if found else None
+
+        return str(self.wait(attempt, f"{css} on {self.driver.current_url}", timeout)[0])
 
     def wait(self, condition: Callable[[], Any], what: str, timeout: float = 20) -> Any:
         deadline = time.monotonic() + timeout
@@ -113,7 +123,7 @@ class Player:
         return url.rsplit("/", 1)[1]
 
     def version(self) -> str:
-        return str(self.one("#table").get_attribute("data-version"))
+        return self._read("#table", lambda table: str(table.get_attribute("data-version")))
 
     def ended(self) -> bool:
         return bool(self.find("#end-title"))
