@@ -102,8 +102,8 @@ def make_broker(tmp_root: Path) -> Iterator[type]:
 SERIAL_GROUPS = (
     ("tests/e2e/test_make_run", "make-run"),
     ("tests/e2e/test_recovery", "make-run"),
-    ("tests/e2e/test_web_client", "browsers"),
-    ("tests/e2e/test_worked_analysis", "worked-analysis"),
+    ("tests/e2e/test_web_client", "long-stacks"),
+    ("tests/e2e/test_worked_analysis", "long-stacks"),
     ("tests/e2e/test_backup_restore", "own-stacks"),
     ("tests/e2e/test_accounts_http", "own-stacks"),
     ("tests/e2e/test_many_waiting", "own-stacks"),
