@@ -36,16 +36,13 @@ def new_match(stack: Stack) -> tuple[str, list[str], int]:
     return body["match_id"], players, body["version"]
 
 
-PRESENCE = frozenset({"PlayerDisconnected", "PlayerReconnected"})  # notices, not moves
 TIMEKEEPERS = ("celery-worker", "celery-beat")  # what enforces deadlines and presence rules
 
 
 def long_poll(stack: Stack, match: str, player: str, after: int, sent: threading.Semaphore | None) -> dict:
     """GET /events?after=…&wait=25 on a connection of its own, as a client does: again after an
-    empty answer (the wait ran out) or one of presence notices only (a player silent while a loaded
-    machine set up hundreds of matches is marked disconnected, then reconnected by its poll), until
-    another event comes. ``sent`` is released once the first request is on the wire, before any
-    answer is awaited. The answer's ``after`` is the version its request waited after."""
+    empty answer (the wait ran out), until events come. ``sent`` is released once the first
+    request is on the wire, before any answer is awaited."""
     conn = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=WAIT + 60)
     try:
         while True:
@@ -60,18 +57,16 @@ def long_poll(stack: Stack, match: str, player: str, after: int, sent: threading
             response = conn.getresponse()
             assert response.status == 200, response.read()
             answer = dict(json.loads(response.read()))
-            if any(e["type"] not in PRESENCE for e in answer["events"]):
-                return {**answer, "after": after}
-            after = max([after] + [e["version"] for e in answer["events"]])
+            if answer["events"]:
+                return answer
     finally:
         conn.close()
 
 
 def mulligan_first(stack: Stack, entry: tuple[str, list[str], int]) -> None:
-    """One event in the match: its first player keeps the opening hand (decided on the match as it
-    is then: presence notices may have moved it past ``version`` meanwhile)."""
-    match, players, _version = entry
-    body = {"type": "mulligan", "cards": []}
+    """One event in the match: its first player keeps the opening hand."""
+    match, players, version = entry
+    body = {"type": "mulligan", "cards": [], "expected_version": version}
     status, reply = call(stack, stack.token(players[0]), "POST", f"/v1/matches/{match}/commands", body)
     assert status == 200, reply
 

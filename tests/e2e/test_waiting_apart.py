@@ -98,7 +98,7 @@ def test_commands_are_answered_while_1000_long_polls_wait_and_every_poll_gets_it
         for (match, player), future in polls.items():
             answer = future.result()
             assert answer["events"], f"{player}'s long-poll on {match} returned no event"
-            assert answer["events"][0]["version"] == answer["after"] + 1 > versions[match]
+            assert answer["events"][0]["version"] == versions[match] + 1
             assert any(e["type"] == "MulliganCompleted" for e in answer["events"]), answer
 
     assert "/events" in stack.log("waits")
