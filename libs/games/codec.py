@@ -18,6 +18,8 @@ import typing
 from collections.abc import Mapping
 from typing import Any
 
+from libs.contracts.base import field_types
+
 _SCALARS = (str, int, float, bool, type(None))
 
 
@@ -82,6 +84,7 @@ def decode(hint: Any, data: Any) -> Any:
 
 @functools.cache
 def _hints(cls: type) -> dict[str, Any]:
-    """The resolved type of each ``init`` field of dataclass ``cls``, in field order."""
-    resolved = typing.get_type_hints(cls)
+    """The resolved type of each ``init`` field of dataclass ``cls``, in field order (resolved by
+    ``field_types``, as the integration events' decode resolves them)."""
+    resolved = field_types(cls)
     return {f.name: resolved[f.name] for f in dataclasses.fields(cls) if f.init}
