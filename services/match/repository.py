@@ -254,13 +254,20 @@ class MatchRepository:
         return Outcome(outcome.before, outcome.after, outcome.pending.recorded())
 
     @contextmanager
-    def refused_appends(self, match_id: str, expected: int | None) -> Iterator[None]:
+    def refused_appends(self, match_id: str, expected: int | None, *, read_current: bool) -> Iterator[None]:
         """Around a transaction holding a queued append: its refusal, raised when the pipeline
-        syncs, becomes ``VersionConflict`` (with the current version)."""
+        syncs, becomes ``VersionConflict``. The version the refusal names is the first one the
+        winner took (read from the error): when the winner appended several events the stream is
+        further on. With ``read_current`` (the transaction's connection is back in the pool) the
+        stream's version is read, so the 409 names the version to decide on; inside an outer
+        transaction (an Idempotency-Key's, still holding its connection) a second connection is
+        not taken, and the version named is where the stream is at least."""
         try:
             yield
         except psycopg.Error as exc:
-            failure = self.events.append_failure(exc, stream_of(match_id), expected or 0)
+            stream = stream_of(match_id)
+            failure = self.events.append_failure(exc, stream, expected or 0)
             if isinstance(failure, ConcurrencyError):
-                raise VersionConflict(int(failure.actual)) from None
+                current = self.events.version(stream) if read_current else int(failure.actual)
+                raise VersionConflict(current) from None
             raise

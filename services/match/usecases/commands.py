@@ -85,7 +85,8 @@ class PlayerCommands:
         loaded = self.matches.cached_at(match_id, player, expected)
         if loaded is None and not in_outer_transaction:
             loaded = self.matches.load_for(match_id, player)
-        with self.matches.refused_appends(match_id, expected), transaction(pipelined=True) as conn:
+        refused = self.matches.refused_appends(match_id, expected, read_current=not in_outer_transaction)
+        with refused, transaction(pipelined=True) as conn:
             outcome = self.player_command(match_id, player, command, expected, conn, loaded=loaded)
         outcome = self.matches.confirmed(outcome)
         if not in_outer_transaction:  # committed now (else when the outer transaction commits)

@@ -8,6 +8,8 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from harness.waiting import wait_until
+from libs.eventstore import EventStore, NewEvent
 from libs.rules import STARTER_DECK
 from services.match.service import MatchService
 
@@ -127,3 +129,32 @@ def test_a_command_decided_on_a_cached_version_that_another_process_moved_past_i
     assert counts() == before
     assert bob.view(match_id)["active_player"] == bob.id  # alice's one end_turn, not two
     _gap_free(svc, match_id)
+
+
+def test_a_command_that_loses_to_a_longer_append_is_told_the_stream_s_version(
+    make_player: Any, admin: Any, pool: Any, match_schema: str
+) -> None:
+    """The refusal names the first version the winner took; when the winner appended two events the
+    409 must still name where the stream is, the version a client decides on next."""
+    alice, _, match_id = _playing(make_player, admin)
+    version = alice.view(match_id)["version"]
+    store = EventStore(pool, match_schema)
+    body = {"type": "end_turn", "expected_version": version}
+    with ThreadPoolExecutor(1) as player:
+        with pool.connection() as other, other.transaction():
+            two = [NewEvent("TurnTimedOut", {}), NewEvent("TurnEnded", {})]  # another writer, uncommitted
+            store.append(f"match-{match_id}", version, two, conn=other)
+            answer = player.submit(lambda: alice.fresh().post(f"/v1/matches/{match_id}/commands", body))
+            wait_until(lambda: _waiting_on_a_lock(pool), 20, "the command waiting on the other append")
+        r = answer.result(30)
+    assert r.status_code == 409, r.get_json()
+    assert r.get_json()["error"]["details"]["current_version"] == version + 2
+
+
+def _waiting_on_a_lock(pool: Any) -> bool:
+    with pool.connection() as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE wait_event_type = 'Lock' AND datname = current_database()"
+        ).fetchone()
+    return bool(row and row[0])
