@@ -100,19 +100,19 @@ def make_broker(tmp_root: Path) -> Iterator[type]:
 # that runs them); "own-stacks" those that start their own. A run lasts at least as long as its
 # longest group: keep them of about equal length (docs/testing.md).
 SERIAL_GROUPS = (
-    ("tests/e2e/test_make_run", "make-run"),
-    ("tests/e2e/test_recovery", "make-run"),
     ("tests/e2e/test_web_client", "long-stacks"),
     ("tests/e2e/test_worked_analysis", "long-stacks"),
+    ("tests/e2e/test_make_run", "make-run"),
+    ("tests/e2e/test_recovery", "make-run"),
+    ("tests/e2e/test_arena_e2e", "stacks-a"),
+    ("tests/e2e/test_ranked_e2e", "stacks-a"),
+    ("tests/e2e/test_line_e2e", "stacks-a"),
+    ("tests/e2e/test_match_e2e", "stacks-a"),
     ("tests/e2e/test_backup_restore", "own-stacks"),
     ("tests/e2e/test_accounts_http", "own-stacks"),
     ("tests/e2e/test_many_waiting", "own-stacks"),
     ("tests/e2e/test_production_celery", "own-stacks"),
     ("tests/e2e/test_waiting_apart", "own-stacks"),
-    ("tests/e2e/test_arena_e2e", "stacks-a"),
-    ("tests/e2e/test_ranked_e2e", "stacks-a"),
-    ("tests/e2e/test_line_e2e", "stacks-a"),
-    ("tests/e2e/test_match_e2e", "stacks-a"),
     ("tests/e2e/", "stacks-b"),  # economy, fair play, the whole loop, and a new module
     # not a stack: its module fixture (100,000 packs, ~15 s) is then built once, not on every worker
     ("tests/unit/economy/test_pack_statistics", "pack-statistics"),
@@ -126,6 +126,12 @@ SERIAL_GROUPS = (
 def serial_group(nodeid: str) -> str | None:
     """The serial group of the test ``nodeid``, or None for a test that may run anywhere."""
     return next((group for prefix, group in SERIAL_GROUPS if nodeid.startswith(prefix)), None)
+
+
+def groups_in_order() -> list[str]:
+    """The serial groups in the order they are handed out: as they first appear in SERIAL_GROUPS
+    (longest first)."""
+    return list(dict.fromkeys(group for _, group in SERIAL_GROUPS))
 
 
 # Skips that are right in CI too: they depend on the platform or on a server the person running the
@@ -144,8 +150,22 @@ def _serial_scheduler(config: pytest.Config, log: Any) -> Any:
         where xdist's ``xdist_group`` mark no longer changes it, so the group is told by path, on the
         controller.)"""
 
+        handed_out = False
+
         def _split_scope(self, nodeid: str) -> str:
             return serial_group(nodeid) or super()._split_scope(nodeid)
+
+        def _assign_work_unit(self, node: Any) -> None:
+            """The serial groups first, in the order of ``groups_in_order``. xdist hands out the units
+            with most tests first: the deploy tests (79) and import contracts (25) came before the
+            e2e groups, and `make run`'s (4 tests, about 3 minutes) started behind the pack
+            statistics, some 80 s into the run, its end the run's end."""
+            if not self.handed_out:
+                self.handed_out = True
+                for group in reversed(groups_in_order()):
+                    if group in self.workqueue:
+                        self.workqueue.move_to_end(group, last=False)
+            super()._assign_work_unit(node)
 
     return SerialGroupsScheduling(config, log)
 

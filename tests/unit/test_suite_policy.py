@@ -99,3 +99,28 @@ def test_each_serial_group_runs_on_one_worker_and_the_rest_spread(tmp_path: Path
     make_run = {(tmp_path / f"test_make_run-{n}").read_text() for n in range(4)}
     every = stacks | make_run | {(tmp_path / f"plain-{n}").read_text() for n in range(8)}
     assert len(stacks) == 1 and len(make_run) == 1 and len(every) == 2, (stacks, make_run, every)
+
+
+ORDERED = """
+import os
+import pytest
+
+@pytest.mark.parametrize("n", range({count}))
+def test_one(n):
+    with open("order-" + os.environ["PYTEST_XDIST_WORKER"], "a") as out:
+        out.write(__name__.split(".")[-1] + "\\n")
+"""
+
+
+def test_the_serial_groups_start_first_though_other_modules_have_more_tests(tmp_path: Path) -> None:
+    """xdist hands out the units with most tests first; the e2e groups have few tests but last the
+    longest, so they must start at once, not behind a group of many short tests."""
+    (tmp_path / "tests" / "unit" / "deploy").mkdir(parents=True)
+    (tmp_path / "tests" / "unit" / "deploy" / "test_many.py").write_text(ORDERED.format(count=20))
+    (tmp_path / "tests" / "e2e").mkdir(parents=True)
+    for module in ("test_stack", "test_make_run"):
+        (tmp_path / "tests" / "e2e" / f"{module}.py").write_text(ORDERED.format(count=3))
+    result = _run(tmp_path, False, "-n", "2", "--dist", "loadgroup", "-q")
+    assert result.returncode == 0, result.stdout
+    firsts = sorted(path.read_text().split()[0] for path in tmp_path.glob("order-gw*"))
+    assert firsts == ["test_make_run", "test_stack"], firsts
