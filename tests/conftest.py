@@ -97,8 +97,9 @@ def make_broker(tmp_root: Path) -> Iterator[type]:
 # at once on 2 cores would not meet. The first prefix that matches a test's path names its group;
 # the groups run side by side, and everything else spreads over every worker. "stacks-a" and
 # "stacks-b" each hold modules that share one stack (tests/e2e/conftest.py: the stack of the worker
-# that runs them); "own-stacks" those that start their own. A run lasts at least as long as its
-# longest group: keep them of about equal length (docs/testing.md).
+# that runs them); "own-stacks" those that start their own. The groups are handed out before any
+# other test, in the order they first appear here: longest first. A run lasts at least as long as
+# its longest group: keep them of about equal length (docs/testing.md).
 SERIAL_GROUPS = (
     ("tests/e2e/test_web_client", "long-stacks"),
     ("tests/e2e/test_worked_analysis", "long-stacks"),

@@ -76,8 +76,8 @@ def _prepare_permissions(data: Path) -> None:
 
 def _ensure_owner_exists(name: str = SYSTEM_USER) -> None:
     """Create the cluster's owner once. On a new machine several processes get here at once (the
-    test workers, each starting its own cluster): unlocked, two ``useradd`` runs raced and a worker
-    went on with the uid of an entry the other had replaced ("could not look up effective user ID")."""
+    test workers, each starting its own cluster): unlocked, concurrent ``useradd`` runs failed, or
+    initdb then ran as a uid that could not be looked up ("could not look up effective user ID")."""
     import fcntl
     import pwd
 
