@@ -15,10 +15,13 @@ from psycopg_pool import ConnectionPool
 
 from libs.contracts import MatchEnded, PlayerLoggedIn
 from libs.eventstore import EventStore, Expect, NewEvent, RecordedEvent
+from libs.rules import CATALOG as CARDS
 from services.economy import consumers
 from services.economy import store as economy_store
+from services.economy.domain import wallet
 from services.economy.domain.credits import PlayerCredit
 from services.economy.domain.wallet import Credit
+from services.economy.events import event_from
 from services.economy.service import EconomyService, decks_stream, wallet_stream
 from tests.unit.test_arcana_command import arcana
 
@@ -37,6 +40,13 @@ def _played(svc: EconomyService) -> str:
     deck = svc.save_deck(player, None, "second", [])
     svc.delete_deck(player, deck["deck_id"])
     return player
+
+
+def _uncommon_below_the_limit(svc: EconomyService, player: str) -> str:
+    """An uncommon card (80 dust) ``player`` may craft: the pack may have brought two of ``CARD``."""
+    held = wallet.fold(event_from(r.type, r.data) for r in svc.events.read(wallet_stream(player)))
+    assert held is not None
+    return next(c.id for c in CARDS.values() if c.rarity == "uncommon" and held.owned(c.id) < 2)
 
 
 def _events(store: EventStore, player: str) -> list[RecordedEvent]:
@@ -116,9 +126,10 @@ def test_events_stored_in_the_first_shape_read_with_their_player_everywhere(
         assert event.data["player_id"] == old, event
         if event.type == "WalletCredited":
             assert event.data["earned_at"] == event.occurred_at.isoformat()
+    card = _uncommon_below_the_limit(svc, template)  # both hold the same cards
     for player in (template, old):  # the service folds the old shape as it folds the new one
         svc.credit(PlayerCredit(player, Credit(f"grant:{player}-2", "grant", dust=80)))
-        svc.craft(player, CARD)
+        svc.craft(player, card)
 
     env = {**os.environ, "DATABASE_URL": postgres_url, "ARCANA_ECONOMY_SCHEMA": svc.schema}
     done = arcana("export", "--service", "economy", "--quiet", env=env)
