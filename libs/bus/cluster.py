@@ -12,6 +12,8 @@ topic never creates it.
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,3 +96,36 @@ class ClusterProbe:
                 self._client.close()
             finally:
                 self._client = None
+
+
+class RecentAnswers:
+    """The last cluster id any probe of this process got from each bootstrap address, for periodic
+    checks: the runners of one process (``make run``'s consumers: a thread for each of about 20
+    subscriptions) each asked once a second, 20 metadata requests a second to say nothing changed.
+    With this, one of them asks per interval and the others take its answer. An answer counts as
+    old as the moment its question was sent. Checks that guard a commit ask their own probe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seen: dict[str, tuple[float, str]] = {}
+
+    def cluster_id(self, probe: ClusterProbe, max_age: float) -> str:
+        """The cluster id at ``probe``'s address, asked at most ``max_age`` seconds ago; raises
+        what ``probe.cluster_id`` raises when it has to ask and cannot."""
+        with self._lock:
+            seen = self._seen.get(probe.bootstrap)
+        if seen is not None and time.monotonic() - seen[0] < max_age:
+            return seen[1]
+        asked_at = time.monotonic()
+        found = probe.cluster_id()
+        with self._lock:
+            if probe.bootstrap not in self._seen or self._seen[probe.bootstrap][0] < asked_at:
+                self._seen[probe.bootstrap] = (asked_at, found)
+        return found
+
+    def forget(self) -> None:
+        with self._lock:
+            self._seen.clear()
+
+
+RECENT = RecentAnswers()

@@ -23,8 +23,9 @@ consumer's recorded horizon counts as already applied (its inbox row may have be
 
 New broker. The offsets a group committed mean nothing on a different cluster, and positions
 kept in memory from the old broker would skip messages on the new one. So the runner asks the
-cluster id (``libs/bus/cluster.py``) every ``probe_interval`` seconds, on every assignment and
-before every offset commit: on a new id it seeks every assigned partition back to the beginning,
+cluster id (``libs/bus/cluster.py``) every ``probe_interval`` seconds (or takes the answer another
+runner of the process got no longer ago: ``RECENT``), on every assignment and before every offset
+commit (asking itself): on a new id it seeks every assigned partition back to the beginning,
 and it never commits offsets read before the change (a brand-new cluster also rejects them, as
 it does not know the group member). Offsets are committed with the cluster id as metadata; where
 the broker keeps it (Kafka does, the dev broker does not), an offset committed on another cluster
@@ -65,7 +66,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from libs.bus import deadletters, heartbeat, inbox, metrics  # modules (libs/bus/__init__ loads none)
 from libs.bus.background import BackgroundLoop
 from libs.bus.backoff import Backoff
-from libs.bus.cluster import ClusterProbe
+from libs.bus.cluster import RECENT, ClusterProbe
 from libs.bus.deadletters import DeadLetterPublisher, Failure
 from libs.bus.security import client_options
 from libs.bus.topics import dead_letter_topic, decode_value, header
@@ -347,10 +348,16 @@ class ConsumerRunner(BackgroundLoop):
                 consumer.seek_to_beginning(tp)
 
     def _check_cluster(self, consumer: KafkaConsumer) -> None:
-        """Every ``probe_interval``: on a new cluster, read every assigned partition again."""
+        """Every ``probe_interval``: on a new cluster, read every assigned partition again. The
+        answer may be another runner's of this process, no older than ``probe_interval``."""
         if time.monotonic() - self._probed_at < self.probe_interval:
             return
-        current = self._ask_cluster()
+        self._probed_at = time.monotonic()
+        try:
+            current: str | None = RECENT.cluster_id(self.probe, self.probe_interval)
+        except Exception as exc:
+            log.info("%s: cannot ask the cluster id (%r)", self.name, exc)
+            current = None
         if current is not None and current != self.cluster_id:
             self._new_cluster(consumer, current)
 
