@@ -40,7 +40,7 @@ def postgres_url(tmp_root: Path) -> Iterator[str]:
     if external:
         yield external
         return
-    server = EmbeddedPostgres(tmp_root / "pg", free_port())
+    server = EmbeddedPostgres(tmp_root / "pg", free_port(), durable=False)  # scratch: no fsync
     url = server.start()
     yield url
     _stop_database_listeners()

@@ -110,11 +110,17 @@ def _is_zombie(pid: int) -> bool:
 
 
 class EmbeddedPostgres:
-    """One cluster in ``data`` listening on 127.0.0.1:``port``, with a database ``arcana``."""
+    """One cluster in ``data`` listening on 127.0.0.1:``port``, with a database ``arcana``.
 
-    def __init__(self, data: Path, port: int) -> None:
+    ``durable=False`` is for a test session's scratch cluster: initdb does not sync its files and
+    the server never fsyncs (``fsync = off``, ``full_page_writes = off``). Every commit is still
+    written to the kernel before it is acknowledged, so a killed server loses nothing; only a crash
+    of the machine would. ``make run`` and the benches keep the default, durable cluster."""
+
+    def __init__(self, data: Path, port: int, *, durable: bool = True) -> None:
         self.data = Path(data).resolve()
         self.port = port
+        self.durable = durable
 
     @property
     def url(self) -> str:
@@ -136,6 +142,7 @@ class EmbeddedPostgres:
                     "-U",
                     "postgres",
                     "--no-instructions",
+                    *([] if self.durable else ["--no-sync"]),
                 ]
             )
             self._tune()
@@ -207,6 +214,8 @@ class EmbeddedPostgres:
         # Enough connections for every service's pool, gunicorn workers and test clients at once.
         with open(self.data / "postgresql.conf", "a") as conf:
             conf.write("\nmax_connections = 300\nshared_buffers = 256MB\nlisten_addresses = '127.0.0.1'\n")
+            if not self.durable:
+                conf.write("fsync = off\nfull_page_writes = off\n")
 
     def _create_database(self) -> None:
         import psycopg

@@ -32,11 +32,16 @@ def _start_with_retries(server: EmbeddedPostgres, attempts: int = 20) -> str:
     raise AssertionError("unreachable")
 
 
-def test_a_killed_postmaster_is_dead_stops_quietly_and_starts_again_with_its_data(tmp_path: Path) -> None:
-    server = EmbeddedPostgres(tmp_path / "pg", free_port())
+@pytest.mark.parametrize("durable", [True, False], ids=["durable", "scratch"])
+def test_a_killed_postmaster_is_dead_stops_quietly_and_starts_again_with_its_data(
+    tmp_path: Path, durable: bool
+) -> None:
+    """Also for the tests' scratch cluster (no fsync): what a killed server acknowledged is kept."""
+    server = EmbeddedPostgres(tmp_path / "pg", free_port(), durable=durable)
     url = server.start()
     try:
         with psycopg.connect(url, autocommit=True) as conn:
+            assert conn.execute("SHOW fsync").fetchone() == ("on" if durable else "off",)
             conn.execute("CREATE TABLE kept (n int)")
             conn.execute("INSERT INTO kept VALUES (42)")
         assert server.alive()
@@ -122,3 +127,13 @@ def test_stop_still_stops_the_postmaster_when_pg_ctl_cannot_reach_the_data_folde
     finally:
         parent.chmod(0o755)
         server.stop(mode="immediate")
+
+
+def test_the_test_sessions_cluster_is_the_scratch_kind(postgres_url: str) -> None:
+    """The suite's own cluster skips every fsync (tests/conftest.py); ``make run``'s does not
+    (the test above, and ``libs/devstack/run.py`` builds the default, durable one)."""
+    if os.environ.get("TEST_DATABASE_URL"):
+        pytest.skip("an external server: its own settings")
+    with psycopg.connect(postgres_url) as conn:
+        assert conn.execute("SHOW fsync").fetchone() == ("off",)
+        assert conn.execute("SHOW full_page_writes").fetchone() == ("off",)
