@@ -66,6 +66,19 @@ class Player:
                 )
             time.sleep(0.1)
 
+    def hand(self) -> list[str]:
+        """The cards in the hand once the page has stopped redrawing it: the same two reads in a
+        row (an opponent's move arriving redraws the table and leaves read elements stale)."""
+        last: list[list[str]] = []
+
+        def same_twice() -> tuple[list[str]] | None:
+            now = sorted(str(el.get_attribute("data-card")) for el in self.find(".hand [data-card]"))
+            settled = bool(last) and last[-1] == now
+            last.append(now)
+            return (now,) if settled else None
+
+        return list(self.wait(same_twice, "the hand to settle")[0])
+
     def shot(self, name: str) -> None:
         """Save the whole page (up to 2,400 px high) as ``<shots>/<name>.png`` when screenshots are
         asked for; phone-sized windows add ``-phone`` to the name."""

@@ -305,7 +305,7 @@ def test_two_browsers_queue_casual_and_play_each_other_through_a_reload_and_a_di
     b.shot("table")  # table-phone.png
 
     # a reload mid-match resumes where it was
-    hand = sorted(el.get_attribute("data-card") for el in a.find(".hand [data-card]"))
+    hand = a.hand()
     a.reload()
     a.one("#table")
     assert a.match_id() == match_id
