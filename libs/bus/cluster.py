@@ -119,13 +119,9 @@ class RecentAnswers:
         asked_at = time.monotonic()
         found = probe.cluster_id()
         with self._lock:
-            if probe.bootstrap not in self._seen or self._seen[probe.bootstrap][0] < asked_at:
+            if self._seen.get(probe.bootstrap, (float("-inf"), ""))[0] < asked_at:
                 self._seen[probe.bootstrap] = (asked_at, found)
         return found
-
-    def forget(self) -> None:
-        with self._lock:
-            self._seen.clear()
 
 
 RECENT = RecentAnswers()

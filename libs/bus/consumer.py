@@ -308,11 +308,12 @@ class ConsumerRunner(BackgroundLoop):
         consumer.subscribe(self.topics, listener=_OnRebalance(self, consumer))
         return consumer
 
-    def _ask_cluster(self) -> str | None:
-        """The cluster id now, or None when the broker cannot be asked (the consumer reconnects)."""
+    def _ask_cluster(self, max_age: float | None = None) -> str | None:
+        """The cluster id now (with ``max_age``: or as another runner of the process got it no
+        longer ago), or None when the broker cannot be asked (the consumer reconnects)."""
         self._probed_at = time.monotonic()
         try:
-            return self.probe.cluster_id()
+            return self.probe.cluster_id() if max_age is None else RECENT.cluster_id(self.probe, max_age)
         except Exception as exc:
             log.info("%s: cannot ask the cluster id (%r)", self.name, exc)
             return None
@@ -352,12 +353,7 @@ class ConsumerRunner(BackgroundLoop):
         answer may be another runner's of this process, no older than ``probe_interval``."""
         if time.monotonic() - self._probed_at < self.probe_interval:
             return
-        self._probed_at = time.monotonic()
-        try:
-            current: str | None = RECENT.cluster_id(self.probe, self.probe_interval)
-        except Exception as exc:
-            log.info("%s: cannot ask the cluster id (%r)", self.name, exc)
-            current = None
+        current = self._ask_cluster(max_age=self.probe_interval)
         if current is not None and current != self.cluster_id:
             self._new_cluster(consumer, current)
 
