@@ -66,13 +66,18 @@ class Player:
                 )
             time.sleep(0.1)
 
+    def hand_now(self) -> list[str]:
+        """The cards in the hand as the page shows them now (raises a stale element's exception
+        while the page redraws the table)."""
+        return sorted(str(el.get_attribute("data-card")) for el in self.find(".hand [data-card]"))
+
     def hand(self) -> list[str]:
         """The cards in the hand once the page has stopped redrawing it: the same two reads in a
         row (an opponent's move arriving redraws the table and leaves read elements stale)."""
         last: list[list[str]] = []
 
         def same_twice() -> tuple[list[str]] | None:
-            now = sorted(str(el.get_attribute("data-card")) for el in self.find(".hand [data-card]"))
+            now = self.hand_now()
             settled = bool(last) and last[-1] == now
             last.append(now)
             return (now,) if settled else None

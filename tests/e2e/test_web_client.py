@@ -309,10 +309,7 @@ def test_two_browsers_queue_casual_and_play_each_other_through_a_reload_and_a_di
     a.reload()
     a.one("#table")
     assert a.match_id() == match_id
-    a.wait(
-        lambda: sorted(el.get_attribute("data-card") for el in a.find(".hand [data-card]")) == hand,
-        "the same hand",
-    )
+    a.wait(lambda: a.hand_now() == hand, "the same hand")
 
     # b goes away: after 20 s without a request a sees the disconnection, then the return
     b.leave()

@@ -16,10 +16,12 @@ from psycopg_pool import ConnectionPool
 from libs.contracts import MatchEnded, PlayerLoggedIn
 from libs.eventstore import EventStore, Expect, NewEvent, RecordedEvent
 from libs.rules import CATALOG as CARDS
+from libs.rules.constants import Rarity
 from services.economy import consumers
 from services.economy import store as economy_store
 from services.economy.domain import wallet
 from services.economy.domain.credits import PlayerCredit
+from services.economy.domain.values import copy_limit
 from services.economy.domain.wallet import Credit
 from services.economy.events import event_from
 from services.economy.service import EconomyService, decks_stream, wallet_stream
@@ -46,7 +48,8 @@ def _uncommon_below_the_limit(svc: EconomyService, player: str) -> str:
     """An uncommon card (80 dust) ``player`` may craft: the pack may have brought two of ``CARD``."""
     held = wallet.fold(event_from(r.type, r.data) for r in svc.events.read(wallet_stream(player)))
     assert held is not None
-    return next(c.id for c in CARDS.values() if c.rarity == "uncommon" and held.owned(c.id) < 2)
+    uncommons = [c.id for c in CARDS.values() if c.rarity == Rarity.UNCOMMON]
+    return next(c for c in uncommons if held.owned(c) < copy_limit(Rarity.UNCOMMON))
 
 
 def _events(store: EventStore, player: str) -> list[RecordedEvent]:
