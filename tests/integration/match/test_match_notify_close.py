@@ -18,7 +18,10 @@ def _listening(notifier: notify.MatchNotifier) -> bool:
 def test_a_closed_listener_stops_and_a_later_wait_listens_again(postgres_url: str) -> None:
     channel = f"t_{uuid.uuid4().hex[:8]}_match_events"
     notifier = notify.MatchNotifier(postgres_url, channel)
-    assert notifier.wait("m-1", 0, 0.01) is True  # not listening yet: look at the database
+    # The first wait starts the listener. Its answer depends on whether the listener connected within
+    # those 10 ms (a loaded machine decides), so it is not asserted here: tests/unit/match/test_notify.py
+    # covers both answers with the listener's state set.
+    notifier.wait("m-1", 0, 0.01)
     wait_until(lambda: _listening(notifier), 30, "the listener connected")
     thread = notifier._thread
 
