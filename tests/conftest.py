@@ -21,6 +21,11 @@ from libs.devstack.broker import DevBroker
 from libs.devstack.ports import free_port
 from libs.devstack.postgres import EmbeddedPostgres
 
+# The machine's speed at the start and at the end of the run, in its header and closing lines: the
+# suite's time reads only beside it (harness/machine.py). pytester runs that plugin in
+# tests/unit/test_machine_speed.py.
+pytest_plugins = ("harness.machine", "pytester")
+
 # Every relay the tests start (in this process or in a stack's) refuses an event that does not match
 # its topic's declared schema (libs/bus/relay.py), so every published event is checked.
 os.environ.setdefault("ARCANA_SCHEMA_CHECK", "strict")
