@@ -94,8 +94,7 @@ DEFAULT_CONSUMER_CONFIG: dict[str, Any] = {
 }
 
 
-TOPIC_WAIT_SECONDS = 0.5  # between looks for the topics when none exists yet
-TOPIC_LOOK_SECONDS = 3.0  # between looks for the rest while consuming those that exist
+TOPIC_WAIT_SECONDS = 0.5  # between looks for topics the relays have not created yet
 
 
 def group_id(name: str) -> str:
@@ -179,7 +178,6 @@ class ConsumerRunner(BackgroundLoop):
         self.backoff = Backoff(backoff_initial, backoff_max)
         self.waiting_for: list[str] = []  # topics of the subscription not created yet (diagnostics)
         self.topic_checks = 0  # how often it looked for them
-        self._looked_at = 0.0
         self.consumer_config = {**DEFAULT_CONSUMER_CONFIG, **(consumer_config or {})}
         self.probe = ClusterProbe(bootstrap)
         self.cluster_id: str | None = None
@@ -302,8 +300,8 @@ class ConsumerRunner(BackgroundLoop):
     # -- the Kafka side ------------------------------------------------------------------------
 
     def _connect(self) -> KafkaConsumer | None:
-        """A consumer subscribed to those of ``topics`` that exist (waiting until one does), or None
-        when stopped first. The others are looked for while it runs (``_look_for_topics``)."""
+        """A consumer subscribed to ``topics`` once every one of them exists, or None when stopped
+        first."""
         with self.pool.connection() as conn:
             inbox.register(conn, self.schema, self.name)  # before any purge of its inbox rows
         self.cluster_id = self.probe.cluster_id()
@@ -314,42 +312,31 @@ class ConsumerRunner(BackgroundLoop):
             client_id=f"arcana-{self.name}",
             **{**client_options(), **self.consumer_config},
         )
-        self._note_missing_topics(consumer)
-        while len(self.waiting_for) == len(self.topics) and not self._stop.is_set():
-            heartbeat.beat(f"consumer {self.name}")
-            self._stop.wait(TOPIC_WAIT_SECONDS)
-            self._note_missing_topics(consumer)
-        if self._stop.is_set():
+        if not self._wait_for_topics():
             self._close(consumer)
             return None
-        present = [topic for topic in self.topics if topic not in self.waiting_for]
-        consumer.subscribe(present, listener=_OnRebalance(self, consumer))
+        consumer.subscribe(self.topics, listener=_OnRebalance(self, consumer))
         return consumer
 
-    def _note_missing_topics(self, consumer: KafkaConsumer) -> None:
-        """Which topics of the subscription do not exist yet: ``waiting_for``.
-
-        A group that joins before its topic exists is assigned no partition of it, and the rejoin
-        once the topic appears is assigned none either (seen with the dev broker:
-        tests/integration/bus/test_consumer_topics.py). So a consumer subscribes only to topics
-        that exist, and is made again, subscribed to all, once the others do."""
-        self._looked_at = time.monotonic()
-        missing = [topic for topic in self.topics if not consumer.partitions_for_topic(topic)]
-        self.topic_checks += 1
-        if missing and missing != self.waiting_for:
-            log.info("%s: waiting for %s (the relays create them)", self.name, ", ".join(missing))
-        self.waiting_for = missing
-
-    def _look_for_topics(self, consumer: KafkaConsumer) -> bool:
-        """While some topics of the subscription are missing, every ``TOPIC_LOOK_SECONDS``: whether
-        they all exist now (the consumer is then made again, subscribed to every one)."""
-        if not self.waiting_for or time.monotonic() - self._looked_at < TOPIC_LOOK_SECONDS:
-            return False
-        self._note_missing_topics(consumer)
-        if self.waiting_for:
-            return False
-        log.info("%s: every topic exists now: subscribing to all of them", self.name)
-        return True
+    def _wait_for_topics(self) -> bool:
+        """Wait until every topic of the subscription exists (the relays create them, each its
+        own); False when stopped first. A group that joins before its topic exists is assigned no
+        partition of it, and with the dev broker the rejoin once the topic appears is assigned none
+        either, so the consumer would read nothing until it restarted
+        (tests/integration/bus/test_consumer_topics.py). Making the consumer again once a topic
+        appears did not help there: the new member of the group was never assigned anything."""
+        while not self._stop.is_set():
+            absent = self.probe.view(list(self.topics)).missing_topics
+            missing = [topic for topic in self.topics if topic in absent]
+            self.topic_checks += 1
+            if missing and missing != self.waiting_for:
+                log.info("%s: waiting for %s (the relays create them)", self.name, ", ".join(missing))
+            self.waiting_for = missing
+            if not missing:
+                return True
+            heartbeat.beat(f"consumer {self.name}")
+            self._stop.wait(TOPIC_WAIT_SECONDS)
+        return False
 
     def _ask_cluster(self, max_age: float | None = None) -> str | None:
         """The cluster id now (with ``max_age``: or as another runner of the process got it no
@@ -461,8 +448,6 @@ class ConsumerRunner(BackgroundLoop):
                         if consumer is None:
                             break
                     metrics.polled(self.name, self.poll_once(consumer), consumer)
-                    if self._look_for_topics(consumer):
-                        consumer = self._close(consumer)
                 except Exception as exc:
                     if isinstance(exc, KafkaError | OSError):
                         log.warning("%s: broker trouble (%r); reconnecting", self.name, exc)
@@ -478,7 +463,6 @@ class ConsumerRunner(BackgroundLoop):
 
     @staticmethod
     def _close(consumer: KafkaConsumer | None) -> None:
-        """Close ``consumer`` (when there is one); None, for ``consumer = self._close(consumer)``."""
         if consumer is not None:
             try:
                 consumer.close(autocommit=False)

@@ -14,10 +14,13 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from kafka import KafkaAdminClient
+from kafka.admin import NewTopic
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
 from libs.bus import OutboxRelay
+from libs.bus.topics import lifecycle_topic_for
 from libs.config import PROJECT_ROOT
 from libs.db import migrate
 from libs.eventstore import EventStore, Expect, NewEvent
@@ -43,6 +46,16 @@ def _consumer(postgres_url: str, bootstrap: str, schema: str, log: Path) -> subp
             stdout=out,
             stderr=subprocess.STDOUT,
         )
+
+
+def _match_relay_topic(bootstrap: str) -> None:
+    """The other topic progression reads, as match's relay creates it: the consumer starts reading
+    once every topic it reads exists."""
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+    try:
+        admin.create_topics([NewTopic(lifecycle_topic_for("match"), 4, 1)])
+    finally:
+        admin.close()
 
 
 def _log_ins(accounts: EventStore, player: str, days: list[int]) -> None:
@@ -77,6 +90,7 @@ def test_the_calendar_through_a_killed_consumer_and_a_new_broker(
         if seen
     }
     broker = make_broker.start()
+    _match_relay_topic(broker.bootstrap)
     relay = OutboxRelay(accounts, "accounts", broker.bootstrap, backoff_max=1.0)
     log = tmp_path / "consumer.log"
     _log_ins(accounts, player, [d for d in visited if d <= 15])
@@ -95,6 +109,7 @@ def test_the_calendar_through_a_killed_consumer_and_a_new_broker(
         broker.stop()
         new_broker = make_broker.start(broker.port)
         assert new_broker.cluster_id != broker.cluster_id
+        _match_relay_topic(new_broker.bootstrap)
         at = dt.datetime(2026, 12, 1, 9, tzinfo=dt.UTC)  # the day after the 30th: cycle day 4
         event = NewEvent("PlayerLoggedIn", {"player_id": player, "username": "ada"}, occurred_at=at)
         accounts.append(f"player-{player}", Expect.ANY, [event])
