@@ -1,12 +1,12 @@
 """How fast this machine runs Python at the moment, so that timings taken at different moments can be
 compared (docs/testing.md, "The machine's speed").
 
-The machine is a virtual one whose share of its host moves: the same suite on the same code took
-638 s of CPU one afternoon and 1,251 s the next evening, and a fixed loop took 0.95 s or 1.8 s half an
-hour apart. A wall time alone says little; beside the reference figure of the same moment it can be
-read. The reference is CPU time (``time.process_time``) of a fixed standard-library workload, the
-best of three rounds, so what else runs on the machine lengthens it only as far as it slows this
-process's own instructions (a host that is shared, a clock that is throttled).
+The machine is a virtual one whose share of its host moves: the same suite on the same code took 638
+s of CPU on one afternoon's machine and 1,251 s on that evening's, and a fixed loop took 0.95 s or
+1.8 s half an hour apart. A wall time alone says little; beside the reference figure of the same
+moment it can be read. The reference is CPU time (``time.process_time``) of a fixed standard-library
+workload, the best of three rounds, so what else runs on the machine lengthens it only as far as it
+slows this process's own instructions (a host that is shared, a clock that is throttled).
 
 As a pytest plugin (``-p harness.machine``, listed in tests/conftest.py) it prints the reference in
 the run's header and again, measured after the last test, in its closing summary.

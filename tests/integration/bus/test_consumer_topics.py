@@ -13,13 +13,17 @@ from libs.eventstore import EventStore
 from tests.integration.bus.helpers import CountingModel, append_events, wait_until
 
 
+def _runner(
+    store: EventStore, model: CountingModel, name: str, topics: list[str], bootstrap: str
+) -> ConsumerRunner:
+    return ConsumerRunner(store.pool, store.schema, name, topics, model.handle, bootstrap)
+
+
 def test_a_consumer_started_before_its_topic_reads_it_once_the_relay_creates_it(
     store: EventStore, model: CountingModel, service: str, kafka_bootstrap: str
 ) -> None:
     topic = topic_for(service)
-    runner = ConsumerRunner(
-        store.pool, store.schema, f"{service}-early", [topic], model.handle, kafka_bootstrap
-    )
+    runner = _runner(store, model, f"{service}-early", [topic], kafka_bootstrap)
     relay = OutboxRelay(store, service, kafka_bootstrap)
     runner.start()
     try:
@@ -42,9 +46,7 @@ def test_a_consumer_waiting_for_its_topic_stops_when_told(
     store: EventStore, model: CountingModel, service: str, kafka_bootstrap: str
 ) -> None:
     topic = topic_for(service)
-    runner = ConsumerRunner(
-        store.pool, store.schema, f"{service}-stop", [topic], model.handle, kafka_bootstrap
-    )
+    runner = _runner(store, model, f"{service}-stop", [topic], kafka_bootstrap)
     thread = runner.start()
     wait_until(lambda: runner.waiting_for == [topic], 30, "the consumer waiting for its topic")
     runner.stop(timeout=10)
@@ -60,9 +62,7 @@ def test_a_consumer_of_two_topics_waits_for_the_second_and_then_reads_both(
     first, later = topic_for(service), topic_for(later_service)
     relay = OutboxRelay(store, service, kafka_bootstrap)
     later_relay = OutboxRelay(later_store, later_service, kafka_bootstrap)
-    runner = ConsumerRunner(
-        store.pool, store.schema, f"{service}-both", [first, later], model.handle, kafka_bootstrap
-    )
+    runner = _runner(store, model, f"{service}-both", [first, later], kafka_bootstrap)
     relay.start()
     try:
         events = append_events(store, 6, streams=2)
