@@ -304,6 +304,8 @@ class ConsumerRunner(BackgroundLoop):
         first."""
         with self.pool.connection() as conn:
             inbox.register(conn, self.schema, self.name)  # before any purge of its inbox rows
+        if not self._wait_for_topics():
+            return None
         self.cluster_id = self.probe.cluster_id()
         self._probed_at = time.monotonic()
         consumer = KafkaConsumer(
@@ -312,9 +314,6 @@ class ConsumerRunner(BackgroundLoop):
             client_id=f"arcana-{self.name}",
             **{**client_options(), **self.consumer_config},
         )
-        if not self._wait_for_topics():
-            self._close(consumer)
-            return None
         consumer.subscribe(self.topics, listener=_OnRebalance(self, consumer))
         return consumer
 
