@@ -70,13 +70,23 @@ def _tables(rows: Sequence[dict[str, Any]], now: datetime) -> list[list[domain.T
     return [[tickets[w.ticket_id] for w in group] for group in groups]
 
 
+def _abandoned(row: dict[str, Any], resumed: datetime | None, now: datetime) -> bool:
+    silent = now - domain.silent_since(row["last_polled_at"], resumed)
+    return domain.is_abandoned(silent.total_seconds())
+
+
 def plan_pass(
-    waiting: Sequence[dict[str, Any]], paired_long_ago: Sequence[dict[str, Any]], now: datetime
+    waiting: Sequence[dict[str, Any]],
+    paired_long_ago: Sequence[dict[str, Any]],
+    now: datetime,
+    resumed: datetime | None = None,
 ) -> list[Step]:
     """The steps of one pass, from the waiting rows (``store.waiting``) and the paired rows past
-    the answer deadline (``store.unanswered``). A ticket whose player's active deck is no longer
-    legal (a card disenchanted while waiting) is cancelled, reason ``illegal_deck``, never paired."""
-    abandoned = [r for r in waiting if domain.is_abandoned((now - r["last_polled_at"]).total_seconds())]
+    the answer deadline (``store.unanswered``). A waiting ticket silent for 30 s, counted from its
+    last poll or the pairing's return from an outage (``resumed``) if later, is cancelled as
+    abandoned. A ticket whose player's active deck is no longer legal (a card disenchanted while
+    waiting) is cancelled, reason ``illegal_deck``, never paired."""
+    abandoned = [r for r in waiting if _abandoned(r, resumed, now)]
     gone = {r["ticket_id"] for r in abandoned}
     illegal = [r for r in waiting if r["ticket_id"] not in gone and not r.get("deck_legal", True)]
     gone |= {r["ticket_id"] for r in illegal}

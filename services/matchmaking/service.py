@@ -230,7 +230,8 @@ class MatchmakingService:
     # -- the pairing pass ----------------------------------------------------------------------
 
     def pair(self) -> PassResult:
-        """One pass: cancel waiting tickets not polled for 30 s, fail paired tickets the match
+        """One pass: cancel waiting tickets not polled for 30 s (nor since the pairing came back
+        from an outage: ``domain.resumed_at``), fail paired tickets the match
         service never answered (so their players can queue again), then pair and request matches
         (``plan.plan_pass``). Returns what it did; ``ran`` is False when another worker is in its
         pass."""
@@ -241,9 +242,12 @@ class MatchmakingService:
             ).fetchone()
             if not locked or not locked[0]:
                 return PassResult(ran=False)
+            last_pass, resumed = store.pairing_run(conn, self.schema, self._lock_key)
+            resumed = domain.resumed_at(last_pass, resumed, now)
+            store.save_pairing_run(conn, self.schema, self._lock_key, now, resumed)
             waiting = store.waiting(conn, self.schema)
             stale = store.unanswered(conn, self.schema, now - timedelta(seconds=domain.ANSWER_SECONDS))
-            planned = plan_pass(waiting, stale, now)
+            planned = plan_pass(waiting, stale, now, resumed)
             done = self._write_steps(conn, [step.writes for step in planned], now)
         return PassResult.of(planned[i].kind for i in done)
 

@@ -46,6 +46,31 @@ def touch(conn: psycopg.Connection[Any], schema: str, ticket_id: str, at: dateti
     )
 
 
+def pairing_run(
+    conn: psycopg.Connection[Any], schema: str, lock_key: str
+) -> tuple[datetime | None, datetime | None]:
+    """When the pass of ``lock_key`` last ran and when it last came back from an outage."""
+    row = conn.execute(
+        sql.SQL("SELECT last_pass_at, resumed_at FROM {} WHERE lock_key = %s").format(
+            _t(schema, "pairing_runs")
+        ),
+        (lock_key,),
+    ).fetchone()
+    return (row[0], row[1]) if row else (None, None)
+
+
+def save_pairing_run(
+    conn: psycopg.Connection[Any], schema: str, lock_key: str, at: datetime, resumed: datetime | None
+) -> None:
+    conn.execute(
+        sql.SQL(
+            "INSERT INTO {} (lock_key, last_pass_at, resumed_at) VALUES (%s, %s, %s) ON CONFLICT (lock_key) "
+            "DO UPDATE SET last_pass_at = EXCLUDED.last_pass_at, resumed_at = EXCLUDED.resumed_at"
+        ).format(_t(schema, "pairing_runs")),
+        (lock_key, at, resumed),
+    )
+
+
 def waiting(conn: psycopg.Connection[Any], schema: str) -> list[dict[str, Any]]:
     """Every waiting ticket with its last poll, its player's previous ranked opponent in its game
     and whether their active deck of its game is legal now, as economy last published it

@@ -59,7 +59,15 @@ from .ticket import (
     ticket_stream,
     unanswered,
 )
-from .window import ABANDON_SECONDS, WINDOW_UNLIMITED_AFTER, is_abandoned, window
+from .window import (
+    ABANDON_SECONDS,
+    PAIRING_GAP_SECONDS,
+    WINDOW_UNLIMITED_AFTER,
+    is_abandoned,
+    resumed_at,
+    silent_since,
+    window,
+)
 
 __all__ = [
     "ABANDON_SECONDS",
@@ -76,6 +84,7 @@ __all__ = [
     "NO_ANSWER",
     "OPEN_STATUSES",
     "PAIRED",
+    "PAIRING_GAP_SECONDS",
     "TABLE_SIZES",
     "TABLE_WAIT_SECONDS",
     "TICKET_CANCELLED",
@@ -120,6 +129,8 @@ __all__ = [
     "request_match",
     "request_stream",
     "request_table",
+    "resumed_at",
+    "silent_since",
     "table_sizes",
     "ticket_stream",
     "unanswered",

@@ -183,6 +183,23 @@ def test_a_ticket_not_polled_for_30_s_is_cancelled_as_abandoned(mm: MatchmakingS
     assert mm.look(polled.player_id, polled.ticket_id).status == "waiting"
 
 
+def test_a_pairing_outage_does_not_count_as_players_silence(mm: MatchmakingService) -> None:
+    a, b = mm.join(pid(), "ranked"), mm.join(pid(), "casual")  # never across modes: nobody pairs
+    assert mm.pair().abandoned == 0
+    clock.advance(45)  # matchmaking down: nobody could poll
+    assert mm.pair().abandoned == 0  # silent from the return, not from the last poll 45 s ago
+    abandoned = []
+    for step in range(6):  # passes every 5 s again: silence counts from the return
+        clock.advance(5)
+        if step == 3:
+            mm.look(b.player_id, b.ticket_id)
+        abandoned.append(mm.pair().abandoned)
+    assert abandoned == [0, 0, 0, 0, 0, 1]  # a: 30 s since the return; b polled 10 s ago
+    gone = mm.look(a.player_id, a.ticket_id)
+    assert (gone.status, gone.reason) == ("cancelled", "abandoned")
+    assert mm.look(b.player_id, b.ticket_id).status == "waiting"
+
+
 def test_ranked_waits_for_the_window_and_casual_does_not(mm: MatchmakingService) -> None:
     low, high = mm.join(pid(), "ranked"), mm.join(pid(), "ranked")
     with mm.pool.connection() as conn:

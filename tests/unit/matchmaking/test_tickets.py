@@ -30,6 +30,19 @@ def test_abandoned_after_30_s_without_a_poll() -> None:
     assert not d.is_abandoned(29.9) and d.is_abandoned(30)
 
 
+def test_a_gap_of_over_10_s_between_passes_is_an_outage_the_silence_counts_from() -> None:
+    t0 = datetime(2026, 1, 1, tzinfo=UTC)
+    assert d.resumed_at(None, None, t0) is None  # the first pass ever: nothing behind it
+    assert d.resumed_at(t0, None, t0 + timedelta(seconds=10)) is None  # slow, not stopped
+    back = t0 + timedelta(seconds=10.5)
+    assert d.resumed_at(t0, None, back) == back
+    assert d.resumed_at(back, back, back + timedelta(seconds=1)) == back  # kept until the next outage
+    polled = t0 - timedelta(seconds=25)
+    assert d.silent_since(polled, None) == polled
+    assert d.silent_since(polled, back) == back  # not polled since: silent from the return
+    assert d.silent_since(back + timedelta(seconds=3), back) == back + timedelta(seconds=3)
+
+
 def test_open_refuses_an_unknown_mode_and_an_illegal_deck() -> None:
     with pytest.raises(d.InvalidMode):
         d.open_ticket("t", "p", "practice", 900, DECK, T0)
