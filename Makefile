@@ -110,8 +110,8 @@ bench-line: venv ## the line: whole fights/s and the resolution alone, one core 
 bench-arena: venv ## Arcane Arena: random games/s and decide+evolve steps/s, one core
 	$(PY) -m bench.bench_arena
 
-docs-line: venv ## regenerate the catalog table of docs/line.md from libs/line/data/cards.json
-	$(PY) -m libs.line.doc docs/line.md
+docs-line: venv ## regenerate the catalog table of docs/line.md from libs/games/line/data/cards.json
+	$(PY) -m libs.games.line.doc docs/line.md
 
 rebuild-projection: venv ## drop and rebuild a service's read models: make rebuild-projection SERVICE=match (arcana rebuild)
 	@$(ARCANA) rebuild $(SERVICE) $(if $(PROJECTION),--projection $(PROJECTION))

@@ -1,4 +1,4 @@
-"""Benchmark of libs/arena: complete random games per second (random legal commands for every player)
+"""Benchmark of libs/games/arena: complete random games per second (random legal commands for every player)
 and decide+evolve steps per second, on one core, for 2, 3 and 4 players.
 Run: `.venv/bin/python -m bench.bench_arena [games per size]` (`make bench-arena`)."""
 
@@ -8,7 +8,7 @@ import random
 import sys
 import time
 
-from libs.arena import decide, evolve, fold, random_bot, start, waits
+from libs.games.arena import decide, evolve, fold, random_bot, start, waits
 
 
 def play(seed: int, players: int) -> tuple[int, float]:

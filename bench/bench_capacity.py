@@ -49,7 +49,7 @@ from harness.client import Client
 from harness.stack import OPERATOR_TOKEN, Stack
 from libs.devstack.broker import DevBroker
 from libs.devstack.ports import free_port
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 
 SIZES = [int(n) for n in os.environ.get("BENCH_CAPACITY_M", "100,250,500,1000").split(",")]
 SECONDS = float(os.environ.get("BENCH_SECONDS", "60"))

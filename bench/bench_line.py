@@ -1,4 +1,4 @@
-"""Benchmark of libs/line: whole fights per second on one core (`start`: setup checked, links baked, the
+"""Benchmark of libs/games/line: whole fights per second on one core (`start`: setup checked, links baked, the
 fight resolved into events) and the resolution alone, over random lines of the catalog.
 Run: `.venv/bin/python -m bench.bench_line [fights] [repeats]` (`make bench-line`).
 
@@ -14,9 +14,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from libs.line import CATALOG, start
-from libs.line.resolution import resolve
-from libs.line.setup import fight_started
+from libs.games.line import CATALOG, start
+from libs.games.line.resolution import resolve
+from libs.games.line.setup import fight_started
 
 TARGET = 20_000.0  # fights per second
 

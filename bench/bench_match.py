@@ -32,7 +32,7 @@ from harness.client import Client, Reply
 from harness.stack import OPERATOR_TOKEN, Stack
 from libs.devstack.broker import DevBroker
 from libs.devstack.ports import free_port
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 
 SECONDS = float(os.environ.get("BENCH_SECONDS", "20"))
 SIZES = [int(n) for n in os.environ.get("BENCH_MATCH_N", "10,50,100").split(",")]

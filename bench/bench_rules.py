@@ -1,5 +1,5 @@
-"""Benchmark of libs/rules: complete random-vs-random games per second and decide+evolve steps per second,
-on one core. Run: `.venv/bin/python bench/bench_rules.py [games]`."""
+"""Benchmark of libs/games/arcana: complete random-vs-random games per second and decide+evolve steps per
+second, on one core. Run: `.venv/bin/python bench/bench_rules.py [games]`."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from libs.analytics.simulate import random_deck
-from libs.rules import decide, evolve, fold, start
-from libs.rules.bots import random_bot
+from libs.games.arcana import decide, evolve, fold, start
+from libs.games.arcana.bots import random_bot
 
 GAMES_TARGET = 200.0
 STEPS_TARGET = 20_000.0

@@ -28,7 +28,7 @@ from psycopg_pool import ConnectionPool
 from bench._stack import database
 from libs.config import PROJECT_ROOT, env_int
 from libs.db import make_pool, migrate
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from services.match import domain, repository
 from services.match.repository import MatchCache, MatchRepository, stream_of
 from services.match.scheduling import Dispatcher

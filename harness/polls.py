@@ -11,7 +11,7 @@ import uuid
 from typing import Any
 
 from harness.stack import OPERATOR_TOKEN, Stack
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 
 WAIT = 25  # seconds, the longest wait the API allows
 

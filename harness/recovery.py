@@ -53,9 +53,9 @@ from harness.makerun import MakeRun
 from libs.db import make_pool
 from libs.eventstore import EventStore
 from libs.games import IllegalCommand
-from libs.games.arcana import TURN_SECONDS
+from libs.games.arcana import STARTER_DECK
+from libs.games.arcana.game import TURN_SECONDS
 from libs.kit import service_names
-from libs.rules import STARTER_DECK
 from services.match import domain
 from services.match.domain import Match, Row
 from services.match.repository import as_rows, stream_of

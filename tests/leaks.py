@@ -76,7 +76,7 @@ def assert_no_leak(
     return checked
 
 
-# -- the arena (libs/arena): 2 to 4 players, one shared deck ----------------------------------------
+# -- the arena (libs/games/arena): 2 to 4 players, one shared deck ----------------------------------------
 
 ARENA_SECRET_KEYS = {"seed", "pile", "state_hash"}  # the pile's order, the seed, the full state's hash
 SERVICE_EVENTS = {"MatchCreated", "PlayerDisconnected", "PlayerReconnected", "MatchRequestRejected"}
@@ -85,7 +85,7 @@ SERVICE_EVENTS = {"MatchCreated", "PlayerDisconnected", "PlayerReconnected", "Ma
 def arena_hidden(events: Sequence[StoredEvent], player: str) -> dict[int, set[str]]:
     """Per stored version, the card ids in the other players' hands that ``player`` may not know then
     (a card taken from the discard pile in public, or stolen from them, is known until it leaves)."""
-    from libs.arena.appliers import evolve  # the rules, to fold the stored events
+    from libs.games.arena.appliers import evolve  # the rules, to fold the stored events
 
     state: Any = None
     known: set[str] = set()

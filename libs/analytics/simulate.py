@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from libs.rules import CATALOG, decide, evolve, fold, start
-from libs.rules.bots import greedy_bot, random_bot
-from libs.rules.state import State
+from libs.games.arcana import CATALOG, decide, evolve, fold, start
+from libs.games.arcana.bots import greedy_bot, random_bot
+from libs.games.arcana.state import State
 
 BOTS: dict[str, Callable[[State, str, random.Random], dict[str, Any] | None]] = {
     "random": random_bot,

@@ -1,6 +1,6 @@
 """The game interface: what the match service needs from a game, and nothing else.
 
-Pure: standard library only. A game is a deterministic, event-sourced decider, like ``libs.rules``
+Pure: standard library only. A game is a deterministic, event-sourced decider, like ``libs.games.arcana``
 (Arcana, the first game). The match service stores a game's events, runs its clocks, presence,
 long-polls, idempotency, publication and replay, once for every game; it reaches a game only through
 ``Game`` below, found by name in the registry (``libs.games.registry``). The service never reads a
@@ -194,7 +194,7 @@ class Game(ABC):
     fields, for the event catalog and the JSON Schemas of the match topics) and ``public_events``
     (the declaration of each form ``visible_event(event, None)`` gives: what the live topic carries;
     a type that is never public is not there). A game whose types share a name with another game's
-    gives its declarations ``GAME`` (its name: ``libs/arena/facts.py``): catalog and schemas list
+    gives its declarations ``GAME`` (its name: ``libs/games/arena/facts.py``): catalog and schemas list
     them under it, and the relays accept an event that conforms to one declaration of its type."""
 
     name: ClassVar[str]

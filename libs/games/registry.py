@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from libs.games import Game
 
-BUILT_IN = ("libs.games.arcana", "libs.line.game", "libs.arena.game")
+BUILT_IN = ("libs.games.arcana.game", "libs.games.line.game", "libs.games.arena.game")
 DEFAULT_GAME = "arcana"
 
 _games: dict[str, Game] = {}

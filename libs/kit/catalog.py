@@ -80,7 +80,7 @@ conforms when it conforms to one of them.
   everything that folds, serves or publishes them (the replay check against the stored state
   hashes, the API, the relay on every match topic, `arcana export`, `arcana replay` from the
   database, an export or the records topic). The line keeps its events in its state: it hashes
-  them in their version 1 shape (`libs/line/state.py`), so a fight's stored hash holds either way.
+  them in their version 1 shape (`libs/games/line/state.py`), so a fight's stored hash holds either way.
   A v1 event already on a topic reads the same way: rename `data.player` to `player_id`. Only
   version 2 has a schema in `docs/schemas/` (the relay publishes nothing older). A test
   (`tests/unit/test_event_naming.py`) keeps the rule; `tests/unit/match/data/` holds a match of each

@@ -31,7 +31,7 @@ from libs.contracts.base import IntegrationEvent
 from libs.eventstore.envelope import NewEvent
 from libs.kit.registry import definition, service_names
 
-GAME_HOSTS = frozenset({"match"})  # stores a game's rules events, declared by the game (libs.rules)
+GAME_HOSTS = frozenset({"match"})  # stores a game's rules events, declared by the game (libs.games.arcana)
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ class FieldDoc:
 class EventCatalog:
     """What one topic carries: ``events`` published by ``service`` on ``topic``. Each is a dataclass
     with ``TYPE`` and ``VERSION``: an integration event, or a game engine's typed event
-    (``libs.rules.facts``) on the match topics."""
+    (``libs.games.arcana.facts``) on the match topics."""
 
     service: str
     topic: str

@@ -1,7 +1,7 @@
 """JSON Schemas of every event on every topic, from the typed declarations (``make docs-schemas``).
 
 An event type is a dataclass with ``TYPE`` and ``VERSION`` (an integration event of
-``libs.contracts``, or one of the game engine's typed events, ``libs.rules.facts``); its schema
+``libs.contracts``, or one of the game engine's typed events, ``libs.games.arcana.facts``); its schema
 describes the envelope's ``data``: each field with its JSON type and doc, required unless it has a
 default, further keys allowed (a newer producer may add an optional field without a new version:
 ``docs/events.md``, "Versions"). One file per (topic, type, version):

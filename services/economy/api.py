@@ -23,10 +23,10 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from libs.games.arcana import CATALOG
 from libs.kit import ErrorTable, Problem
 from libs.kit.limits import TOO_MANY_REQUESTS, PlayerLimit, TooManyRequests, limited
 from libs.kit.web import current_service
-from libs.rules import CATALOG
 from libs.web import (
     Blueprint,
     current_player,

@@ -16,7 +16,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from libs.eventstore import Fold, RecordedEvent, Repository, StreamCache, Transaction, UnitOfWork
-from libs.line import CATALOG
+from libs.games.line import CATALOG
 from services.economy import store
 from services.economy.domain import DeckNotFound, line
 from services.economy.events import Event, event_from

@@ -5,9 +5,9 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate as v
 
-from libs.line import CATALOG as LINE_CATALOG
-from libs.line import LINE_SIZE
-from libs.rules import CATALOG
+from libs.games.arcana import CATALOG
+from libs.games.line import CATALOG as LINE_CATALOG
+from libs.games.line import LINE_SIZE
 from libs.web import FullMatch, QueryInteger, StrictInteger, StrictSchema
 from services.economy.ceilings import GRANT_CEILING
 from services.economy.domain.values import DECK_NAME_MAX, DECK_SIZE
@@ -196,7 +196,7 @@ class LineCollectionOut(ma.Schema):
 
 class LinkOut(ma.Schema):
     id = ma.fields.String(
-        required=True, metadata={"description": "the link (libs/line: anchor, classic, ...)"}
+        required=True, metadata={"description": "the link (libs/games/line: anchor, classic, ...)"}
     )
     tier = ma.fields.Integer(required=True, metadata={"description": "the tier reached (cards matching)"})
     slots = ma.fields.List(ma.fields.Integer(), required=True, metadata={"description": "the matching slots"})

@@ -307,7 +307,7 @@ class MatchListOut(ma.Schema):
 
 class MatchViewOut(ma.Schema):
     """The match as the caller sees it: the game's view (``Game.view``; Arcana's:
-    ``libs/rules/README.md``) and the service's fields (``game`` to ``connected``)."""
+    ``libs/games/arcana/README.md``) and the service's fields (``game`` to ``connected``)."""
 
     class Meta:
         unknown = ma.INCLUDE

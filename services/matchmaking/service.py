@@ -40,7 +40,7 @@ from libs.eventstore import (
     Transaction,
     UnitOfWork,
 )
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from services.matchmaking import domain, events, projections, store
 from services.matchmaking.plan import PassResult, Write, plan_pass
 

@@ -19,9 +19,9 @@ import datetime as dt
 from typing import Any
 
 from libs import clock
+from libs.games.arcana import ARCANA, daily_arcana
 from libs.kit import ErrorTable, Problem
 from libs.kit.web import current_service
-from libs.rules import ARCANA, daily_arcana
 from libs.web import (
     Blueprint,
     ErrorSchema,

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from harness.stack import Stack
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from tests.e2e.test_economy_e2e import consumed, eventually, register, wallet
 from tests.e2e.test_match_e2e import Client
 from tests.e2e.test_ranked_e2e import matched, queued_match, ticket

@@ -21,7 +21,7 @@ import pytest
 from harness.stack import Stack
 from libs.client import ApiError, ArcanaClient
 from libs.config import PROJECT_ROOT
-from libs.line import WELCOME_LINE, combat_log
+from libs.games.line import WELCOME_LINE, combat_log
 from tests.e2e.test_match_e2e import wait_for
 
 pytestmark = pytest.mark.e2e

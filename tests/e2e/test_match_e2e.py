@@ -25,7 +25,7 @@ from libs.bus import OutboxRelay
 from libs.contracts import MatchRequested, match_id_for
 from libs.db import make_pool, migrate
 from libs.eventstore import EventStore, Expect, NewEvent
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from tests.integration.bus.helpers import RawReader
 
 pytestmark = pytest.mark.e2e

@@ -15,9 +15,9 @@ import pytest
 
 from libs.config import PROJECT_ROOT
 from libs.eventstore import RecordedEvent
+from libs.games.arcana.facts import FACTS
 from libs.kit.registry import definition, discover
 from libs.kit.schemas import catalog_check, problems, schema_path, schemas_of
-from libs.rules.facts import FACTS
 from tests.unit.rules.test_rules_facts import game_events
 
 SCHEMAS = PROJECT_ROOT / "docs" / "schemas"

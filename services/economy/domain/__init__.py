@@ -1,5 +1,5 @@
-"""The economy domain, pure (standard library, ``libs.rules`` and ``libs.line`` only): commands, events,
-decisions and evolution of wallets and decks, the fair pack function and its exact odds."""
+"""The economy domain, pure (standard library, ``libs.games.arcana`` and ``libs.games.line`` only): commands,
+events, decisions and evolution of wallets and decks, the fair pack function and its exact odds."""
 
 from services.economy.events import EVENT_TYPES, Event, event_from
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TypeVar
 
-from libs.rules import deck_problems
+from libs.games.arcana import deck_problems
 from services.economy.events import ActiveDeckChanged, DeckActivated, DeckDeleted, DeckSaved, Event
 
 from .errors import (

@@ -1,6 +1,6 @@
 """The line's collection and saved lines of one player (stream ``line-<player>``).
 
-The welcome set (``libs.line.catalog.WELCOME_SET``: 3 creeps, 7 uncommon heroes and a support hero,
+The welcome set (``libs.games.line.catalog.WELCOME_SET``: 3 creeps, 7 uncommon heroes and a support hero,
 one copy each, the same for everyone) is claimed once. A line is five different line cards the
 player owns, in row order (the front, left, first); it is refused with every problem named
 (``InvalidLine``). At most five lines, one active: activating one, or editing the active one,
@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from libs.line import CATALOG, WELCOME_SET, active_links, bake, line_problems
-from libs.line.constants import GAME, MAX_SAVED_LINES
+from libs.games.line import CATALOG, WELCOME_SET, active_links, bake, line_problems
+from libs.games.line.constants import GAME, MAX_SAVED_LINES
 from services.economy.events import (
     ActiveDeckChanged,
     Event,

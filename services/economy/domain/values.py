@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from libs.rules import CATALOG, STARTER_COLLECTION, STARTER_DECK
+from libs.games.arcana import CATALOG, STARTER_COLLECTION, STARTER_DECK
 
 RARITIES: Final = ("common", "uncommon", "rare", "epic", "legendary")
 RARE_OR_BETTER: Final = ("rare", "epic", "legendary")

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from services.economy.domain.values import CARDS_BY_RARITY
 from tests.integration.economy.conftest import OPERATOR
 

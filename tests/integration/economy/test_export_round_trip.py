@@ -10,7 +10,7 @@ from typing import Any
 from psycopg import sql
 
 from libs.db import migrate
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from services.economy.projections import TABLES
 from tests.integration.economy.conftest import MIGRATIONS, OPERATOR
 from tests.unit.test_arcana_command import arcana

@@ -7,7 +7,7 @@ import hashlib
 import threading
 from typing import Any
 
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from services.economy.domain.packs import open_pack
 from tests.integration.economy.conftest import OPERATOR
 

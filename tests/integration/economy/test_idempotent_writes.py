@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from psycopg_pool import ConnectionPool
 
+from libs.games.arcana import STARTER_DECK
 from libs.kit.web import service_app
-from libs.rules import STARTER_DECK
 from services.economy.domain.credits import PlayerCredit
 from services.economy.domain.wallet import Credit
 from tests.integration.conftest import settings_for_tests

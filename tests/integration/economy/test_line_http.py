@@ -8,7 +8,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from libs.line import WELCOME_LINE, WELCOME_SET
+from libs.games.line import WELCOME_LINE, WELCOME_SET
 from services.economy.service import EconomyService
 
 

@@ -15,8 +15,8 @@ from psycopg_pool import ConnectionPool
 
 from libs.contracts import MatchEnded, PlayerLoggedIn
 from libs.eventstore import EventStore, Expect, NewEvent, RecordedEvent
-from libs.rules import CATALOG as CARDS
-from libs.rules.constants import Rarity
+from libs.games.arcana import CATALOG as CARDS
+from libs.games.sdk.constants import Rarity
 from services.economy import consumers
 from services.economy import store as economy_store
 from services.economy.domain import wallet

@@ -10,7 +10,7 @@ import pytest
 from psycopg import sql
 
 from libs.bus.projector import Projector
-from libs.rules import STARTER_COLLECTION, STARTER_DECK
+from libs.games.arcana import STARTER_COLLECTION, STARTER_DECK
 from services.economy import projections, store
 from services.economy.domain import AlreadyCredited, AlreadyOpened, InsufficientCoins
 from services.economy.domain.credits import PlayerCredit

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from libs.rules.cards import CATALOG
+from libs.games.arcana.cards import CATALOG
 from services.match.service import MatchService
 
 
@@ -20,7 +20,7 @@ def decks_without_common_cards() -> tuple[list[str], list[str]]:
 
 def next_move(svc: MatchService, match_id: str, rng: random.Random) -> tuple[str, dict[str, Any]] | None:
     """Who moves next and the greedy choice, from the stored state (None: nobody, the match is over)."""
-    from libs.rules.bots import greedy_bot
+    from libs.games.arcana.bots import greedy_bot
     from services.match import domain
 
     m = svc.matches.load(match_id)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from psycopg import sql
 
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from tests.integration.match.conftest import OPERATOR
 
 

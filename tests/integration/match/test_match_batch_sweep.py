@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from libs import clock
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from services.match.service import MatchService
 
 MATCHES = 12

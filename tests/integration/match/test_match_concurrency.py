@@ -10,7 +10,7 @@ from typing import Any
 
 from harness.waiting import wait_until
 from libs.eventstore import EventStore, NewEvent
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from services.match.service import MatchService
 
 

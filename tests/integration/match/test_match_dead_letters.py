@@ -14,10 +14,10 @@ from libs.config import Settings
 from libs.contracts import match_id_for
 from libs.db import migrate
 from libs.eventstore import EventStore, Expect, NewEvent
+from libs.games.arcana import STARTER_DECK
 from libs.kit import definition
 from libs.kit.deadletters import main as dead_letters_command
 from libs.kit.runtime import Runtime, provided
-from libs.rules import STARTER_DECK
 from services.match import consumers
 from services.match.service import MatchService
 from tests.integration.conftest import run_tool

@@ -14,7 +14,7 @@ from psycopg_pool import ConnectionPool
 
 from libs import clock
 from libs.eventstore import Expect, NewEvent, RecordedEvent
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from services.match import domain
 from services.match.consumers import request_match
 from services.match.events import CATALOG, EVENTS

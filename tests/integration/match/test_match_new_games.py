@@ -14,7 +14,7 @@ from flask import Flask
 
 from libs import clock
 from libs.contracts import match_id_for
-from libs.line.catalog import WELCOME_LINE
+from libs.games.line.catalog import WELCOME_LINE
 from services.match import domain, store
 from services.match.repository import as_rows
 from services.match.root import assemble

@@ -8,7 +8,7 @@ from typing import Any
 
 from psycopg import sql
 
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from services.match.service import MatchService
 from tests.integration.conftest import run_tool
 from tests.integration.match.play import decks_without_common_cards, play_to_end

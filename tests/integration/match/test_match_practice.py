@@ -11,9 +11,9 @@ from psycopg_pool import ConnectionPool
 
 from libs.bus.projector import Projector
 from libs.eventstore import EventStore
+from libs.games.arcana import CATALOG
+from libs.games.arcana.bots import greedy_bot
 from libs.kit.web import current_service
-from libs.rules import CATALOG
-from libs.rules.bots import greedy_bot
 from services.match import domain
 from services.match.projections import projection
 from services.match.scheduling import RecordingScheduler

@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from libs.eventstore import RecordedEvent
+from libs.games.arcana import STARTER_DECK
 from libs.kit import definition
 from libs.kit.consume import handler_for
-from libs.rules import STARTER_DECK
 from services.match.service import MatchService
 
 OTHER_DECK = [*STARTER_DECK[:18], "quick_study", "quick_study"]

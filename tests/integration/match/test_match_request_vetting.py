@@ -9,7 +9,7 @@ import uuid
 from typing import Any
 
 from libs.contracts import match_id_for
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from services.match.service import MatchService
 from tests.integration.match.conftest import deliver, registered
 

@@ -12,9 +12,9 @@ from libs.bus import OutboxRelay, topic_for
 from libs.contracts import match_id_for
 from libs.db import migrate
 from libs.eventstore import EventStore, Expect, NewEvent
+from libs.games.arcana import STARTER_DECK
 from libs.kit import definition
 from libs.kit.consume import subscription_runner
-from libs.rules import STARTER_DECK
 from services.match.service import MatchService
 from tests.integration.bus.helpers import wait_until
 from tests.integration.match.conftest import registered

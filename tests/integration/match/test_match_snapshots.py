@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from psycopg_pool import ConnectionPool
 
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from services.match import domain, repository
 from services.match.domain import snapshots
 from services.match.repository import MatchCache, MatchRepository, as_rows, stream_of

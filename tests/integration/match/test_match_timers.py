@@ -13,7 +13,7 @@ from psycopg_pool import ConnectionPool
 
 from libs import clock
 from libs.db.pool import CELERY_CHILD_POOL_MAX
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from services.match import presence, store
 from services.match.root import assemble
 from services.match.scheduling import RecordingScheduler

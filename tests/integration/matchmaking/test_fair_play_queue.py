@@ -9,7 +9,7 @@ import uuid
 from collections.abc import Callable
 
 from libs import clock
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from services.matchmaking.service import MatchmakingService
 from tests.integration.web.shape import assert_error
 

@@ -13,7 +13,7 @@ import pytest
 from libs import clock
 from libs.contracts import MatchEnded, RatingChanged
 from libs.eventstore import NewEvent
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from services.matchmaking import projections
 from services.matchmaking.service import MatchmakingService
 from tests.integration.web.shape import assert_error

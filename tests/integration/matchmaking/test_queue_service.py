@@ -11,7 +11,7 @@ from psycopg import sql
 
 from libs import clock
 from libs.eventstore import RecordedEvent
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from services.matchmaking import domain
 from services.matchmaking.service import (
     MatchInProgress,

@@ -7,7 +7,7 @@ import datetime as dt
 from typing import Any
 
 from libs import clock
-from libs.rules import ARCANA, daily_arcana
+from libs.games.arcana import ARCANA, daily_arcana
 from services.progression.domain import QUESTS
 
 

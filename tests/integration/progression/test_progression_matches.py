@@ -16,9 +16,9 @@ from psycopg_pool import ConnectionPool
 from libs import clock
 from libs.bus import OutboxRelay, Projector, topic_for
 from libs.eventstore import EventStore
+from libs.games.arcana.bots import greedy_bot
 from libs.kit import definition
 from libs.kit.consume import subscription_runner
-from libs.rules.bots import greedy_bot
 from services.match import domain as match_domain
 from services.match.service import MatchService
 from services.progression.domain import QUESTS

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from libs.arena import DECK, State, decide, evolve, fold, start
+from libs.games.arena import DECK, State, decide, evolve, fold, start
 
 A, B, C, D = "a", "b", "c", "d"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from libs.arena import decide, evolve, fold, greedy_bot, legal_commands, random_bot, start, waits
+from libs.games.arena import decide, evolve, fold, greedy_bot, legal_commands, random_bot, start, waits
 
 
 def test_the_greedy_bot_plays_legal_moves_and_beats_two_random_players() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from libs.arena import DECK, KINDS, kind_of, legal_commands, view, visible_event, waits
+from libs.games.arena import DECK, KINDS, kind_of, legal_commands, view, visible_event, waits
 
 from .support import A, B, C, of, play, position, types, zones
 

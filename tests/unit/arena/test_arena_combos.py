@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from libs.arena import CardNotInHand, IllegalTarget, InvalidBonus, decide, legal_commands
+from libs.games.arena import CardNotInHand, IllegalTarget, InvalidBonus, decide, legal_commands
 
 from .support import A, B, of, play, position
 

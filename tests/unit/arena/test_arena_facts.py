@@ -1,4 +1,4 @@
-"""Every event the arena emits is exactly one of its typed declarations (``libs.arena.facts``), and what
+"""Every event the arena emits is exactly one of its typed declarations (``libs.games.arena.facts``), and what
 everyone sees of it (the live topic) exactly its public form: the generated schemas and the relay's
 check cannot drift from the rules."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 
-from libs.arena import visible_event
-from libs.arena.facts import FACTS, PUBLIC
-from libs.arena.game import GAME
+from libs.games.arena import visible_event
+from libs.games.arena.facts import FACTS, PUBLIC
+from libs.games.arena.game import GAME
 from libs.kit.schemas import problems
 from tests.unit.arena.test_arena_properties import run, seeds, sizes
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 games = pytest.importorskip("libs.games")
 conformance = pytest.importorskip("libs.games.conformance")
 
-from libs.arena import fold  # noqa: E402
-from libs.arena.game import ERRORS, GAME  # noqa: E402
+from libs.games.arena import fold  # noqa: E402
+from libs.games.arena.game import ERRORS, GAME  # noqa: E402
 
 
 def setup(seed: int, players: int, **options: object):

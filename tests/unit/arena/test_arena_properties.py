@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from libs.arena import (
+from libs.games.arena import (
     COMBOS,
     DECK,
     MAX_LIFE,

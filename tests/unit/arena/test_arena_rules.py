@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from libs.arena import (
+from libs.games.arena import (
     DECK,
     AlreadySwapped,
     CannotDraw,

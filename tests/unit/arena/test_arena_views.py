@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from libs.arena import fold, result, start, view, visible_event
+from libs.games.arena import fold, result, start, view, visible_event
 
 from .support import A, B, C, play, position
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from libs.contracts import MatchEnded, RewardGranted
-from libs.rules import STARTER_COLLECTION, STARTER_DECK
+from libs.games.arcana import STARTER_COLLECTION, STARTER_DECK
 from services.economy.domain import (
     ActiveDeckUndeletable,
     DeckLimitReached,

@@ -11,8 +11,8 @@ import pytest
 
 from libs.config import PROJECT_ROOT
 from libs.contracts import MatchEnded
-from libs.line import CATALOG, WELCOME_LINE, WELCOME_SET
-from libs.line.doc import with_table
+from libs.games.line import CATALOG, WELCOME_LINE, WELCOME_SET
+from libs.games.line.doc import with_table
 from services.economy.domain import (
     ActiveDeckUndeletable,
     DeckLimitReached,
@@ -205,5 +205,5 @@ def test_the_links_a_line_lights_are_shown_with_the_stats_it_fights_with() -> No
 
 def test_the_service_readme_lists_the_current_line_catalog_and_the_welcome_set() -> None:
     readme = (PROJECT_ROOT / "services/economy/README.md").read_text(encoding="utf-8")
-    assert with_table(readme) == readme, "run `python -m libs.line.doc services/economy/README.md`"
+    assert with_table(readme) == readme, "run `python -m libs.games.line.doc services/economy/README.md`"
     assert all(f"| {CATALOG[c].name} | `{c}` |" in readme for c in WELCOME_SET)

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from libs.games import IllegalCommand, IllegalDeck, MatchOver, Seat, Setup, registry
-from libs.games.arcana import GAME, NotYourTurn, WrongPhase
+from libs.games.arcana import STARTER_DECK
+from libs.games.arcana.game import GAME, NotYourTurn, WrongPhase
 from libs.games.conformance import play_out
-from libs.rules import STARTER_DECK
 
 A, B = "alice", "bob"
 

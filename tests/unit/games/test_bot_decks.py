@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from libs.games import registry
-from libs.line.catalog import WELCOME_SET
+from libs.games.line.catalog import WELCOME_SET
 
 
 def test_every_game_gives_its_bots_a_legal_deck_drawn_from_the_generator_only() -> None:

@@ -1,5 +1,5 @@
 """The line's resolution and links as they stood before the fast path (commit 91ce13d), kept verbatim as the
-reference the differential test compares `libs.line.resolution` with. Not used by the package."""
+reference the differential test compares `libs.games.line.resolution` with. Not used by the package."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from dataclasses import replace
 from operator import ge
 from typing import Any, Final
 
-from libs.line.catalog import Card
-from libs.line.constants import MAX_ROUNDS, EndReason, Ev, Hit, Link, Role, Tag, heal_amount, ramp
-from libs.line.links import ActiveLink, Bonus, Fighter
-from libs.line.resolution import tie_break
-from libs.line.state import State
+from libs.games.line.catalog import Card
+from libs.games.line.constants import MAX_ROUNDS, EndReason, Ev, Hit, Link, Role, Tag, heal_amount, ramp
+from libs.games.line.links import ActiveLink, Bonus, Fighter
+from libs.games.line.resolution import tie_break
+from libs.games.line.state import State
 
 Event = dict[str, Any]
 
@@ -207,7 +207,7 @@ def _heal(
 
 
 # The links as they stood before the fast path (commit 91ce13d), verbatim but for the imports: the
-# reference of `libs.line.links.active_links` and `bake`.
+# reference of `libs.games.line.links.active_links` and `bake`.
 _SUPPORTISH: Final = frozenset({Role.SUPPORT.value, Tag.HEALER.value})
 _FRONTISH: Final = frozenset({Role.TANK.value, Tag.INITIATOR.value})
 _DAMAGEISH: Final = frozenset({Role.CARRY.value, Role.NUKER.value})

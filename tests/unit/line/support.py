@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from libs.line import Fighter, State
-from libs.line.resolution import resolve
+from libs.games.line import Fighter, State
+from libs.games.line.resolution import resolve
 
 A, B = "a", "b"
 

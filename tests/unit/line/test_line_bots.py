@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from libs.line import CATALOG, WELCOME_SET, fight, line_problems, pick_line
-from libs.line.bots import seat
+from libs.games.line import CATALOG, WELCOME_SET, fight, line_problems, pick_line
+from libs.games.line.bots import seat
 
 
 def test_the_bot_picks_a_legal_owned_line_deterministically() -> None:

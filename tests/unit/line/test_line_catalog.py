@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from libs.line import (
+from libs.games.line import (
     CATALOG,
     WELCOME_LINE,
     WELCOME_SET,
@@ -16,7 +16,7 @@ from libs.line import (
     stat_value,
     validate_line,
 )
-from libs.line.catalog import BUDGET, BUDGET_SLACK, CARDS_FILE, load_catalog, validate_catalog
+from libs.games.line.catalog import BUDGET, BUDGET_SLACK, CARDS_FILE, load_catalog, validate_catalog
 
 
 def rows() -> list[dict]:

@@ -1,4 +1,4 @@
-"""Differential test: the fast resolution (`libs.line.resolution`) against the reference it replaced
+"""Differential test: the fast resolution (`libs.games.line.resolution`) against the reference it replaced
 (`reference.py`, the resolver as it stood before), over thousands of random fights: the same events in
 the same order, the same winner and score, the same final state."""
 
@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from libs.line import CATALOG, Fighter, active_links, bake, fight, fold
-from libs.line.resolution import resolve
-from libs.line.setup import fight_started
+from libs.games.line import CATALOG, Fighter, active_links, bake, fight, fold
+from libs.games.line.resolution import resolve
+from libs.games.line.setup import fight_started
 
 from . import reference
 from .support import opening

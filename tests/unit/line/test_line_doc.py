@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from libs.config import PROJECT_ROOT
-from libs.line import CATALOG
-from libs.line.doc import catalog_table, with_table
+from libs.games.line import CATALOG
+from libs.games.line.doc import catalog_table, with_table
 
 
 def test_the_documented_catalog_is_current() -> None:

@@ -1,4 +1,4 @@
-"""Every event the line emits is exactly one of its typed declarations (``libs.line.facts``), and what
+"""Every event the line emits is exactly one of its typed declarations (``libs.games.line.facts``), and what
 anyone sees of it is exactly its public form; the match topics declare them, so the generated schemas
 and the relay's check know the line's events."""
 
@@ -9,11 +9,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from libs.games.line import CATALOG, start, visible_event
+from libs.games.line.facts import FACTS, PUBLIC
+from libs.games.line.game import GAME
 from libs.kit.registry import definition
 from libs.kit.schemas import catalog_check, problems
-from libs.line import CATALOG, start, visible_event
-from libs.line.facts import FACTS, PUBLIC
-from libs.line.game import GAME
 from tests.unit.test_event_schemas import event
 
 BY_TYPE = {f.TYPE: f for f in FACTS}

@@ -10,8 +10,8 @@ import pytest
 games = pytest.importorskip("libs.games")
 conformance = pytest.importorskip("libs.games.conformance")
 
-from libs.line import WELCOME_LINE, combat_log, fold  # noqa: E402
-from libs.line.game import GAME, InvalidLine  # noqa: E402
+from libs.games.line import WELCOME_LINE, combat_log, fold  # noqa: E402
+from libs.games.line.game import GAME, InvalidLine  # noqa: E402
 
 OTHER = ("bog_lurker", "gale_duelist", "comet_sage", "dawn_priestess", "war_drummer")
 

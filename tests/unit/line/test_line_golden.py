@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from libs.line import EndReason, TieBreak, fold, start
-from libs.line.resolution import tie_break
+from libs.games.line import EndReason, TieBreak, fold, start
+from libs.games.line.resolution import tie_break
 
 from .support import A, B, actors, card, hits, of_type, run
 
@@ -223,7 +223,7 @@ def test_a_whole_fight_folds_to_the_resolved_state() -> None:
     line = ["iron_warden", "blade_dancer", "ember_adept", "moss_shaman", "mud_brute"]
     other = ["bog_lurker", "gale_duelist", "comet_sage", "dawn_priestess", "war_drummer"]
     setup = {"match_id": "m", "seed": 1, "players": [{"id": A, "deck": line}, {"id": B, "deck": other}]}
-    from libs.line import fight
+    from libs.games.line import fight
 
     events, state = fight(setup)
     assert fold(events) == state

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from libs.line import CATALOG, Card, active_links, bake, start
-from libs.line.catalog import _card
+from libs.games.line import CATALOG, Card, active_links, bake, start
+from libs.games.line.catalog import _card
 
 
 def make(name: str, roles: list[str], tags: list[str] = (), atk: int = 3, arm: int = 3, hp: int = 10) -> Card:  # type: ignore[assignment]

@@ -7,8 +7,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from libs.line import CATALOG, MAX_ROUNDS, evolve, fight, fold, start, state_hash
-from libs.line.state import State
+from libs.games.line import CATALOG, MAX_ROUNDS, evolve, fight, fold, start, state_hash
+from libs.games.line.state import State
 
 ids = sorted(CATALOG)
 lines = st.lists(st.sampled_from(ids), min_size=5, max_size=5, unique=True)

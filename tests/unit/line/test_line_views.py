@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from libs.line import (
+from libs.games.line import (
     WELCOME_LINE,
     FightOver,
     InvalidCommand,

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from libs.games.arcana import GAME
-from libs.rules import STARTER_DECK, evolve
-from libs.rules.bots import greedy_bot
+from libs.games.arcana import STARTER_DECK, evolve
+from libs.games.arcana.bots import greedy_bot
+from libs.games.arcana.game import GAME
 from services.match import domain
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)

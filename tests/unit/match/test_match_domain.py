@@ -9,8 +9,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from libs.rules import STARTER_DECK
-from libs.rules.bots import greedy_bot
+from libs.games.arcana import STARTER_DECK
+from libs.games.arcana.bots import greedy_bot
 from services.match import domain
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)

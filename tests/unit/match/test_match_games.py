@@ -13,7 +13,7 @@ T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
 
 def test_a_game_resolved_at_once_ends_in_its_opening_batch_and_replays_without_drift() -> None:
-    registry.load(["libs.line.game"])
+    registry.load(["libs.games.line.game"])
     line = registry.get("line")
     players = [
         {"id": "alice", "deck": list(line.starter_deck)},

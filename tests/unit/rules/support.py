@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from libs.analytics.simulate import random_deck
-from libs.rules import decide, evolve, fold, legal_commands, start
-from libs.rules.state import PlayerState, State, Unit
+from libs.games.arcana import decide, evolve, fold, legal_commands, start
+from libs.games.arcana.state import PlayerState, State, Unit
 
 P1, P2 = "p1", "p2"
 # No stat bonus in rounds 1-2 (chariot only cheapens units of cost >= 4).

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from libs.rules import (
+from libs.games.arcana import (
     ARCANA,
     LAST_ROUND,
     MAX_HEALTH,
@@ -19,8 +19,8 @@ from libs.rules import (
     start,
     view,
 )
-from libs.rules.arcana import ARCANA_FILE, last_round, validate_arcana
-from libs.rules.constants import ENDING_FIRST_ROUND
+from libs.games.arcana.arcana import ARCANA_FILE, last_round, validate_arcana
+from libs.games.arcana.constants import ENDING_FIRST_ROUND
 
 from .support import P1, P2, Game, random_setup, setup, types
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from libs.rules import STARTER_DECK, decide, evolve, fold, start
-from libs.rules.bots import greedy_bot, random_bot
+from libs.games.arcana import STARTER_DECK, decide, evolve, fold, start
+from libs.games.arcana.bots import greedy_bot, random_bot
 
 from .support import random_deck, to_move
 

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from libs.rules import (
+from libs.games.arcana import (
     CATALOG,
     STARTER_COLLECTION,
     STARTER_DECK,
@@ -17,7 +17,7 @@ from libs.rules import (
     start,
     validate_catalog,
 )
-from libs.rules.cards import CARDS_FILE, FIELDS, stat_budget
+from libs.games.arcana.cards import CARDS_FILE, FIELDS, stat_budget
 
 from .support import deck, setup
 

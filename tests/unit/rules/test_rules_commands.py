@@ -6,8 +6,8 @@ import copy
 
 import pytest
 
-from libs.rules import RuleViolation, decide, evolve, fold, start, state_hash
-from libs.rules.errors import Code
+from libs.games.arcana import RuleViolation, decide, evolve, fold, start, state_hash
+from libs.games.arcana.errors import Code
 
 from .support import P1, Game, setup
 

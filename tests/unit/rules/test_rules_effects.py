@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from libs.rules import RuleViolation, legal_commands, view
+from libs.games.arcana import RuleViolation, legal_commands, view
 
 from .support import P1, P2, Game, setup, types
 

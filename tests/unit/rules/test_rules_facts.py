@@ -1,4 +1,4 @@
-"""Every event the engine emits is exactly one of its typed declarations (``libs.rules.facts``), and
+"""Every event the engine emits is exactly one of its typed declarations (``libs.games.arcana.facts``), and
 what a spectator sees of it is exactly its public form: the generated schemas cannot drift from the
 engine (issue 20, point 4)."""
 
@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from libs.analytics.simulate import random_deck
+from libs.games.arcana import decide, evolve, fold, start, visible_event
+from libs.games.arcana.bots import random_bot
+from libs.games.arcana.facts import FACTS, PUBLIC, Fact
 from libs.kit.schemas import problems
-from libs.rules import decide, evolve, fold, start, visible_event
-from libs.rules.bots import random_bot
-from libs.rules.facts import FACTS, PUBLIC, Fact
 
 BY_TYPE = {f.TYPE: f for f in FACTS}
 

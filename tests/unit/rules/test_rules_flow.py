@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from libs.rules import LAST_ROUND, RuleViolation, decide, fold, start, view
-from libs.rules.constants import DECK_SIZE, MAX_TIMEOUTS
+from libs.games.arcana import LAST_ROUND, RuleViolation, decide, fold, start, view
+from libs.games.arcana.constants import DECK_SIZE, MAX_TIMEOUTS
 
 from .support import P1, P2, Game, deck, setup, types
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from libs.rules import STARTER_DECK, daily_arcana, fold, start, state_hash, view
+from libs.games.arcana import STARTER_DECK, daily_arcana, fold, start, state_hash, view
 
 from .support import P1, P2, Game, setup
 

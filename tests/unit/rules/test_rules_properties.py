@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from libs.rules import (
+from libs.games.arcana import (
     LAST_ROUND,
     RuleViolation,
     State,
@@ -20,7 +20,7 @@ from libs.rules import (
     start,
     state_hash,
 )
-from libs.rules.constants import BOARD_SIZE, DECK_SIZE, MAX_HEALTH, MAX_MANA
+from libs.games.arcana.constants import BOARD_SIZE, DECK_SIZE, MAX_HEALTH, MAX_MANA
 
 from .support import random_setup, to_move
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from libs.rules import STARTER_DECK, fold, start
-from libs.rules.rng import stream
+from libs.games.arcana import STARTER_DECK, fold, start
+from libs.games.sdk.rng import stream
 
 from .support import P1, P2, deck
 

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from libs.rules import ARCANA, CATALOG
-from libs.rules.arcana import ARCANA_FILE, load_arcana, validate_arcana
-from libs.rules.cards import CARDS_FILE, load_catalog, validate_catalog
-from libs.rules.datafile import load_table
-from libs.rules.effects import damage_units, died_of, strike
-from libs.rules.state import Unit
+from libs.games.arcana import ARCANA, CATALOG
+from libs.games.arcana.arcana import ARCANA_FILE, load_arcana, validate_arcana
+from libs.games.arcana.cards import CARDS_FILE, load_catalog, validate_catalog
+from libs.games.arcana.effects import damage_units, died_of, strike
+from libs.games.arcana.state import Unit
+from libs.games.sdk.datafile import load_table
 
 CARD = CATALOG["hedge_knight"]
 

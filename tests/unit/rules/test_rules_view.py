@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from libs.rules import (
+from libs.games.arcana import (
     CATALOG,
     State,
     decide,

@@ -9,18 +9,6 @@ from __future__ import annotations
 import hashlib
 import random
 
-TURN_ORDER = "turn_order"
-ARCANA = "arcana"
-INSTANCE_IDS = "instance_ids"
-
-
-def deck_purpose(player_index: int) -> str:
-    return f"deck:{player_index}"
-
-
-def mulligan_purpose(player_index: int) -> str:
-    return f"mulligan:{player_index}"
-
 
 def stream(seed: int, purpose: str) -> random.Random:
     """The random stream of `purpose` for the match `seed`."""

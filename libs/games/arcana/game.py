@@ -1,6 +1,6 @@
-"""Arcana (``libs.rules``) as a ``Game``: the first game the match service hosts.
+"""Arcana (``libs.games.arcana``) as a ``Game``: the first game the match service hosts.
 
-An adapter only: the rules stay in ``libs.rules``. Each ``Code`` of the rules' ``RuleViolation``
+An adapter only: the rules stay in ``libs.games.arcana``. Each ``Code`` of the rules' ``RuleViolation``
 becomes its own ``IllegalCommand`` subclass, with the same code and message.
 """
 
@@ -10,7 +10,6 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from libs import rules
 from libs.games import (
     CommandShape,
     Game,
@@ -24,9 +23,10 @@ from libs.games import (
     Setup,
     Wait,
 )
-from libs.rules import Code, RuleViolation, facts
-from libs.rules.bots import greedy_bot
-from libs.rules.state import restore as restore_state
+from libs.games import arcana as rules
+from libs.games.arcana import Code, RuleViolation, facts
+from libs.games.arcana.bots import greedy_bot
+from libs.games.arcana.state import restore as restore_state
 
 MULLIGAN_SECONDS = 30
 TURN_SECONDS = 60

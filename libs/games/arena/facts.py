@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from libs.rules.facts import Fact
+from libs.games.sdk.facts import Fact
 
 _PLAYER = {"doc": "the player's id"}
 _CARD = {"doc": "a card id (`fireball-2`: its kind, then which copy)"}

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from libs.rules.plumbing import setup_fields
-from libs.rules.rng import pick
+from libs.games.sdk.plumbing import setup_fields
+from libs.games.sdk.rng import pick
 
 from .catalog import CATALOG, validate_line
 from .constants import SEATS, Ev

@@ -3,7 +3,9 @@ have chosen."""
 
 from __future__ import annotations
 
-from . import rng
+from libs.games.sdk import rng
+
+from . import purposes
 from .appliers import fold_onto
 from .effects import drawn
 from .errors import Code, RuleViolation
@@ -39,7 +41,7 @@ def mulligan(state: State, index: int, returned: list[str]) -> list[Event]:
     events.append({"type": MULLIGAN_COMPLETED, "player_id": player.id, "returned": returned})
     if k and state.shuffle:
         order = list(player.deck[k:]) + returned
-        rng.stream(state.seed, rng.mulligan_purpose(index)).shuffle(order)
+        rng.stream(state.seed, purposes.mulligan_purpose(index)).shuffle(order)
         events.append({"type": DECK_SHUFFLED, "player_id": player.id, "order": order})
     if state.players[1 - index].mulligan_done:
         after = fold_onto(state, events)

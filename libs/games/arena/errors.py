@@ -5,7 +5,7 @@ Each class carries its `code` (the string the match service answers with); the m
 
 from __future__ import annotations
 
-from libs.rules.plumbing import Refusal
+from libs.games.sdk.plumbing import Refusal
 
 
 class ArenaRuleViolation(Refusal):

@@ -1,4 +1,4 @@
-"""The catalog table of docs/line.md, generated from data/cards.json: `python -m libs.line.doc` rewrites
+"""The catalog table of docs/line.md, generated from data/cards.json: `python -m libs.games.line.doc` rewrites
 it in place (`make docs-line`); a unit test checks the document is current."""
 
 from __future__ import annotations

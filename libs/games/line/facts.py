@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from libs.rules.facts import Fact
+from libs.games.sdk.facts import Fact
 
 from .constants import Ev
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from libs.rules.rng import stream
+from libs.games.sdk.rng import stream
 
 from .appliers import evolve
 from .cards import COUNTER_EXTRA, DECK, EXPLOSION_RECOIL, KINDS

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from libs.games.sdk.datafile import load_table
+
 from .constants import ENDING_FIRST_ROUND, LAST_ROUND, MAX_HEALTH, ROUNDS_PER_ARCANA, SPREAD, CardType, Tribe
-from .datafile import load_table
 from .errors import Code, RuleViolation
 
 ARCANA_FILE: Final = Path(__file__).with_name("data") / "arcana.json"

@@ -13,19 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from libs.games.sdk.facts import Fact
+
 _PLAYER = {"doc": "the player's id"}
 _INSTANCE = "a card instance id (`c1`..`c40`, dealt at random: it reveals nothing)"
 
 
 def _doc(text: str) -> dict[str, str]:
     return {"doc": text}
-
-
-class Fact:
-    """Base of the engine's typed events: ``TYPE`` and ``VERSION`` as the envelope names them."""
-
-    TYPE: ClassVar[str]
-    VERSION: ClassVar[int] = 1
 
 
 @dataclass(frozen=True)

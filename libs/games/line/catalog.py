@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from libs.rules.constants import Rarity  # the same five rarities as Arcana's cards
-from libs.rules.datafile import load_table, rows_problems
+from libs.games.sdk.constants import Rarity  # the same five rarities as Arcana's cards
+from libs.games.sdk.datafile import load_table, rows_problems
 
 from .constants import CREEP_ROLES, LINE_SIZE, Kind, Role, Tag
 from .errors import InvalidLine

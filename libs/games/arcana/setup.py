@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import rng
+from libs.games.sdk import rng
+
+from . import purposes
 from .arcana import check_spread, daily_arcana, draw_spread
 from .cards import validate_deck
 from .constants import DECK_SIZE, DRAW, FIRST_HAND, HERO, SECOND_HAND
@@ -32,12 +34,12 @@ def start(setup: Mapping[str, Any]) -> list[Event]:
     if not isinstance(shuffle, bool):
         raise RuleViolation(Code.INVALID_SETUP, "shuffle is a bool")
     spread = _spread(setup, seed)
-    numbers = rng.stream(seed, rng.INSTANCE_IDS).sample(range(1, 2 * DECK_SIZE + 1), 2 * DECK_SIZE)
+    numbers = rng.stream(seed, purposes.INSTANCE_IDS).sample(range(1, 2 * DECK_SIZE + 1), 2 * DECK_SIZE)
     instances = [[f"c{n}" for n in numbers[i * DECK_SIZE : (i + 1) * DECK_SIZE]] for i in range(2)]
     orders = [list(ids) for ids in instances]
     if shuffle:
         for i, order in enumerate(orders):
-            rng.stream(seed, rng.deck_purpose(i)).shuffle(order)
+            rng.stream(seed, purposes.deck_purpose(i)).shuffle(order)
     events: list[Event] = [
         {
             "type": MATCH_STARTED,
@@ -92,7 +94,7 @@ def _first_index(setup: Mapping[str, Any], seed: int, pids: list[str]) -> int:
     (`invalid_setup`) for a `first` not in the match."""
     first = setup.get("first")
     if first is None:
-        return rng.stream(seed, rng.TURN_ORDER).randrange(2)
+        return rng.stream(seed, purposes.TURN_ORDER).randrange(2)
     if first in pids:
         return pids.index(first)
     raise RuleViolation(Code.INVALID_SETUP, f"first player {first!r} is not in the match")
@@ -108,4 +110,4 @@ def _spread(setup: Mapping[str, Any], seed: int) -> tuple[str, ...]:
         ascendant = None if date is None else daily_arcana(str(date))
     except (TypeError, ValueError):
         raise RuleViolation(Code.INVALID_SETUP, f"date {date!r} is not an ISO date") from None
-    return draw_spread(rng.stream(seed, rng.ARCANA), ascendant)
+    return draw_spread(rng.stream(seed, purposes.ARCANA), ascendant)

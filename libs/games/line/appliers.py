@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from libs.rules.plumbing import Applier, evolver, fold_with
+from libs.games.sdk.plumbing import Applier, evolver, fold_with
 
 from .constants import Ev
 from .links import ActiveLink, Fighter

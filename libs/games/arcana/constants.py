@@ -34,14 +34,6 @@ class ArcanaPhase(StrEnum):
     ENDING = "ending"
 
 
-class Rarity(StrEnum):
-    COMMON = "common"
-    UNCOMMON = "uncommon"
-    RARE = "rare"
-    EPIC = "epic"
-    LEGENDARY = "legendary"
-
-
 class CardType(StrEnum):
     UNIT = "unit"
     SPELL = "spell"

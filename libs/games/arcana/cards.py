@@ -8,6 +8,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from libs.games.sdk.constants import Rarity
+from libs.games.sdk.datafile import load_table, rows_problems
+
 from .constants import (
     DECK_SIZE,
     MAX_COPIES,
@@ -16,11 +19,9 @@ from .constants import (
     CardType,
     Effect,
     Keyword,
-    Rarity,
     Summon,
     Tribe,
 )
-from .datafile import load_table, rows_problems
 from .errors import Code, RuleViolation
 
 CARDS_FILE: Final = Path(__file__).with_name("data") / "cards.json"
