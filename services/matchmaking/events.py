@@ -10,12 +10,20 @@ from libs.contracts.matchmaking import MatchRequested
 from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
 
 TOPIC = "arcana.matchmaking.events"
+PLAYER_DOC = (
+    "the ticket's player (version 2; the relay gives a version 1 event the player of its ticket's "
+    "`TicketOpened` on the topic; read from the store alone, e.g. an export, a version 1 event has null)"
+)
 
 
-@integration_event("TicketOpened", version=1)
+@integration_event("TicketOpened", version=2)
 @dataclass(frozen=True)
 class TicketOpened(IntegrationEvent):
-    """A player joined a queue."""
+    """A player joined a queue with the deck it names (version 1 listed the cards: read without them)."""
+
+    # No topic carries a deck list before the match that plays it has ended: match plays the
+    # player's active deck from its own read model. A version 1 event keeps its list in the store
+    # only; every reader, the relay included, reads it as version 2 (``upcasting.py``).
 
     ticket_id: str = field(metadata={"doc": "the ticket id (UUID)"})
     player_id: str = field(metadata={"doc": "the player's id"})
@@ -26,8 +34,18 @@ class TicketOpened(IntegrationEvent):
             "ranked game), the line's MMR (1,000 before any); 0 for the arena (no rating)"
         }
     )
-    deck: list[str] = field(
-        metadata={"doc": "the player's active deck of that game when joining (the arena: none, `[]`)"}
+    deck_id: str | None = field(
+        metadata={
+            "doc": "the id of the player's active deck of that game when joining, as economy published "
+            "it; `starter` for Arcana's starter deck before economy published any; null for the arena "
+            "(no decks) and for tickets opened before version 2 (they named the cards)"
+        }
+    )
+    deck_version: int = field(
+        metadata={
+            "doc": "the version of economy's deck stream whose `ActiveDeckChanged` made it active "
+            "(0: the starter deck, the arena, or before version 2)"
+        }
     )
     opened_at: str = field(metadata={"doc": "when (ISO 8601, UTC): waiting time counts from here"})
     game: str = field(
@@ -40,12 +58,13 @@ class TicketOpened(IntegrationEvent):
     )
 
 
-@integration_event("TicketPaired", version=1)
+@integration_event("TicketPaired", version=2)
 @dataclass(frozen=True)
 class TicketPaired(IntegrationEvent):
     """The pairing pass paired the ticket and requested a match."""
 
     ticket_id: str = field(metadata={"doc": "the ticket id"})
+    player_id: str | None = field(metadata={"doc": PLAYER_DOC, "since": 2})
     request_id: str = field(metadata={"doc": "the MatchRequested's id"})
     match_id: str = field(metadata={"doc": "the match id the request will have"})
     opponent_id: str = field(metadata={"doc": "the other player's id (a table: the first other player)"})
@@ -63,12 +82,13 @@ class TicketPaired(IntegrationEvent):
     )
 
 
-@integration_event("TicketMatched", version=1)
+@integration_event("TicketMatched", version=2)
 @dataclass(frozen=True)
 class TicketMatched(IntegrationEvent):
     """The match service created the ticket's match."""
 
     ticket_id: str = field(metadata={"doc": "the ticket id"})
+    player_id: str | None = field(metadata={"doc": PLAYER_DOC, "since": 2})
     match_id: str = field(metadata={"doc": "the match id"})
 
 
@@ -86,6 +106,28 @@ class TicketFailed(IntegrationEvent):
     problems: list[str] = field(metadata={"doc": "details, one line each"})
 
 
+@integration_event("TicketReturned", version=1)
+@dataclass(frozen=True)
+class TicketReturned(IntegrationEvent):
+    """A match request refused for a reason that passes (match not yet aware of a player): waits again."""
+
+    # e.g. a player who queued right after registering; waiting still counts from `opened_at`.
+
+    ticket_id: str = field(metadata={"doc": "the ticket id"})
+    player_id: str = field(metadata={"doc": "the ticket's player"})
+    match_id: str = field(metadata={"doc": "the match id the request would have had"})
+    reason: str = field(metadata={"doc": "the match service's reason code (`unknown_player`)"})
+    message: str | None = field(metadata={"doc": "what was wrong, for people"})
+    pair_after: str = field(
+        metadata={
+            "doc": "not paired again before this (ISO 8601, UTC): the return time for a ticket whose "
+            "player the match service knew, later (doubling with each return, at most 30 s) for one "
+            "it did not"
+        }
+    )
+    returned_at: str = field(metadata={"doc": "when (ISO 8601, UTC)"})
+
+
 @integration_event("TicketCancelled", version=1)
 @dataclass(frozen=True)
 class TicketCancelled(IntegrationEvent):
@@ -99,6 +141,14 @@ class TicketCancelled(IntegrationEvent):
 CATALOG = EventCatalog(
     "matchmaking",
     TOPIC,
-    (MatchRequested, TicketOpened, TicketPaired, TicketMatched, TicketFailed, TicketCancelled),
+    (
+        MatchRequested,
+        TicketOpened,
+        TicketPaired,
+        TicketMatched,
+        TicketReturned,
+        TicketFailed,
+        TicketCancelled,
+    ),
     "Queue tickets (stream `ticket-<id>`) and match requests (stream `request-<id>`).",
 )

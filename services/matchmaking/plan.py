@@ -75,6 +75,12 @@ def _abandoned(row: dict[str, Any], resumed: datetime | None, now: datetime) -> 
     return domain.is_abandoned(silent.total_seconds())
 
 
+def _held(row: dict[str, Any], now: datetime) -> bool:
+    """A returned ticket whose wait before its next pairing is not over (``domain.returned``)."""
+    pair_after = row.get("pair_after")
+    return pair_after is not None and bool(pair_after > now)
+
+
 def plan_pass(
     waiting: Sequence[dict[str, Any]],
     paired_long_ago: Sequence[dict[str, Any]],
@@ -85,7 +91,8 @@ def plan_pass(
     the answer deadline (``store.unanswered``). A waiting ticket silent for 30 s, counted from its
     last poll or the pairing's return from an outage (``resumed``) if later, is cancelled as
     abandoned. A ticket whose player's active deck is no longer legal (a card disenchanted while
-    waiting) is cancelled, reason ``illegal_deck``, never paired."""
+    waiting) is cancelled, reason ``illegal_deck``, never paired. A ticket returned to waiting
+    is paired again once its ``pair_after`` has passed."""
     abandoned = [r for r in waiting if _abandoned(r, resumed, now)]
     gone = {r["ticket_id"] for r in abandoned}
     illegal = [r for r in waiting if r["ticket_id"] not in gone and not r.get("deck_legal", True)]
@@ -104,6 +111,6 @@ def plan_pass(
     ]
     steps += [
         _request_step(table, now)
-        for table in _tables([r for r in waiting if r["ticket_id"] not in gone], now)
+        for table in _tables([r for r in waiting if r["ticket_id"] not in gone and not _held(r, now)], now)
     ]
     return steps

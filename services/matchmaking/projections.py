@@ -1,4 +1,6 @@
 """``tickets`` and ``last_opponents`` (per game): the read models of the ``ticket-<id>`` streams.
+A ranked ticket's first opponent becomes its player's previous opponent when the match was created
+(``TicketMatched``), not when it was requested: a ticket returned to waiting played no one.
 
 The service applies its events in the same transaction as the append (``apply``); the projection
 rebuilds them from zero: ``python -m libs.bus.rebuild --schema matchmaking --projection
@@ -29,11 +31,13 @@ _STATUS = {
 
 
 def _open(conn: psycopg.Connection[Any], schema: str, e: RecordedEvent) -> None:
+    """A waiting ticket; ``deck`` written empty (no deck list kept: the previous release reads it)."""
     d = e.data
     conn.execute(
         sql.SQL(
-            "INSERT INTO {} (ticket_id, player_id, mode, rating, deck, status, opened_at, version, "
-            "game, sizes) VALUES (%s, %s, %s, %s, %s, 'waiting', %s, %s, %s, %s) "
+            "INSERT INTO {} (ticket_id, player_id, mode, rating, deck, deck_id, deck_version, status, "
+            "opened_at, version, game, sizes) VALUES (%s, %s, %s, %s, '{{}}', %s, %s, 'waiting', %s, %s, "
+            "%s, %s) "
             "ON CONFLICT (ticket_id) DO NOTHING"
         ).format(sql.Identifier(schema, "tickets")),
         (
@@ -41,7 +45,8 @@ def _open(conn: psycopg.Connection[Any], schema: str, e: RecordedEvent) -> None:
             d["player_id"],
             d["mode"],
             d["rating"],
-            d["deck"],
+            d.get("deck_id"),
+            d.get("deck_version", 0),
             d["opened_at"],
             e.version,
             d.get("game", domain.ARCANA),  # tickets before games: Arcana's, tables of 2
@@ -55,8 +60,8 @@ def _change(conn: psycopg.Connection[Any], schema: str, e: RecordedEvent) -> Non
     conn.execute(
         sql.SQL(
             "UPDATE {} SET status = %s, version = %s, request_id = coalesce(%s, request_id), "
-            "match_id = coalesce(%s, match_id), paired_at = coalesce(%s, paired_at) "
-            "WHERE ticket_id = %s AND version < %s"
+            "match_id = coalesce(%s, match_id), paired_at = coalesce(%s, paired_at), "
+            "opponent_id = coalesce(%s, opponent_id) WHERE ticket_id = %s AND version < %s"
         ).format(sql.Identifier(schema, "tickets")),
         (
             _STATUS[e.type],
@@ -64,25 +69,39 @@ def _change(conn: psycopg.Connection[Any], schema: str, e: RecordedEvent) -> Non
             d.get("request_id"),
             d.get("match_id"),
             d.get("paired_at"),
+            d.get("opponent_id"),
             d["ticket_id"],
             e.version,
         ),
     )
-    if e.type == domain.TICKET_PAIRED:
+    if e.type == domain.TICKET_MATCHED:  # a previous opponent is one a match was created with
         conn.execute(
             sql.SQL(
-                "INSERT INTO {o} (player_id, game, opponent_id) SELECT player_id, game, %s FROM {t} "
-                "WHERE ticket_id = %s AND mode = 'ranked' "
+                "INSERT INTO {o} (player_id, game, opponent_id) SELECT player_id, game, opponent_id "
+                "FROM {t} WHERE ticket_id = %s AND mode = 'ranked' AND opponent_id IS NOT NULL "
                 "ON CONFLICT (player_id, game) DO UPDATE SET opponent_id = EXCLUDED.opponent_id"
             ).format(o=sql.Identifier(schema, "last_opponents"), t=sql.Identifier(schema, "tickets")),
-            (d["opponent_id"], d["ticket_id"]),
+            (d["ticket_id"],),
         )
+
+
+def _returned(conn: psycopg.Connection[Any], schema: str, e: RecordedEvent) -> None:
+    """Back to waiting: no request, match or opponent; not paired before ``pair_after``."""
+    conn.execute(
+        sql.SQL(
+            "UPDATE {} SET status = 'waiting', version = %s, request_id = NULL, match_id = NULL, "
+            "paired_at = NULL, opponent_id = NULL, pair_after = %s WHERE ticket_id = %s AND version < %s"
+        ).format(sql.Identifier(schema, "tickets")),
+        (e.version, e.data["pair_after"], e.data["ticket_id"], e.version),
+    )
 
 
 def apply(conn: psycopg.Connection[Any], schema: str, event: RecordedEvent) -> None:
     """Apply one stored event (request streams and unknown types change nothing here)."""
     if event.type == domain.TICKET_OPENED:
         _open(conn, schema, event)
+    elif event.type == domain.TICKET_RETURNED:
+        _returned(conn, schema, event)
     elif event.type in _STATUS:
         _change(conn, schema, event)
 

@@ -9,7 +9,9 @@ from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
 from services.matchmaking import api, consumers
 from services.matchmaking.events import CATALOG
+from services.matchmaking.publication import PUBLICATION
 from services.matchmaking.service import MatchmakingService
+from services.matchmaking.upcasting import UPCASTERS
 
 
 def build(runtime: Runtime) -> MatchmakingService:
@@ -27,6 +29,8 @@ SERVICE = ServiceDef(
     blueprints=_blueprints,
     errors=api.ERRORS,
     events=(CATALOG,),
+    publication=PUBLICATION,  # every event in its current shape: no deck list (issue 34, finding 2)
+    upcasters=UPCASTERS,
     purge_closed=MatchmakingService.purge_closed,
     subscriptions=(
         Subscription(consumers.DECKS_CONSUMER, (topic_for("economy"),), consumers.DECK_HANDLERS),

@@ -40,16 +40,16 @@ from libs.eventstore import (
     Transaction,
     UnitOfWork,
 )
-from libs.games.arcana import STARTER_DECK
 from services.matchmaking import domain, events, projections, store
 from services.matchmaking.plan import PassResult, Write, plan_pass
+from services.matchmaking.upcasting import UPCASTERS
 
 log = logging.getLogger(__name__)
 
 START_RATING = 900  # the ratings service's start: a player it has not rated yet
 START_MMR = 1000  # the line's MMR before any ranked line match
-STARTER = domain.ActiveDeck(tuple(STARTER_DECK))
-NO_DECK = domain.ActiveDeck(())  # the arena's players share the game's own deck
+STARTER = domain.ActiveDeck("starter")  # every new account's active deck until economy says more
+NO_DECK = domain.ActiveDeck(None)  # the arena's players share the game's own deck
 ACTIVE_DECK_CHANGED, RATING_CHANGED = ActiveDeckChanged.TYPE, RatingChanged.TYPE
 MATCH_CREATED, MATCH_REQUEST_REJECTED = MatchCreated.TYPE, MatchRequestRejected.TYPE
 MATCH_ENDED = MatchEnded.TYPE
@@ -91,11 +91,29 @@ def _problems(raw: Any) -> list[str]:
     return [str(raw)] if raw else []
 
 
+def _refused(event: RecordedEvent) -> Callable[[domain.Ticket], list[domain.TicketEvent]]:
+    """What a MatchRequestRejected does to each ticket of its request: fails it, or, for a reason
+    that passes (``domain.RETURNED_REASONS``: match has not heard of a player yet), returns it to
+    waiting; the player match did not know waits a while first (``domain.returned``)."""
+    rejected = MatchRequestRejected.decode(event)
+    reason, now = rejected.reason or "rejected", clock.now()
+    if reason in domain.RETURNED_REASONS:
+        named = set(rejected.problems) if isinstance(rejected.problems, Mapping) else set()
+
+        def give_back(t: domain.Ticket) -> list[domain.TicketEvent]:
+            unknown = t.player_id in named or not named
+            return domain.returned(t, rejected.match_id, reason, rejected.message, unknown, now)
+
+        return give_back
+    problems = _problems(rejected.problems)
+    return lambda t: domain.failed(t, rejected.match_id, reason, rejected.message, problems)
+
+
 class MatchmakingService:
     def __init__(self, pool: ConnectionPool, schema: str) -> None:
         self.pool = pool
         self.schema = schema
-        self.events = EventStore(pool, schema)
+        self.events = EventStore(pool, schema, UPCASTERS)
         self.repository = Repository(pool, self.events, project=self._project, declared=events.CATALOG.events)
         self._lock_key = f"{schema}.pairing"
 
@@ -273,11 +291,10 @@ class MatchmakingService:
             deck = {
                 "game": active.game,
                 "deck_id": active.deck_id,
-                "cards": list(active.cards),
                 "legal": active.legal,
                 "problems": list(active.problems),
             }
-            store.save_active_deck(conn, self.schema, active.player_id, deck, event.position)
+            store.save_active_deck(conn, self.schema, active.player_id, deck, event.position, event.version)
         elif event.type == RATING_CHANGED:
             changed = RatingChanged.decode(event)
             if changed.game == domain.LINE:  # the line's MMR: a ladder of its own
@@ -297,15 +314,7 @@ class MatchmakingService:
             if created.request_id is not None:  # else a practice or operator match
                 self._settle(created.request_id, lambda t: domain.matched(t, created.match_id), event, conn)
         elif event.type == MATCH_REQUEST_REJECTED:
-            rejected = MatchRequestRejected.decode(event)
-            problems = _problems(rejected.problems)
-
-            def fail(t: domain.Ticket) -> list[domain.TicketEvent]:
-                return domain.failed(
-                    t, rejected.match_id, rejected.reason or "rejected", rejected.message, problems
-                )
-
-            self._settle(rejected.request_id, fail, event, conn)
+            self._settle(MatchRequestRejected.decode(event).request_id, _refused(event), event, conn)
 
     def _settle(
         self,

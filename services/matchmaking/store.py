@@ -23,7 +23,8 @@ def ticket_from_row(row: dict[str, Any]) -> domain.Ticket:
         player_id=row["player_id"],
         mode=row["mode"],
         rating=row["rating"],
-        deck=tuple(row["deck"]),
+        deck_id=row.get("deck_id"),
+        deck_version=row.get("deck_version", 0),
         opened_at=row["opened_at"],
         status=row["status"],
         version=row["version"],
@@ -32,6 +33,7 @@ def ticket_from_row(row: dict[str, Any]) -> domain.Ticket:
         closed_at=row.get("paired_at"),
         game=row.get("game", domain.ARCANA),
         sizes=tuple(row.get("sizes") or (2,)),
+        pair_after=row.get("pair_after"),
     )
 
 
@@ -143,35 +145,41 @@ def active_deck(
     conn: psycopg.Connection[Any], schema: str, player_id: str, game: str = domain.ARCANA
 ) -> domain.ActiveDeck | None:
     row = conn.execute(
-        sql.SQL("SELECT cards, legal, problems FROM {} WHERE player_id = %s AND game = %s").format(
+        sql.SQL("SELECT deck_id, version, legal, problems FROM {} WHERE player_id = %s AND game = %s").format(
             _t(schema, "active_decks")
         ),
         (player_id, game),
     ).fetchone()
-    return domain.ActiveDeck(tuple(row[0]), bool(row[1]), tuple(row[2])) if row else None
+    return domain.ActiveDeck(row[0], int(row[1]), bool(row[2]), tuple(row[3])) if row else None
 
 
 def save_active_deck(
-    conn: psycopg.Connection[Any], schema: str, player_id: str, deck: dict[str, Any], position: int
+    conn: psycopg.Connection[Any],
+    schema: str,
+    player_id: str,
+    deck: dict[str, Any],
+    position: int,
+    version: int,
 ) -> None:
     """Keep economy's newest ActiveDeckChanged of a player and game (``deck["game"]``, default
-    Arcana; an older one arriving late is ignored)."""
+    Arcana; an older one arriving late is ignored): the deck's id, the version of economy's deck
+    stream that published it, and its legality; never its cards (a ticket names the deck only)."""
     conn.execute(
         sql.SQL(
-            "INSERT INTO {t} AS a (player_id, game, deck_id, cards, legal, problems, position) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s) "
+            "INSERT INTO {t} AS a (player_id, game, deck_id, cards, legal, problems, position, version) "
+            "VALUES (%s, %s, %s, '{{}}', %s, %s, %s, %s) "
             "ON CONFLICT (player_id, game) DO UPDATE SET deck_id = EXCLUDED.deck_id, "
-            "cards = EXCLUDED.cards, legal = EXCLUDED.legal, problems = EXCLUDED.problems, "
-            "position = EXCLUDED.position WHERE a.position < EXCLUDED.position"
+            "cards = '{{}}', legal = EXCLUDED.legal, problems = EXCLUDED.problems, "
+            "position = EXCLUDED.position, version = EXCLUDED.version WHERE a.position < EXCLUDED.position"
         ).format(t=_t(schema, "active_decks")),
         (
             player_id,
             deck.get("game", domain.ARCANA),
             deck.get("deck_id"),
-            deck["cards"],
             deck["legal"],
             deck["problems"],
             position,
+            version,
         ),
     )
 

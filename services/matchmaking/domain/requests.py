@@ -2,7 +2,9 @@
 ``MatchRequested``.
 
 The request id is a UUID5 of the sorted ticket ids, so seating the same tickets twice (a retried
-pass, a second worker) names the same request. The match id is the function of the request id the
+pass, a second worker) names the same request. A ticket returned to waiting (``TicketReturned``) is
+named with its version too (``ticket-id@version``), so seating it again names a new request, whose
+match id the refused one did not take. The match id is the function of the request id the
 match service uses too (``libs.contracts.match_id_for``).
 """
 
@@ -28,6 +30,12 @@ def request_id_for(*ticket_ids: str) -> str:
     return str(uuid.uuid5(_REQUEST_NAMESPACE, ":".join(sorted(ticket_ids))))
 
 
+def request_key(t: Ticket) -> str:
+    """What the request id names a ticket by: its id, and its version once it was returned (a ticket
+    is seated from its first version otherwise, and every request before returns named ids only)."""
+    return t.ticket_id if t.version == 1 else f"{t.ticket_id}@{t.version}"
+
+
 def request_match(a: Ticket, b: Ticket, now: datetime) -> tuple[str, dict[str, Sequence[Event]]]:
     """``request_table`` of the pair ``a``, ``b``."""
     return request_table([a, b], now)
@@ -38,7 +46,7 @@ def request_table(table: Sequence[Ticket], now: datetime) -> tuple[str, dict[str
     MatchRequested on ``request-<id>``. Returns (request id, events by stream). Raises
     ``TicketNotWaiting`` or ValueError (a player twice, different games or modes, a size a ticket
     does not accept) from ``paired``."""
-    request_id = request_id_for(*(t.ticket_id for t in table))
+    request_id = request_id_for(*(request_key(t) for t in table))
     match_id = match_id_for(request_id)
     requested = MatchRequested(
         request_id=request_id,

@@ -1,7 +1,8 @@
 """A queue ticket, folded from its stream ``ticket-<id>``, its events and the decisions on it.
 
 Lifecycle: ``waiting`` → ``paired`` (a match was requested) → ``matched`` (the match service created
-it) or ``failed`` (the match service rejected the request); ``waiting`` → ``cancelled`` (by its
+it), ``failed`` (the match service rejected the request) or back to ``waiting`` (``returned``: it
+rejected it for a reason that passes, ``RETURNED_REASONS``); ``waiting`` → ``cancelled`` (by its
 player or as abandoned). Every event carries the times the fold needs, so state never reads a clock.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from libs.contracts.matchmaking import MatchRequested
 from services.matchmaking.events import (
@@ -18,6 +19,7 @@ from services.matchmaking.events import (
     TicketMatched,
     TicketOpened,
     TicketPaired,
+    TicketReturned,
 )
 
 from .games import ARCANA, MatchmakingError, check_unlocked, table_sizes
@@ -27,15 +29,27 @@ WAITING, PAIRED, MATCHED, CANCELLED, FAILED = "waiting", "paired", "matched", "c
 OPEN_STATUSES = (WAITING, PAIRED)
 ANSWER_SECONDS = 120.0  # a paired ticket the match service has not answered for this long fails
 NO_ANSWER = "no_answer"
+# Rejections that pass: match has not heard of a player yet (a player who queued right after
+# registering). The tickets wait again instead of failing; the unknown player's for a while.
+RETURNED_REASONS = frozenset({"unknown_player"})
+RETURN_WAIT_MAX_SECONDS = 30.0
 
 TICKET_OPENED = TicketOpened.TYPE
 TICKET_PAIRED = TicketPaired.TYPE
 TICKET_MATCHED = TicketMatched.TYPE
 TICKET_FAILED = TicketFailed.TYPE
 TICKET_CANCELLED = TicketCancelled.TYPE
-TICKET_EVENTS = (TICKET_OPENED, TICKET_PAIRED, TICKET_MATCHED, TICKET_FAILED, TICKET_CANCELLED)
+TICKET_RETURNED = TicketReturned.TYPE
+TICKET_EVENTS = (
+    TICKET_OPENED,
+    TICKET_PAIRED,
+    TICKET_MATCHED,
+    TICKET_RETURNED,
+    TICKET_FAILED,
+    TICKET_CANCELLED,
+)
 
-TicketEvent = TicketOpened | TicketPaired | TicketMatched | TicketFailed | TicketCancelled
+TicketEvent = TicketOpened | TicketPaired | TicketMatched | TicketReturned | TicketFailed | TicketCancelled
 Event = TicketEvent | MatchRequested  # what the domain decides (declared in ``events.py``)
 
 
@@ -69,9 +83,11 @@ def ticket_stream(ticket_id: str) -> str:
 
 @dataclass(frozen=True)
 class ActiveDeck:
-    """A player's active deck as economy last published it."""
+    """A player's active deck as economy last published it: its id and the version of economy's
+    deck stream that made it active (a ticket names these, never the cards)."""
 
-    cards: tuple[str, ...]
+    deck_id: str | None
+    version: int = 0
     legal: bool = True
     problems: tuple[str, ...] = ()
 
@@ -82,7 +98,8 @@ class Ticket:
     player_id: str
     mode: str
     rating: int
-    deck: tuple[str, ...]
+    deck_id: str | None
+    deck_version: int
     opened_at: datetime
     status: str = WAITING
     version: int = 1
@@ -96,6 +113,8 @@ class Ticket:
     game: str = ARCANA
     sizes: tuple[int, ...] = (2,)  # the table sizes it accepts
     opponents: tuple[str, ...] = ()  # once paired: the other players of its table
+    returns: int = 0  # times a match request was refused for a reason that passes
+    pair_after: datetime | None = None  # returned: not paired again before this
 
     def waited(self, now: datetime) -> float:
         """Seconds waited: until now while waiting, until pairing or cancellation after that."""
@@ -113,7 +132,8 @@ def evolve(t: Ticket | None, event: TicketEvent) -> Ticket:
             event.player_id,
             event.mode,
             int(event.rating),
-            tuple(event.deck),
+            event.deck_id,
+            int(event.deck_version),
             at,
             game=event.game,
             sizes=tuple(event.sizes),
@@ -134,6 +154,19 @@ def evolve(t: Ticket | None, event: TicketEvent) -> Ticket:
         )
     if isinstance(event, TicketMatched):
         return replace(t, status=MATCHED, version=v, match_id=event.match_id)
+    if isinstance(event, TicketReturned):
+        return replace(
+            t,
+            status=WAITING,
+            version=v,
+            request_id=None,
+            match_id=None,
+            opponent_id=None,
+            opponents=(),
+            closed_at=None,
+            returns=t.returns + 1,
+            pair_after=datetime.fromisoformat(event.pair_after),
+        )
     if isinstance(event, TicketFailed):
         return replace(
             t,
@@ -183,9 +216,16 @@ def open_ticket(
         raise NoActiveDeck(game)
     if not deck.legal:
         raise IllegalDeck(deck.problems or ("the deck was refused",))
-    cards = list(deck.cards)
     return TicketOpened(
-        ticket_id, player_id, mode, int(rating), cards, now.isoformat(), game=game, sizes=list(accepted)
+        ticket_id,
+        player_id,
+        mode,
+        int(rating),
+        deck.deck_id,
+        deck.version,
+        now.isoformat(),
+        game=game,
+        sizes=list(accepted),
     )
 
 
@@ -212,6 +252,7 @@ def paired(
         raise ValueError("a table of a size one of its tickets does not accept")
     return TicketPaired(
         ticket_id=t.ticket_id,
+        player_id=t.player_id,
         request_id=request_id,
         match_id=match_id,
         opponent_id=others[0].player_id,
@@ -226,7 +267,7 @@ def matched(t: Ticket, match_id: str) -> list[TicketEvent]:
     """TicketMatched when the paired ticket's match was created; nothing if already settled."""
     if t.status != PAIRED or t.match_id != match_id:
         return []
-    return [TicketMatched(t.ticket_id, match_id)]
+    return [TicketMatched(t.ticket_id, t.player_id, match_id)]
 
 
 def failed(
@@ -236,6 +277,28 @@ def failed(
     if t.status != PAIRED or t.match_id != match_id:
         return []
     return [TicketFailed(t.ticket_id, match_id, reason, message, [str(p) for p in problems])]
+
+
+def return_wait(returns: int) -> float:
+    """Seconds a ticket whose player match did not know waits before its next pairing, after
+    ``returns`` earlier returns: 1, 2, 4 ... at most ``RETURN_WAIT_MAX_SECONDS``."""
+    return min(2.0 ** min(returns, 16), RETURN_WAIT_MAX_SECONDS)
+
+
+def returned(
+    t: Ticket, match_id: str, reason: str, message: str | None, unknown: bool, now: datetime
+) -> list[TicketEvent]:
+    """TicketReturned when the paired ticket's match request was refused for a reason in
+    ``RETURNED_REASONS``: the ticket waits again, at once when its own player was known (``unknown``
+    False: its partner was not), else after ``return_wait``; nothing if already settled."""
+    if t.status != PAIRED or t.match_id != match_id:
+        return []
+    wait = timedelta(seconds=return_wait(t.returns) if unknown else 0.0)
+    return [
+        TicketReturned(
+            t.ticket_id, t.player_id, match_id, reason, message, (now + wait).isoformat(), now.isoformat()
+        )
+    ]
 
 
 def unanswered(t: Ticket, now: datetime) -> list[TicketEvent]:

@@ -85,11 +85,11 @@ def test_line_tickets_play_the_line_deck_at_the_line_mmr(
     deliver(mmr(ada, 1500, version=3, game="arcana"))  # Arcana's rating: another ladder
     ticket = join(ada, {"mode": "casual", "game": "line"})
     assert (ticket["game"], ticket["sizes"], ticket["rating"]) == ("line", [2], 1004)
-    assert mm.look(ada.id, ticket["ticket_id"]).deck == tuple(LINE)
+    assert mm.look(ada.id, ticket["ticket_id"]).deck_id == "l1"
     assert ada.delete(f"/v1/queue/{ticket['ticket_id']}").status_code == 200
     arcana = join(ada, {"mode": "ranked"})  # the line's deck is not Arcana's active deck
     assert (arcana["game"], arcana["rating"]) == ("arcana", 1500)
-    assert mm.look(ada.id, arcana["ticket_id"]).deck == tuple(STARTER_DECK)
+    assert mm.look(ada.id, arcana["ticket_id"]).deck_id == "starter"
     bob = player()
     deliver(line_deck(bob))
     assert join(bob, {"mode": "casual", "game": "line"})["rating"] == 1000  # everyone starts at 1,000

@@ -37,7 +37,7 @@ def count(mm: MatchmakingService, table: str) -> int:
 def test_a_new_player_queues_with_the_starter_deck_at_900(mm: MatchmakingService) -> None:
     p = pid()
     t = mm.join(p, "ranked")
-    assert (t.status, t.rating, t.deck, t.player_id) == ("waiting", 900, tuple(STARTER_DECK), p)
+    assert (t.status, t.rating, t.deck_id, t.deck_version, t.player_id) == ("waiting", 900, "starter", 0, p)
     assert mm.look(p, t.ticket_id) == t
 
 
@@ -74,10 +74,10 @@ def test_an_illegal_active_deck_is_refused_with_its_problems(
     deliver(foreign_event("ActiveDeckChanged", older_good, position=4))  # late and older: ignored
     with pytest.raises(domain.IllegalDeck):
         mm.join(p, "ranked")
-    deliver(
-        foreign_event("ActiveDeckChanged", {**older_good, "cards": list(reversed(STARTER_DECK))}, position=6)
-    )
-    assert mm.join(p, "ranked").deck == tuple(reversed(STARTER_DECK))
+    newer = {**older_good, "deck_id": "d2", "cards": list(reversed(STARTER_DECK))}
+    deliver(foreign_event("ActiveDeckChanged", newer, version=6, position=6))
+    t = mm.join(p, "ranked")
+    assert (t.deck_id, t.deck_version) == ("d2", 6)  # the deck named, never its cards
 
 
 def test_the_rating_comes_from_ratings_newest_version(mm: MatchmakingService, deliver: Callable) -> None:

@@ -7,12 +7,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from libs.eventstore import RecordedEvent
 from services.matchmaking import domain as d
 from services.matchmaking.events import TicketOpened, TicketPaired
+from services.matchmaking.upcasting import UPCASTERS
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-LINE_DECK = d.ActiveDeck(("l1", "l2", "l3", "l4", "l5"))
-NO_DECK = d.ActiveDeck(())
+LINE_DECK = d.ActiveDeck("line-1", 2)
+NO_DECK = d.ActiveDeck(None)
 
 
 def at(seconds: float) -> datetime:
@@ -57,7 +59,7 @@ def test_the_line_needs_a_built_line() -> None:
     with pytest.raises(d.NoActiveDeck):
         d.open_ticket("t", "p", "casual", 1000, None, T0, game="line")
     with pytest.raises(d.IllegalDeck):
-        bad = d.ActiveDeck(("l1",), legal=False, problems=("a line has five cards",))
+        bad = d.ActiveDeck("line-1", 2, legal=False, problems=("a line has five cards",))
         d.open_ticket("t", "p", "casual", 1000, bad, T0, game="line")
 
 
@@ -131,10 +133,16 @@ def test_events_from_before_games_read_as_arcana_tables_of_two() -> None:
         "deck": ["c1"],
         "opened_at": T0.isoformat(),
     }
-    t = d.evolve(None, TicketOpened.decode_data(old))
+    t = d.evolve(None, TicketOpened.decode_data(stored_v1("TicketOpened", old)))
     assert (t.game, t.sizes) == ("arcana", (2,))
     paired = {
         "ticket_id": "t", "request_id": "r", "match_id": "m", "opponent_id": "q",
         "opponent_ticket": "u", "rating_gap": 3, "paired_at": at(2).isoformat(),
     }  # fmt: skip
-    assert d.evolve(t, TicketPaired.decode_data(paired)).opponents == ("q",)
+    assert d.evolve(t, TicketPaired.decode_data(stored_v1("TicketPaired", paired))).opponents == ("q",)
+
+
+def stored_v1(kind: str, data: dict[str, object]) -> dict[str, object]:
+    """``data`` stored in schema version 1, as every reader of matchmaking's store reads it."""
+    event = RecordedEvent(None, "ticket-t", 1, 1, kind, 1, T0, None, None, dict(data))  # type: ignore[arg-type]
+    return UPCASTERS.upcast(event).data

@@ -10,7 +10,7 @@ import pytest
 from services.matchmaking import domain as d
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
-DECK = d.ActiveDeck(tuple(f"c{i}" for i in range(20)))
+DECK = d.ActiveDeck("deck-1", 3)
 
 
 def at(seconds: float) -> datetime:
@@ -46,7 +46,7 @@ def test_a_gap_of_over_10_s_between_passes_is_an_outage_the_silence_counts_from(
 def test_open_refuses_an_unknown_mode_and_an_illegal_deck() -> None:
     with pytest.raises(d.InvalidMode):
         d.open_ticket("t", "p", "practice", 900, DECK, T0)
-    bad = d.ActiveDeck(("c1",), legal=False, problems=("a deck has exactly 20 cards",))
+    bad = d.ActiveDeck("deck-2", 4, legal=False, problems=("a deck has exactly 20 cards",))
     with pytest.raises(d.IllegalDeck) as err:
         d.open_ticket("t", "p", "ranked", 900, bad, T0)
     assert err.value.problems == ["a deck has exactly 20 cards"]
@@ -123,6 +123,7 @@ def test_every_domain_event_has_exactly_its_declared_published_shape() -> None:
         *[e for events in by_stream.values() for e in events],
         *d.matched(paired_a, paired_a.match_id),
         *d.failed(paired_a, paired_a.match_id, "invalid_deck", "m", ["p"]),
+        *d.returned(paired_a, paired_a.match_id, "unknown_player", "m", True, at(3)),
     ]
     assert {e.TYPE for e in produced} == set(CATALOG.types())
     for e in produced:
@@ -139,3 +140,34 @@ def test_a_paired_ticket_unanswered_for_120_s_fails_so_its_player_can_queue_agai
     assert (gone.status, gone.reason) == ("failed", "no_answer")
     assert d.matched(gone, a.match_id) == []  # a late creation changes nothing
     assert d.unanswered(opened("t3", "pc"), at(1000)) == []  # only paired tickets
+
+
+def test_ticket_events_name_their_player_and_the_deck_never_its_cards() -> None:
+    a, b = opened("t1", "pa"), opened("t2", "pb")
+    opening = d.open_ticket("t1", "pa", "ranked", 900, DECK, T0)
+    assert (opening.deck_id, opening.deck_version) == ("deck-1", 3) and "deck" not in opening.data()
+    _, by_stream = d.request_match(a, b, at(1))
+    (paired,) = by_stream["ticket-t1"]
+    (matched,) = d.matched(d.evolve(a, paired), paired.match_id)  # type: ignore[attr-defined]
+    assert paired.player_id == matched.player_id == "pa"  # type: ignore[attr-defined]
+
+
+def test_a_request_refused_for_an_unknown_player_returns_both_tickets_to_waiting() -> None:
+    """The unknown player's ticket waits 1 s, then 2, 4 ... at most 30 before its next pairing;
+    its partner's is free at once; seated again, the pair names a new request (and match)."""
+    a, b = opened("t1", "pa"), opened("t2", "pb")
+    first, by_stream = d.request_match(a, b, at(1))
+    a, b = d.evolve(a, by_stream["ticket-t1"][0]), d.evolve(b, by_stream["ticket-t2"][0])
+    (back_a,) = d.returned(a, a.match_id or "", "unknown_player", "who?", True, at(2))
+    (back_b,) = d.returned(b, b.match_id or "", "unknown_player", "who?", False, at(2))
+    a, b = d.evolve(a, back_a), d.evolve(b, back_b)
+    assert (a.status, a.request_id, a.match_id, a.opponents, a.returns) == ("waiting", None, None, (), 1)
+    assert (a.pair_after, b.pair_after) == (at(3), at(2))
+    assert a.waited(at(12)) == 12  # still counted from the opening
+    assert d.returned(a, "another match", "unknown_player", None, True, at(3)) == []  # settled
+    again, by_stream = d.request_match(a, b, at(4))
+    assert again != first and d.match_id_for(again) != d.match_id_for(first)
+    a = d.evolve(a, by_stream["ticket-t1"][0])
+    (back_a,) = d.returned(a, a.match_id or "", "unknown_player", None, True, at(5))
+    assert d.evolve(a, back_a).pair_after == at(7)  # 2 s after a second return
+    assert [d.return_wait(n) for n in (0, 1, 2, 4, 5, 9)] == [1, 2, 4, 16, 30, 30]
