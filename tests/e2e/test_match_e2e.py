@@ -123,9 +123,9 @@ def announce_players(stack: Stack, *clients: Client) -> None:
 
 def known_to_match(stack: Stack, *player_ids: str) -> bool:
     """Whether the match service has consumed each player's registration. It starts a requested
-    match only between players it knows, else rejects it (``unknown_player``) and matchmaking fails
-    the tickets: a client that queues seconds after registering may be paired before match heard of
-    it (the web client then queues again; these tests wait for match to know their players)."""
+    match only between players it knows, else rejects it (``unknown_player``) and matchmaking returns
+    the tickets to waiting: a client that queues seconds after registering may be paired before match
+    heard of it (these tests publish their own requests, so they wait for match to know their players)."""
     with psycopg.connect(stack.database_url) as conn:
         query = "SELECT count(*) FROM match.players WHERE player_id = ANY(%s)"
         row = conn.execute(query, (list(player_ids),)).fetchone()

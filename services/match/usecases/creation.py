@@ -273,7 +273,7 @@ class MatchCreation:
         that is not the player's active deck as economy last published it, or the starter deck
         before any, in any order (``deck_mismatch``; the decks are Arcana's only: economy keeps no
         other game's). A request reaching match before its players' events is rejected;
-        matchmaking then marks the tickets failed and the players queue again."""
+        matchmaking then returns the tickets to waiting (``unknown_player``; other reasons fail them)."""
         ids = [str(p["id"]) for p in players]
         known = store.known_players(conn, self.schema, ids)
         unknown = [i for i in ids if i not in known]
