@@ -135,13 +135,13 @@ def stack(postgres_url: str, pool: ConnectionPool, schema_name: str, kafka_boots
 
 
 def _pairing_until(stack: Stack, done: Callable[[], bool], timeout: float, what: str) -> None:
-    """Run the pairing pass (Celery beat runs it every second) until ``done``."""
+    """Run the pairing pass (Celery beat runs it every second; here every half second) until ``done``."""
 
     def passed() -> bool:
         stack.mm.pair()
         return done()
 
-    wait_until(passed, timeout, what)
+    wait_until(passed, timeout, what, interval=0.5)
 
 
 def test_players_who_queue_right_after_registering_are_matched_not_failed(stack: Stack) -> None:
@@ -154,7 +154,7 @@ def test_players_who_queue_right_after_registering_are_matched_not_failed(stack:
     def answered() -> bool:
         return all({"TicketReturned", "TicketFailed"} & set(stack.ticket_events(t)) for t in tickets)
 
-    _pairing_until(stack, answered, 60, "match's answer to the first pairing")
+    _pairing_until(stack, answered, 120, "match's answer to the first pairing")
     for t in tickets:
         assert "TicketFailed" not in stack.ticket_events(t), stack.ticket_events(t)
         refused = [e for e in stack.mm.events.read(f"ticket-{t}") if e.type == "TicketReturned"]
@@ -165,7 +165,7 @@ def test_players_who_queue_right_after_registering_are_matched_not_failed(stack:
     def matched() -> bool:
         return all(stack.mm.look(p, t).status == "matched" for p, _, t in (ada, bob))
 
-    _pairing_until(stack, matched, 90, "both first tickets matched")
+    _pairing_until(stack, matched, 180, "both first tickets matched")  # returns wait 1, 2, 4 ... 30 s
     views = [
         stack.queue.get(f"/v1/queue/{t}", headers=_bearer(token)).get_json() for _, token, t in (ada, bob)
     ]
