@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
 from psycopg_pool import ConnectionPool
 
 from libs import clock
+from libs.bus import topic_for
 from libs.config import PROJECT_ROOT
 from libs.contracts import MatchEnded, RatingChanged
 from libs.db import migrate
-from libs.eventstore import RecordedEvent
+from libs.eventstore import EventStore, RecordedEvent
+from libs.kit import Publication, definition
 from libs.kit.web import service_app
 from libs.web import issue_token
 from services.matchmaking.service import MatchmakingService
@@ -113,3 +115,16 @@ def player(app: Any) -> Callable[[], Player]:
 @pytest.fixture
 def counts(pool: ConnectionPool, mm_schema: str) -> Callable[[], dict[str, int]]:
     return row_counter(pool, mm_schema, ("events", "tickets", "ticket_polls", "idempotency"))
+
+
+def retargeted(service: str, keep: str | None = None) -> Publication:
+    """``service``'s declared publication (every event as stored without one), sent to a topic of
+    the test's own on the shared broker; ``keep``: only what it sends to that one of its topics."""
+    declared = definition(service).publication
+    own = topic_for(f"{service[:3]}{uuid.uuid4().hex[:10]}")
+
+    def route(event: RecordedEvent, store: EventStore) -> Sequence[tuple[str, RecordedEvent]]:
+        routed = declared.route(event, store) if declared is not None else [(topic_for(service), event)]
+        return [(own, e) for topic, e in routed if keep is None or topic == keep]
+
+    return Publication((own,), route)

@@ -9,19 +9,19 @@ here (the web client's fallback): the tickets that end matched are the ones firs
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
-from libs.bus import OutboxRelay, Projector, topic_for
+from libs.bus import OutboxRelay, Projector
 from libs.bus.consumer import ConsumerRunner
 from libs.config import PROJECT_ROOT
 from libs.db import migrate
-from libs.eventstore import EventStore, RecordedEvent
-from libs.kit import Publication, definition
+from libs.eventstore import EventStore
+from libs.kit import definition
 from libs.kit.consume import subscription_runner
 from libs.kit.web import service_app
 from services.accounts.service import AccountsConfig, LoginPolicy
@@ -34,21 +34,10 @@ from tests.integration.accounts.conftest import FAST_SCRYPT
 from tests.integration.bus.helpers import wait_until
 from tests.integration.conftest import settings_for_tests
 
+from .conftest import retargeted
+
 SECRET = "first-ticket-secret-" + "f" * 50
 PASSWORD = "correct horse battery"
-
-
-def _retargeted(service: str, keep: str | None = None) -> Publication:
-    """``service``'s declared publication (every event as stored without one), sent to a topic of
-    this test's own; ``keep``: only what goes to that topic of the declared ones."""
-    declared = definition(service).publication
-    own = topic_for(f"{service[:3]}{uuid.uuid4().hex[:10]}")
-
-    def route(event: RecordedEvent, store: EventStore) -> Sequence[tuple[str, RecordedEvent]]:
-        routed = declared.route(event, store) if declared is not None else [(topic_for(service), event)]
-        return [(own, e) for topic, e in routed if keep is None or topic == keep]
-
-    return Publication((own,), route)
 
 
 class Stack:
@@ -77,9 +66,9 @@ class Stack:
                 publication=publication,
             )
             for name, publication in (
-                ("accounts", _retargeted("accounts")),
-                ("matchmaking", _retargeted("matchmaking")),
-                ("match", _retargeted("match", keep=LIFECYCLE_TOPIC)),
+                ("accounts", retargeted("accounts")),
+                ("matchmaking", retargeted("matchmaking")),
+                ("match", retargeted("match", keep=LIFECYCLE_TOPIC)),
             )
         }
         self.consumers = {

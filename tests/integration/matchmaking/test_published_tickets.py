@@ -8,34 +8,21 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from libs import clock
 from libs.analytics.export import ExportFilter, events
-from libs.bus import OutboxRelay, topic_for
-from libs.eventstore import EventStore, NewEvent, RecordedEvent
+from libs.bus import OutboxRelay
+from libs.eventstore import NewEvent
 from libs.games.arcana import STARTER_DECK
-from libs.kit import Publication, definition
+from libs.kit import definition
 from services.matchmaking import projections
-from services.matchmaking.events import TOPIC
 from services.matchmaking.service import MatchmakingService
 from tests.integration.bus.helpers import RawReader, wait_until
 
-from .conftest import foreign_event, requested
+from .conftest import foreign_event, requested, retargeted
 
 OWN_DECK = ["iron_juggernaut", *STARTER_DECK[:19]]  # a deck of the player's own
-
-
-def _declared_on(topic: str) -> Publication:
-    """Matchmaking's declared publication (as stored when it declares none), sent to ``topic``: a
-    topic of this test's own on the shared broker."""
-    declared = definition("matchmaking").publication
-
-    def route(event: RecordedEvent, store: EventStore) -> Sequence[tuple[str, RecordedEvent]]:
-        routed = declared.route(event, store) if declared is not None else [(TOPIC, event)]
-        return [(topic, published) for _, published in routed]
-
-    return Publication((topic,), route)
 
 
 def _stored_before(mm: MatchmakingService, player: str) -> str:
@@ -78,9 +65,9 @@ def test_the_topic_carries_no_deck_list_and_names_each_tickets_player(
     (req,) = requested(mm)
     created = {"match_id": req["match_id"], "mode": "ranked", "players": [ada, bob], "bot": None}
     deliver(foreign_event("MatchCreated", {**created, "request_id": req["request_id"]}))
-    service = f"mm{uuid.uuid4().hex[:10]}"
-    topic, stored = topic_for(service), len(list(mm.events.iter_all()))
-    relay = OutboxRelay(mm.events, service, kafka_bootstrap, publication=_declared_on(topic))
+    publication, stored = retargeted("matchmaking"), len(list(mm.events.iter_all()))
+    topic = publication.topics[0]
+    relay = OutboxRelay(mm.events, topic.split(".")[1], kafka_bootstrap, publication=publication)
     reader = RawReader(kafka_bootstrap, topic)
     relay.start()
     try:
