@@ -115,6 +115,12 @@ class Player:
         self.seen += received(self.driver)
         self.driver.refresh()
 
+    def block(self, *patterns: str) -> None:
+        """Requests to URLs matching these patterns fail as if the server could not be reached
+        (none: every request goes through again)."""
+        self.driver.execute_cdp_cmd("Network.enable", {})
+        self.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": list(patterns)})
+
     def leave(self) -> None:
         """Close the game (the tab goes blank): no more requests from this player."""
         self.seen += received(self.driver)
@@ -189,8 +195,31 @@ class Player:
     def _act(self, action: Callable[[], None]) -> bool:
         before = self.version()
         action()
-        self.wait(lambda: self.ended() or self.version() != before, "the table to show the move", 20)
+        try:
+            self.wait(lambda: self.ended() or self.version() != before, "the table to show the move", 20)
+        except AssertionError as failure:
+            raise AssertionError(f"{failure}; the page's last match calls: {self._match_calls()}") from None
         return True
+
+    def describe(self) -> str:
+        """What the page shows of the match, for a failure's message."""
+        parts = {
+            css: [e.get_attribute("textContent") for e in self.find(css)][:1]
+            for css in ("#turn-status", "#timer", "#connection", "#status")
+        }
+        legal = len(self.find("#table .legal")) + len(self.find("#end-turn:enabled"))
+        return (
+            f"{self.username}: version {self.version()}, {parts}, {legal} legal; calls {self._match_calls()}"
+        )
+
+    def _match_calls(self) -> list[str]:
+        """The last match requests the page made, for a failure's message: what it sent, what came back."""
+        calls = [e for e in received(self.driver) if "/v1/matches/" in e["url"]][-8:]
+        return [
+            f"{e['method']} {e['url'].split('/v1/matches/')[1]} {e['request']} -> {e['status']} "
+            f"{str(e['body'])[:300]}"
+            for e in calls
+        ]
 
     def play_until(self, done: Callable[[], bool], timeout: float = 600) -> None:
         deadline = time.monotonic() + timeout

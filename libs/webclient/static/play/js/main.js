@@ -18,8 +18,10 @@ const TITLES = {
   leaderboard: "Leaderboard", history: "History", replay: "Replay", login: "Log in",
 };
 let stop = null;
+let routed = 0; // the latest route: a slower, older view that finishes loading is stopped, not kept
 
 async function route() {
+  const mine = ++routed;
   if (stop) {
     stop();
     stop = null;
@@ -37,7 +39,9 @@ async function route() {
   mount(main, h("p", { class: "loading" }, "Loading…"));
   try {
     await loadCatalog();
-    stop = (await view.render(main, ...params)) || null;
+    const stopper = (await view.render(main, ...params)) || null;
+    if (mine === routed) stop = stopper;
+    else if (stopper) stopper();
   } catch (err) {
     mount(main, h("p", { class: "error", role: "alert" }, errorText(err)));
   }

@@ -40,11 +40,18 @@ export async function render(root, matchId) {
     while (logList.children.length > 80) logList.lastChild.remove();
   }
 
-  async function refresh() {
-    const [view, legal] = await Promise.all([
+  async function read() {
+    return Promise.all([
       get(`/v1/matches/${matchId}`, { signal: controller.signal }),
       get(`/v1/matches/${matchId}/legal-commands`, { signal: controller.signal }),
     ]);
+  }
+
+  async function refresh() {
+    let [view, legal] = await read();
+    // The two reads may straddle an event (a move, a presence notice): read again rather than show
+    // "Your turn" with nothing to click until the next long-poll answers (up to WAIT seconds).
+    for (let again = 0; again < 3 && legal.version !== view.version; again++) [view, legal] = await read();
     s.view = view;
     s.version = Math.max(s.version, view.version);
     s.legal = legal.version === view.version ? legal.commands : [];
@@ -329,21 +336,37 @@ export async function render(root, matchId) {
     return `Counts: ${won ? "a win pays 60 coins and 60 XP" : "a loss or a draw pays 20 coins and 25 XP"}${mode === "ranked" ? ", and moves your rating" : ""}; quests move.`;
   }
 
+  // The first read, again and again while the server cannot be reached (a restart, a lost network):
+  // the table says so and comes back by itself, as it does once it is showing. False when there is
+  // no such match, or when the player went elsewhere meanwhile.
+  async function load() {
+    let backoff = 1000;
+    for (;;) {
+      try {
+        await refresh();
+        const past = await get(`/v1/matches/${matchId}/events?after=0`, { signal: controller.signal });
+        addEvents(past.events, false);
+        draw();
+        if (s.offline) setOffline(false);
+        return true;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) {
+          mount(root, h("p", { class: "error", role: "alert" }, "No such match (or it is not yours)."));
+          return false;
+        }
+        if (err instanceof ApiError && err.status < 500 && err.status !== 429) throw err;
+        if (!root.contains(board)) return false;
+        setOffline(true);
+        await sleep(backoff);
+        backoff = Math.min(backoff * 2, 8000);
+      }
+    }
+  }
+
   const clock = setInterval(tick, 1000);
   const keys = (e) => { if (e.key === "Escape" && s.selected) { s.selected = null; draw(); } };
   document.addEventListener("keydown", keys);
-  try {
-    await refresh();
-    const past = await get(`/v1/matches/${matchId}/events?after=0`);
-    addEvents(past.events, false);
-    draw();
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) {
-      mount(root, h("p", { class: "error", role: "alert" }, "No such match (or it is not yours)."));
-      return () => clearInterval(clock);
-    }
-    throw err;
-  }
+  if (!(await load())) return () => clearInterval(clock);
   if (s.view.phase !== "ended") poll();
   return () => {
     s.stopped = true;
