@@ -378,6 +378,43 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- release -----------------------------------------------------------------------------------
+
+
+def _release_parser(commands: Any) -> None:
+    from libs.ops.release import COMPONENT
+
+    p = commands.add_parser(
+        "release",
+        help="point the production overlay at a release's images, by digest",
+        description="Write the production overlay's release component: every image by the digest FILE "
+        "gives (lines IMAGE[:TAG]@sha256:..., as `crane digest --full-ref` prints, or the JSON of "
+        "`docker buildx build --metadata-file`), the backend's tag VERSION, and VERSION as the suffix of "
+        "every Job's name. Nothing is written when an image has no digest (docs/upgrading.md).",
+    )
+    p.add_argument("version", help="the release's tag, e.g. 0.2.0 (the Jobs: arcana-migrate-0-2-0)")
+    p.add_argument(
+        "--digests",
+        type=Path,
+        action="append",
+        required=True,
+        metavar="FILE",
+        help="the images' digests (repeat)",
+    )
+    p.add_argument("--component", type=Path, default=COMPONENT, help=argparse.SUPPRESS)
+    p.set_defaults(handler=_release)
+
+
+def _release(args: argparse.Namespace) -> int:
+    from libs.ops import release
+
+    try:
+        print(release.main(args.version, args.digests, args.component))
+    except release.ReleaseError as exc:
+        raise UsageError(str(exc)) from None
+    return 0
+
+
 # -- the command -------------------------------------------------------------------------------
 
 SUBCOMMANDS = (
@@ -389,6 +426,7 @@ SUBCOMMANDS = (
     _migrate_parser,
     _purge_parser,
     _simulate_parser,
+    _release_parser,
 )
 
 

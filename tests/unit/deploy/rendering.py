@@ -27,7 +27,7 @@ OVERLAYS = sorted(p for p in (K8S / "overlays").iterdir() if p.is_dir())
 COMPONENTS = sorted(p for p in (K8S / "components").iterdir() if p.is_dir())
 PRODUCTION = K8S / "overlays" / "production"
 # Components production does not enable: each is rendered on top of production too.
-OPTIONAL = [c for c in COMPONENTS if c.name != "kafka-acls"]
+OPTIONAL = [c for c in COMPONENTS if c.name not in ("kafka-acls", "versioned-jobs")]
 
 
 def kubectl() -> str:
@@ -53,6 +53,25 @@ def _rendered(folder: Path) -> list[dict[str, Any]]:
 
 def render(folder: Path) -> list[dict[str, Any]]:
     return copy.deepcopy(_rendered(folder))
+
+
+@cache
+def _rendered_release(version: str, digests: str) -> list[dict[str, Any]]:
+    from libs.ops import release
+
+    with tempfile.TemporaryDirectory(prefix="release-") as folder:
+        copy_of_k8s = Path(folder) / "k8s"
+        shutil.copytree(K8S, copy_of_k8s, ignore=shutil.ignore_patterns("schemas"))
+        production = copy_of_k8s / PRODUCTION.relative_to(K8S)
+        (Path(folder) / "digests").write_text(digests)
+        release.main(version, [Path(folder) / "digests"], production / "release")
+        return _kustomize(production)
+
+
+def render_release(version: str, digests: str) -> list[dict[str, Any]]:
+    """The production overlay after ``arcana release version`` with ``digests`` (the file's text),
+    on a copy of deploy/k8s: what an operator applies for that release."""
+    return copy.deepcopy(_rendered_release(version, digests))
 
 
 @cache

@@ -164,7 +164,7 @@ def test_production_runs_a_migration_job_of_its_own_release() -> None:
     docs = render(PRODUCTION)
     [job] = of_kind(docs, "Job") and [j for j in of_kind(docs, "Job") if "migrate" in j["metadata"]["name"]]
     [container] = job["spec"]["template"]["spec"]["containers"]
-    tag = container["image"].rsplit(":", 1)[1]
+    tag = container["image"].split("@", 1)[0].rsplit(":", 1)[1]  # name:tag@sha256:digest
     assert job["metadata"]["name"] == "arcana-migrate-" + tag.replace(".", "-")
     for j in of_kind(docs, "Job"):
         assert j["spec"]["ttlSecondsAfterFinished"] > 0, j["metadata"]["name"]
