@@ -212,6 +212,7 @@ def test_network_policies_deny_by_default_and_allow_only_the_needed_flows(docs: 
             "relay": {9100},  # Prometheus only (metrics)
             "consumers": {9100},
             "worker": {9100},  # the Celery worker's task metrics
+            "beat": {9100},  # beat's last tick and entries sent
         }.get(component, {6379} if name == "arcana-redis" else set())
         assert ingress_ports == expected_in, name
 
