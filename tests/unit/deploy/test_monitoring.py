@@ -93,3 +93,27 @@ def _prometheus_may_reach(policies: list[Doc], labels: dict[str, str], port: int
             if from_monitoring and any(p["port"] == port for p in rule.get("ports", [])):
                 return True
     return False
+
+
+def test_the_readme_says_what_readyz_checks() -> None:
+    """The database always (a new connection, ``SELECT 1``), Kafka only where it is configured (the
+    Kubernetes web pods set it empty), Redis never: as the README's probe line says."""
+    from libs.config import PROJECT_ROOT, Settings
+    from libs.web.health import CHECK_TIMEOUT_SECONDS, readiness
+
+    def checks(kafka: str) -> set[str]:
+        unreachable = "postgresql://nobody@127.0.0.1:1/none"
+        return set(readiness(Settings(unreachable, kafka, "redis://127.0.0.1:1/0", "x" * 48, 60, None, 1024)))
+
+    assert checks("") == {"database"} and checks("127.0.0.1:1") == {"database", "kafka"}
+    readme = (PROJECT_ROOT / "README.md").read_text()
+    probes = readme[readme.index("Probes: `/healthz`") :].split("\n\n")[0]
+    assert "`SELECT 1`" in probes and f"within {CHECK_TIMEOUT_SECONDS} s" in probes
+    assert "`KAFKA_BOOTSTRAP_SERVERS` is set" in probes and "never Redis" in probes
+    web_env = [
+        {e["name"]: e.get("value") for e in c.get("env", [])}
+        for d in of_kind(_docs(), "Deployment")
+        if d["spec"]["template"]["metadata"]["labels"][KIND_LABEL] in ("web", "waits")
+        for c in d["spec"]["template"]["spec"]["containers"]
+    ]
+    assert web_env and all(env["KAFKA_BOOTSTRAP_SERVERS"] == "" for env in web_env)
