@@ -415,6 +415,42 @@ def _release(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- ops ---------------------------------------------------------------------------------------
+
+
+def _ops_parser(commands: Any) -> None:
+    p = commands.add_parser(
+        "ops",
+        help="stop, start or look at every Arcana process on Kubernetes (the restore runbook)",
+        description="stop: note each Deployment's replicas and scale every Arcana process (web, "
+        "match-waits, relays, consumers, Celery worker and beat; not Redis) to 0, then wait until "
+        "their pods are gone. start: scale each back to what it ran before. status: what runs. "
+        'With kubectl, in NAMESPACE (docs/operations.md, "Restoring").',
+    )
+    p.add_argument("action", choices=("stop", "start", "status"))
+    p.add_argument("--namespace", "-n", default="arcana")
+    p.add_argument("--kubectl", default="kubectl", help="the kubectl to run (default: kubectl on PATH)")
+    p.add_argument("--timeout", type=float, default=600.0, help="stop: seconds to wait for the pods to go")
+    p.set_defaults(handler=_ops)
+
+
+def _ops(args: argparse.Namespace) -> int:
+    from libs.ops import cluster
+
+    kubectl = cluster.Kubectl(args.kubectl, args.namespace)
+    try:
+        if args.action == "stop":
+            cluster.stop(kubectl, args.timeout, print)
+        elif args.action == "start":
+            cluster.start(kubectl, print)
+        else:
+            cluster.status(kubectl, print)
+    except cluster.OpsError as exc:
+        print(f"arcana ops {args.action}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 # -- the command -------------------------------------------------------------------------------
 
 SUBCOMMANDS = (
@@ -427,6 +463,7 @@ SUBCOMMANDS = (
     _purge_parser,
     _simulate_parser,
     _release_parser,
+    _ops_parser,
 )
 
 
