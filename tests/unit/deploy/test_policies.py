@@ -196,7 +196,9 @@ def test_the_monitoring_component_scrapes_and_alerts() -> None:
     assert {"ArcanaRelayLagging", "ArcanaConsumerLagging", "ArcanaDeadLetters", "ArcanaErrorRate"} <= alerts
     assert {"ArcanaLatencyP99"} <= alerts
     monitored = of_kind(docs, "PodMonitor")
-    for name, deployment in _deployments(docs, "web", "waits", "relay", "consumers", "worker").items():
+    for name, deployment in _deployments(
+        docs, "web", "waits", "relay", "consumers", "worker", "beat"
+    ).items():
         labels = deployment["spec"]["template"]["metadata"]["labels"]
         ports = {
             p["name"]
