@@ -3,7 +3,8 @@
 - the worker: a bootstep beats (``libs.bus.heartbeat``) from the worker's own timer every few
   seconds, so the file goes stale when the worker's event loop hangs;
 - beat: ``HeartbeatScheduler`` (``celery beat --scheduler libs.celery_liveness:HeartbeatScheduler``)
-  beats on every tick of the scheduler;
+  beats on every tick of the scheduler, and records the tick and each entry it sends as metrics
+  (``libs.celery_metrics``);
 - both log JSON lines (``libs.jsonlog``) unless ``LOG_FORMAT=text``.
 """
 
@@ -17,6 +18,7 @@ from celery import Celery, bootsteps
 from celery.beat import PersistentScheduler
 from celery.signals import after_setup_logger, after_setup_task_logger
 
+from libs import celery_metrics
 from libs.bus import heartbeat
 from libs.jsonlog import JsonFormatter
 
@@ -42,8 +44,18 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
 class HeartbeatScheduler(PersistentScheduler):
     def tick(self, *args: Any, **kwargs: Any) -> float:
         heartbeat.beat("celery beat")
+        celery_metrics.beat_ticked()
         interval: float = super().tick(*args, **kwargs)
         return min(interval, heartbeat.STALE / 2)  # wake often enough to keep beating
+
+    def apply_async(self, entry: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            result = super().apply_async(entry, *args, **kwargs)
+        except Exception:
+            celery_metrics.beat_sent(entry.name, sent=False)
+            raise
+        celery_metrics.beat_sent(entry.name, sent=True)
+        return result
 
 
 def _json_logs(logger: logging.Logger, **_: Any) -> None:

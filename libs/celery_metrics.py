@@ -1,4 +1,5 @@
-"""Prometheus metrics of the Celery worker: which tasks ran, how they ended, and how long they took.
+"""Prometheus metrics of the Celery worker (which tasks ran, how they ended, how long they took)
+and of Celery beat (that it still ticks, and what it sent).
 
 - ``arcana_celery_tasks_total{task, state}``: tasks finished, by name and final state (``SUCCESS``,
   ``FAILURE``, ``RETRY``, ...);
@@ -9,6 +10,14 @@ Tasks run in the worker's pool children, so the values live in prometheus_client
 files (``PROMETHEUS_MULTIPROC_DIR``, set for the whole worker before it starts), and the worker's
 main process serves every child's on ``ARCANA_METRICS_PORT`` once the pool is up (the Deployment:
 9100; the monitoring component scrapes it). With either unset, nothing is served.
+
+Beat, one process, serves on ``ARCANA_METRICS_PORT`` once it starts (``beat_init``), through
+``libs.celery_liveness.HeartbeatScheduler`` (the Deployment's ``--scheduler``):
+
+- ``arcana_celery_beat_last_tick_timestamp_seconds``: when it last looked for due entries (at
+  least every 30 s: ``HeartbeatScheduler``), so a hung or absent beat shows;
+- ``arcana_celery_beat_sent_total{entry, outcome}``: entries it sent to the broker (``sent``) or
+  failed to (``failed``: the broker unreachable, say; beat logs it and tries at the next tick).
 """
 
 from __future__ import annotations
@@ -19,8 +28,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from celery.signals import task_postrun, task_prerun, worker_init, worker_ready
-from prometheus_client import CollectorRegistry, Counter, Histogram, multiprocess, start_http_server
+from celery.signals import beat_init, task_postrun, task_prerun, worker_init, worker_ready
+from prometheus_client import (
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    multiprocess,
+    start_http_server,
+)
 
 from libs.bus.metrics import PORT_ENV
 
@@ -34,7 +51,35 @@ DURATION = Histogram(
     ["task"],
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60),
 )
+BEAT_TICK = Gauge(
+    "arcana_celery_beat_last_tick_timestamp_seconds",
+    "When Celery beat last looked for due entries.",
+    multiprocess_mode="max",
+)
+BEAT_SENT = Counter(
+    "arcana_celery_beat_sent", "Beat entries sent to the broker, by outcome.", ["entry", "outcome"]
+)
 _started: dict[str, float] = {}
+
+
+def beat_ticked() -> None:
+    BEAT_TICK.set_to_current_time()
+
+
+def beat_sent(entry: str, sent: bool) -> None:
+    BEAT_SENT.labels(entry, "sent" if sent else "failed").inc()
+
+
+def _serve_beat(**_: Any) -> None:
+    port = os.environ.get(PORT_ENV)
+    if not port:
+        return
+    registry = REGISTRY
+    if folder := os.environ.get(MULTIPROC_ENV):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry, path=folder)
+    start_http_server(int(port), registry=registry)
+    log.info("celery beat metrics on port %s", port)
 
 
 def _task_started(task_id: str, **_: Any) -> None:
@@ -73,3 +118,4 @@ def install() -> None:
     task_prerun.connect(_task_started, weak=False)
     task_postrun.connect(_task_finished, weak=False)
     worker_ready.connect(_serve, weak=False)
+    beat_init.connect(_serve_beat, weak=False)

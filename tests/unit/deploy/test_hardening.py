@@ -95,9 +95,14 @@ def docs(request: pytest.FixtureRequest) -> list[dict[str, Any]]:
 
 
 def _workloads(docs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Deployment or Job name -> its pod template (a release's migration Job as ``arcana-migrate``)."""
-    found = rendering.workloads(docs)
-    return {("arcana-migrate" if n.startswith("arcana-migrate") else n): pod for n, pod in found.items()}
+    """Deployment or Job name -> its pod template (a release's Job by its base name: ``arcana-migrate``
+    for ``arcana-migrate-0-1-0``)."""
+    jobs = {d["metadata"]["name"] for d in base_documents() if d["kind"] == "Job"}
+
+    def base_name(name: str) -> str:
+        return next((job for job in jobs if name.startswith(job + "-")), name)
+
+    return {base_name(n): pod for n, pod in rendering.workloads(docs).items()}
 
 
 _of_kind = of_kind
@@ -207,6 +212,7 @@ def test_network_policies_deny_by_default_and_allow_only_the_needed_flows(docs: 
             "relay": {9100},  # Prometheus only (metrics)
             "consumers": {9100},
             "worker": {9100},  # the Celery worker's task metrics
+            "beat": {9100},  # beat's last tick and entries sent
         }.get(component, {6379} if name == "arcana-redis" else set())
         assert ingress_ports == expected_in, name
 

@@ -164,7 +164,7 @@ def test_production_runs_a_migration_job_of_its_own_release() -> None:
     docs = render(PRODUCTION)
     [job] = of_kind(docs, "Job") and [j for j in of_kind(docs, "Job") if "migrate" in j["metadata"]["name"]]
     [container] = job["spec"]["template"]["spec"]["containers"]
-    tag = container["image"].rsplit(":", 1)[1]
+    tag = container["image"].split("@", 1)[0].rsplit(":", 1)[1]  # name:tag@sha256:digest
     assert job["metadata"]["name"] == "arcana-migrate-" + tag.replace(".", "-")
     for j in of_kind(docs, "Job"):
         assert j["spec"]["ttlSecondsAfterFinished"] > 0, j["metadata"]["name"]
@@ -196,7 +196,9 @@ def test_the_monitoring_component_scrapes_and_alerts() -> None:
     assert {"ArcanaRelayLagging", "ArcanaConsumerLagging", "ArcanaDeadLetters", "ArcanaErrorRate"} <= alerts
     assert {"ArcanaLatencyP99"} <= alerts
     monitored = of_kind(docs, "PodMonitor")
-    for name, deployment in _deployments(docs, "web", "waits", "relay", "consumers", "worker").items():
+    for name, deployment in _deployments(
+        docs, "web", "waits", "relay", "consumers", "worker", "beat"
+    ).items():
         labels = deployment["spec"]["template"]["metadata"]["labels"]
         ports = {
             p["name"]

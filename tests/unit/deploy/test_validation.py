@@ -20,7 +20,7 @@ import yaml
 from kubernetes_validate import utils as kubernetes_schemas
 from referencing import Registry, Resource
 
-from tests.unit.deploy.rendering import K8S, OPTIONAL, OVERLAYS, PRODUCTION, render, render_with
+from tests.unit.deploy.rendering import K8S, OPTIONAL, OVERLAYS, PRODUCTION, RESTORE, render, render_with
 
 KUBERNETES_VERSIONS = ("1.30", "1.37")  # the oldest and newest this project supports
 SCHEMAS = K8S / "schemas"
@@ -95,6 +95,7 @@ def _validate(document: dict[str, Any]) -> list[str]:
 
 def _renderings() -> list[Any]:
     params = [pytest.param(lambda o=o: render(o), id=o.name) for o in OVERLAYS]
+    params.append(pytest.param(lambda: render(RESTORE), id="restore"))
     for component in OPTIONAL:
         params.append(
             pytest.param(lambda c=component: render_with(PRODUCTION, [c]), id=f"production+{component.name}")

@@ -1,0 +1,2 @@
+"""Operators' steps on a cluster: writing a release (``arcana release``) and stopping, starting and
+looking at a namespace (``arcana ops``)."""
