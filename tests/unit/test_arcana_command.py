@@ -16,7 +16,18 @@ from libs.analytics.simulate import SIDES, play
 from libs.config import PROJECT_ROOT
 from services import cli
 
-SUBCOMMANDS = ("export", "import", "replay", "rebuild", "dead-letters", "migrate", "purge", "simulate")
+SUBCOMMANDS = (
+    "export",
+    "import",
+    "replay",
+    "rebuild",
+    "dead-letters",
+    "migrate",
+    "purge",
+    "simulate",
+    "release",
+    "ops",
+)
 
 
 def arcana(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
