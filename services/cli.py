@@ -50,13 +50,14 @@ def _export_parser(commands: Any) -> None:
         "export",
         help="events of one or more services as JSON Lines or Parquet",
         description="Write the event logs of the named services (all by default), merged in time order, "
-        "each event's envelope as stored plus `service`. JSON Lines to standard output, or --output.",
+        "each event's envelope as stored plus `service`. JSON Lines to standard output, or --output. "
+        "Reads what analysts may read: a match's events once it has ended (docs/analytics.md).",
     )
     p.add_argument("--service", action="append", type=_known_service, help="a service (repeat); default all")
     p.add_argument(
         "--since", help="only events that occurred at or after this time (ISO 8601, UTC by default)"
     )
-    p.add_argument("--until", help="only events that occurred before this time")
+    p.add_argument("--until", help="only events that occurred before this time (ISO 8601, UTC by default)")
     p.add_argument("--type", action="append", dest="types", help="only this event type (repeat)")
     p.add_argument("--stream", help="only this stream (e.g. match-<id>)")
     p.add_argument(
@@ -75,7 +76,15 @@ def _export_parser(commands: Any) -> None:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from libs.analytics.export import ExportFilter, ExportRefused, count, events, parse_time, service_of_topic
+    from libs.analytics.export import (
+        ExportFilter,
+        ExportRefused,
+        count,
+        events,
+        parse_time,
+        service_of_topic,
+        through_analysts_views,
+    )
     from libs.cli_progress import Progress
     from libs.db import make_pool
     from libs.kit.registry import definition, service_names
@@ -105,6 +114,7 @@ def _export(args: argparse.Namespace) -> int:
     pool = make_pool(_database(), min_size=1, max_size=1, name="arcana-export")
     try:
         with pool.connection() as conn, conn.transaction():
+            where = through_analysts_views(conn, where)
             progress = Progress("exported", "events", count(conn, where), quiet=args.quiet)
             _write(args, progress.track(events(conn, where)), progress)
     finally:
@@ -198,8 +208,9 @@ def _replay_parser(commands: Any) -> None:
         "replay",
         help="replay a stored match turn by turn, checking every state hash",
         description="Replay one match turn by turn and check it against the stored state hashes (exit 1 on "
-        "drift, 2 when there is no such match). The events come from the database, a JSON Lines export "
-        "or the records topic: the same replay for all three.",
+        "drift or an event missing from the source, 2 when there is no such match). The events come from "
+        "the database (an ended match only), a JSON Lines export or the records topic: the same replay "
+        "for all three.",
     )
     add_replay_arguments(p)
     p.set_defaults(handler=_replay)

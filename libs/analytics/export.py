@@ -8,6 +8,11 @@ plus ``service``, the service whose store holds it.
 Positions are per service: ``(service, position)`` identifies an event's place, ``event_id`` the
 event itself (deduplicate on it when you also read the topics, where republishing is normal).
 
+What is read: each service's analysts' view (``libs.db.analyst``) when the database has one, as
+every database ``arcana migrate`` made has: a match's events only once it has ended, every other
+service's events all. So an export resumed from a position of match misses the matches that were
+still running at the previous one: export match by ``--type``/``--stream``/time again instead.
+
 Order: by ``occurred_at``, then service, then position. One service alone with no time filter is
 exported in position order (the order its relay publishes), so an export can resume from a
 position.
@@ -15,6 +20,7 @@ position.
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import json
 from collections.abc import Iterable, Iterator, Mapping
@@ -25,6 +31,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
+from libs.db.analyst import readable_schema
 from libs.eventstore import RecordedEvent, Upcasters
 
 COLUMNS = (
@@ -80,6 +87,13 @@ class ExportFilter:
     @property
     def in_position_order(self) -> bool:
         return len(self.services) == 1 and self.since is None and self.until is None
+
+
+def through_analysts_views(conn: psycopg.Connection[Any], where: ExportFilter) -> ExportFilter:
+    """``where`` reading each service's analysts' view (``libs.db.analyst``: a match only once it
+    has ended) where the database has one."""
+    schemas = {s: readable_schema(conn, where.schema(s)) for s in where.services}
+    return dataclasses.replace(where, schemas=schemas)
 
 
 def _query(service: str, where: ExportFilter) -> tuple[sql.Composed, list[Any]]:
@@ -182,9 +196,9 @@ def as_json_line(event: dict[str, Any]) -> str:
 
 
 def parse_time(text: str) -> datetime:
-    """An ISO 8601 time; a trailing ``Z`` means UTC; a bare date is midnight UTC."""
+    """An ISO 8601 time; one without a zone (a bare date: its midnight) is UTC."""
     moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    return moment if moment.tzinfo is not None or "T" in text else moment.replace(tzinfo=UTC)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def write_json_lines(rows: Iterable[dict[str, Any]], out: Any) -> int:

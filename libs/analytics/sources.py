@@ -8,10 +8,13 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from libs.eventstore import EventStore, RecordedEvent
+from psycopg_pool import ConnectionPool
+
+from libs.db.analyst import readable_schema
+from libs.eventstore import EventStore, RecordedEvent, Upcasters
 
 ENDING_TYPE = "MatchEnded"
 RECORDS_TOPIC = "arcana.match.records"
@@ -26,8 +29,20 @@ def _in_order(events: Iterable[RecordedEvent]) -> list[RecordedEvent]:
     return sorted(unique.values(), key=lambda e: e.version)
 
 
-def from_database(store: EventStore, stream: str) -> list[RecordedEvent]:
-    return store.read(stream)
+def from_database(
+    pool: ConnectionPool, schema: str, stream: str, upcasters: Upcasters | None = None
+) -> list[RecordedEvent]:
+    """The events of ``stream`` as analysts may read them: through the analysts' view of
+    ``schema`` (``libs.db.analyst``: a match only once it has ended) when the database has one."""
+    with pool.connection() as conn:
+        readable = readable_schema(conn, schema)
+    return EventStore(pool, readable, upcasters).read(stream)
+
+
+def missing_versions(events: Sequence[RecordedEvent]) -> list[int]:
+    """The versions absent from a stream's events (in version order): 1..n must all be there."""
+    have = {e.version for e in events}
+    return [v for v in range(1, max(have, default=0) + 1) if v not in have]
 
 
 def from_export(lines: Iterable[str], stream: str, service: str | None = None) -> list[RecordedEvent]:

@@ -23,8 +23,9 @@ from pathlib import Path
 import psycopg
 
 from libs.config import DatabaseNotFound, database_url
+from libs.db.analyst import publish_events_views
 from libs.db.migrate import migrate, pending
-from libs.db.roles import ANALYST_ROLE, grant_events_read
+from libs.db.roles import ANALYST_ROLE
 from libs.layout import SERVICES_DIR, service_names
 
 
@@ -38,12 +39,16 @@ def service_folders() -> dict[str, list[Path]]:
 
 
 def migrate_all(url: str) -> dict[str, list[str]]:
-    """Migrate every service's schema; returns the files applied now, per service. When the
-    analysts' role exists (``libs.db.roles``), it may then read every event table."""
+    """Migrate every service's schema; returns the files applied now, per service. Then each
+    service's analysts' view (``libs.db.analyst``), which the analysts' role may read when it
+    exists (``libs.db.roles``)."""
     applied = {svc: migrate(url, svc, folders) for svc, folders in service_folders().items()}
     with psycopg.connect(url, autocommit=True) as conn:
-        for svc in applied:
-            grant_events_read(conn, svc, ANALYST_ROLE)
+        conn.execute("SELECT pg_advisory_lock(hashtext('arcana.migrate'))")
+        try:
+            publish_events_views(conn, {svc: svc for svc in applied}, ANALYST_ROLE)
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(hashtext('arcana.migrate'))")
     return applied
 
 

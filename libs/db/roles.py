@@ -12,9 +12,10 @@ migration Job) creates or updates, for the services under ``services/``:
 - ``arcana_worker``: the Celery worker runs every service's tasks, so it is a member of each
   ``<service>_app`` role (and of nothing else);
 - ``arcana_analyst``: read-only, for analysts' exports and queries: ``SELECT`` on each service's
-  ``events`` table and nothing else (no read model, no idempotency record, no inbox). The events
-  never hold a password or its hash. Tables that do not exist yet get the grant from
-  ``libs.db.migrate_all`` once it creates them (it runs as their owner).
+  analysts' view ``<schema>_analytics.events`` and nothing else: no event table (a running match's
+  seed, decks and draws stay out of reach: ``libs.db.analyst``), no read model, no idempotency
+  record, no inbox. Views that do not exist yet get the grant from ``libs.db.migrate_all`` once it
+  creates them (it runs as their owner); a right on an event table given before is revoked.
 
 Run it before the first migration: tables created earlier by another role stay that role's (then
 ``REASSIGN OWNED BY <that role> TO arcana_migrate`` once, as an administrator, and run this again).
@@ -32,12 +33,12 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import psycopg
 from psycopg import sql
 
 from libs.config import secret_from_env
+from libs.db.analyst import grant_analyst
 
 MIGRATION_ROLE = "arcana_migrate"
 WORKER_ROLE = "arcana_worker"
@@ -104,21 +105,6 @@ def _grant_schema(conn: psycopg.Connection[object], schema: str, owner: str, rol
         conn.execute(sql.SQL(statement).format(s=s, o=o, r=r))
 
 
-def grant_events_read(conn: psycopg.Connection[Any], schema: str, role: str) -> bool:
-    """``role`` may read ``schema``'s event table, when both exist; returns whether it was granted."""
-    found = conn.execute(
-        "SELECT to_regclass(format('%%I.events', %s::text)) IS NOT NULL "
-        "AND EXISTS (SELECT 1 FROM pg_roles WHERE rolname = %s)",
-        (schema, role),
-    ).fetchone()
-    if not (found and found[0]):
-        return False
-    s, r = sql.Identifier(schema), sql.Identifier(role)
-    conn.execute(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(s, r))
-    conn.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(sql.Identifier(schema, "events"), r))
-    return True
-
-
 def ensure_roles(admin_url: str, plan: RolePlan, passwords: dict[str, str]) -> None:
     """Create or update the roles of ``plan`` and their grants (``passwords``: role -> password)."""
     with psycopg.connect(admin_url, autocommit=True) as conn:
@@ -135,7 +121,7 @@ def ensure_roles(admin_url: str, plan: RolePlan, passwords: dict[str, str]) -> N
             )
             for schema, role in plan.runtime_roles().items():
                 _grant_schema(conn, schema, plan.migration_role, role)
-                grant_events_read(conn, schema, plan.analyst_role)
+                grant_analyst(conn, schema, plan.analyst_role)
                 conn.execute(
                     sql.SQL("GRANT {} TO {}").format(sql.Identifier(role), sql.Identifier(plan.worker_role))
                 )

@@ -9,7 +9,9 @@ Lines export (``arcana export``) or the records topic (``KAFKA_BOOTSTRAP_SERVERS
 ``make run``'s broker); every source gives the same list, so the replay is the same code path.
 Prints every event (as ``PLAYER`` would see it with ``--as``; everything otherwise, seed included:
 an analyst's tool) and, at each new turn, the game's progress; exits 1 when the replayed state
-differs from a stored hash (drift), 2 when there is no such match.
+differs from a stored hash (drift) or when the source lacks an event of the match (a gap in its
+versions: one line on standard error, no replay), 2 when there is no such match. From the database
+it reads what analysts may read (``libs.db.analyst``): a match only once it has ended.
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ from libs.analytics.sources import (
     from_database,
     from_export,
     from_topic,
+    missing_versions,
 )
-from libs.eventstore import EventStore, RecordedEvent
+from libs.eventstore import RecordedEvent
 from services.match import domain
 from services.match.games import load_games
 from services.match.repository import as_rows, stream_of
@@ -65,7 +68,7 @@ def _events(args: argparse.Namespace) -> list[RecordedEvent]:
 
     pool = make_pool(require_database(), min_size=1, max_size=1, name="match-replay")
     try:
-        return from_database(EventStore(pool, args.schema, UPCASTERS), stream)
+        return from_database(pool, args.schema, stream, UPCASTERS)
     finally:
         pool.close()
 
@@ -85,6 +88,11 @@ def main(argv: list[str] | None = None) -> int:
     if not events:
         print(f"no match {args.match_id}", file=sys.stderr)
         return 2
+    gaps = missing_versions(events)
+    if gaps:
+        shown = ", ".join(map(str, gaps[:5])) + (f" and {len(gaps) - 5} more" if len(gaps) > 5 else "")
+        print(f"match {args.match_id}: cannot replay, event version(s) {shown} missing", file=sys.stderr)
+        return 1
     problems = replay(events, args.player, sys.stdout)
     for problem in problems:
         print(f"DRIFT {problem}", file=sys.stderr)

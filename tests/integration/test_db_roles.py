@@ -1,5 +1,6 @@
 """Issue 12, finding 7: a migration role does the DDL; each service's runtime role reads and writes
-only its own schema's rows, which is all a service needs to run."""
+only its own schema's rows, which is all a service needs to run. The analysts' role reads the
+analysts' views only (issue 34, finding 2)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
 from libs.db import make_pool
+from libs.db.analyst import analytics_schema, publish_events_views
 from libs.db.migrate import migrate
 from libs.db.roles import RolePlan, ensure_roles
 from libs.kit.web import service_app
@@ -74,20 +76,46 @@ def test_ensuring_the_roles_again_changes_nothing(postgres_url: str, plan: RoleP
         assert conn.execute("SELECT current_user").fetchone() == (plan.migration_role,)
 
 
-def test_the_analyst_role_reads_every_event_table_and_nothing_else(postgres_url: str, plan: RolePlan) -> None:
+def test_the_analyst_role_reads_every_service_s_events_view_and_nothing_else(
+    postgres_url: str, plan: RolePlan
+) -> None:
+    """Issue 34, finding 2: no event table (a running match's seed and draws are in match's), only
+    the analysts' views (``libs.db.analyst``); a right on an event table given by an older release
+    is taken back when the roles converge."""
     accounts, match = plan.schemas
     for schema in plan.schemas:
         migrate(url_as(postgres_url, plan.migration_role), schema, [MIGRATIONS])
-    ensure_roles(postgres_url, plan, {})  # the tables exist now: the grants converge
+    with psycopg.connect(postgres_url, autocommit=True) as conn:  # what the roles Job granted before
+        for schema in plan.schemas:
+            conn.execute(
+                sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(
+                    *map(sql.Identifier, (schema, plan.analyst_role))
+                )
+            )
+            conn.execute(
+                sql.SQL("GRANT SELECT ON {} TO {}").format(
+                    sql.Identifier(schema, "events"), sql.Identifier(plan.analyst_role)
+                )
+            )
+    with psycopg.connect(url_as(postgres_url, plan.migration_role), autocommit=True) as conn:
+        made = publish_events_views(conn, {"accounts": accounts, "match": match}, plan.analyst_role)
+    assert made == [accounts, match]
+    ensure_roles(postgres_url, plan, {})  # converging again keeps it so
     with psycopg.connect(url_as(postgres_url, plan.analyst_role), autocommit=True) as conn:
         for schema in plan.schemas:
-            conn.execute(sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(schema, "events")))
+            conn.execute(
+                sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(analytics_schema(schema), "events"))
+            )
         for statement in (
+            sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(accounts, "events")),
+            sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(match, "events")),
             sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(accounts, "players")),
             sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(match, "idempotency")),
-            sql.SQL("INSERT INTO {} (position) VALUES (1)").format(sql.Identifier(accounts, "events")),
-            sql.SQL("DELETE FROM {}").format(sql.Identifier(match, "events")),
-            sql.SQL("CREATE TABLE {} (x INT)").format(sql.Identifier(accounts, "mine")),
+            sql.SQL("INSERT INTO {} (position) VALUES (1)").format(
+                sql.Identifier(analytics_schema(accounts), "events")
+            ),
+            sql.SQL("DELETE FROM {}").format(sql.Identifier(analytics_schema(match), "events")),
+            sql.SQL("CREATE TABLE {} (x INT)").format(sql.Identifier(analytics_schema(accounts), "mine")),
         ):
             with pytest.raises(pg_errors.InsufficientPrivilege):
                 conn.execute(statement)

@@ -145,3 +145,17 @@ def test_parquet_holds_the_same_events_with_typed_columns(
     ]
     moments = [datetime.fromisoformat(r[6]) for r in rows]
     assert moments == [datetime.fromisoformat(e["occurred_at"]) for e in as_json]
+
+
+def test_a_time_without_a_zone_is_utc_as_the_help_says(
+    postgres_url: str, two_services: dict[str, EventStore]
+) -> None:
+    """Issue 32, point 5: `--since 2026-11-30T22:01` was refused (a time zone asked for)."""
+    env = {**env_for(postgres_url, two_services), "TZ": "America/New_York", "PGTZ": "Asia/Tokyo"}
+    both = ("--service", "economy", "--service", "match")
+    bare = arcana("export", *both, "--since", "2026-11-30T22:01:00", "--until", "2026-11-30T22:04", env=env)
+    zoned = arcana(
+        "export", *both, "--since", "2026-11-30T22:01:00Z", "--until", "2026-11-30T22:04Z", env=env
+    )
+    assert [e["data"]["n"] for e in lines(bare)] == [1, 2, 3]
+    assert bare.stdout == zoned.stdout

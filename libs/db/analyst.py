@@ -1,0 +1,143 @@
+"""What the analysts' role reads: each service's events through a view, never the event table.
+
+For each service schema ``<schema>`` with an event table, the schema ``<schema>_analytics`` holds
+one view, ``events``, with the table's columns (an ``EventStore`` on that schema reads it):
+
+- **match**: the events of a match only once the match has ended: a stream is shown once it holds
+  its ``MatchEnded`` (what ``arcana.match.records`` carries). A running match's seed, deck lists,
+  deck orders and draws, and a rejected request (no match was played), are not shown;
+- every other service: all its events. None holds a match's hidden state: accounts never store a
+  password or its hash in events; economy's deck events are a player's saved decks, which economy
+  publishes on its public topic for the match service anyway; matchmaking's tickets and requests,
+  ratings and progression hold what players see of themselves.
+
+The views are ``security_barrier`` views owned by the role that creates them (the migration role,
+owner of the tables), so the analysts' role needs no right on the tables: it gets ``USAGE`` on each
+``<schema>_analytics`` and ``SELECT`` on its view, and any right it had on a service schema or its
+event table (before the views) is revoked. ``libs.db.migrate_all`` makes the views after every
+migration; ``libs.db.roles`` converges the grants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import psycopg
+from psycopg import sql
+
+from libs.games import END_EVENT
+
+ANALYTICS_SUFFIX = "_analytics"
+EVENT_COLUMNS = (
+    "position",
+    "event_id",
+    "stream",
+    "version",
+    "type",
+    "schema_version",
+    "occurred_at",
+    "recorded_at",
+    "correlation_id",
+    "causation_id",
+    "data",
+)
+# The services whose streams an analyst may read only once they have ended, and the event that ends one.
+ENDED_STREAMS_ONLY = {"match": END_EVENT}
+
+
+def analytics_schema(schema: str) -> str:
+    """The schema of the analysts' view of ``schema``'s events."""
+    return schema + ANALYTICS_SUFFIX
+
+
+def _exists(conn: psycopg.Connection[Any], schema: str, name: str) -> bool:
+    """Whether ``schema.name`` exists (from the catalog: no right on the schema needed)."""
+    row = conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+        "WHERE n.nspname = %s AND c.relname = %s)",
+        (schema, name),
+    ).fetchone()
+    return bool(row and row[0])
+
+
+def has_events_view(conn: psycopg.Connection[Any], schema: str) -> bool:
+    return _exists(conn, analytics_schema(schema), "events")
+
+
+def readable_schema(conn: psycopg.Connection[Any], schema: str) -> str:
+    """Where the tools read ``schema``'s events: its analysts' view, which every database that
+    ``libs.db.migrate_all`` migrated has, else the event table (a schema migrated alone, as in a
+    test; only a role with rights on the table reads it)."""
+    return analytics_schema(schema) if has_events_view(conn, schema) else schema
+
+
+def _schema_exists(conn: psycopg.Connection[Any], schema: str) -> bool:
+    row = conn.execute("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = %s)", (schema,)).fetchone()
+    return bool(row and row[0])
+
+
+def _role_exists(conn: psycopg.Connection[Any], role: str) -> bool:
+    row = conn.execute("SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = %s)", (role,)).fetchone()
+    return bool(row and row[0])
+
+
+def _view_query(service: str, schema: str) -> sql.Composed:
+    table = sql.Identifier(schema, "events")
+    select = sql.SQL("SELECT {cols} FROM {table} AS e").format(
+        cols=sql.SQL(", ").join(sql.Identifier("e", c) for c in EVENT_COLUMNS), table=table
+    )
+    end = ENDED_STREAMS_ONLY.get(service)
+    if end is None:
+        return select
+    ended = sql.SQL(
+        " WHERE EXISTS (SELECT 1 FROM {table} AS ended WHERE ended.stream = e.stream AND ended.type = {end})"
+    ).format(table=table, end=sql.Literal(end))
+    return select + ended
+
+
+def create_events_view(conn: psycopg.Connection[Any], service: str, schema: str) -> bool:
+    """Create or replace ``<schema>_analytics.events`` (run as the event table's owner); returns
+    whether it exists now (not when ``schema`` has no event table yet)."""
+    if not _exists(conn, schema, "events"):
+        return False
+    target = sql.Identifier(analytics_schema(schema))
+    conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(target))
+    conn.execute(sql.SQL("REVOKE ALL ON SCHEMA {} FROM PUBLIC").format(target))
+    conn.execute(
+        sql.SQL("CREATE OR REPLACE VIEW {} WITH (security_barrier = true) AS ").format(
+            sql.Identifier(analytics_schema(schema), "events")
+        )
+        + _view_query(service, schema)
+    )
+    return True
+
+
+def grant_analyst(conn: psycopg.Connection[Any], schema: str, role: str) -> bool:
+    """``role`` may read ``schema``'s events through its view only; returns whether the view exists
+    (the rights on the table are revoked either way). Nothing happens when ``role`` does not exist."""
+    if not _role_exists(conn, role):
+        return False
+    r = sql.Identifier(role)
+    if _exists(conn, schema, "events"):
+        conn.execute(sql.SQL("REVOKE ALL ON {} FROM {}").format(sql.Identifier(schema, "events"), r))
+    if _schema_exists(conn, schema):
+        conn.execute(sql.SQL("REVOKE ALL ON SCHEMA {} FROM {}").format(sql.Identifier(schema), r))
+    if not has_events_view(conn, schema):
+        return False
+    conn.execute(
+        sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(sql.Identifier(analytics_schema(schema)), r)
+    )
+    conn.execute(
+        sql.SQL("GRANT SELECT ON {} TO {}").format(sql.Identifier(analytics_schema(schema), "events"), r)
+    )
+    return True
+
+
+def publish_events_views(conn: psycopg.Connection[Any], schemas: Mapping[str, str], role: str) -> list[str]:
+    """Each service's view (``schemas``: service -> schema) and ``role``'s grants; returns the
+    schemas whose view exists."""
+    made = [schema for service, schema in schemas.items() if create_events_view(conn, service, schema)]
+    for schema in schemas.values():
+        grant_analyst(conn, schema, role)
+    return made

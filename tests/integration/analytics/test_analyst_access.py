@@ -1,0 +1,118 @@
+"""Issue 34, finding 2 (the database half): the analysts' role read every `events` table, so it saw
+the seed, the deck orders and the cards drawn of running matches. It reads a match's events only
+once the match has ended now (the analysts' view, `libs.db.analyst`), and `arcana export` and
+`arcana replay` read through that view."""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg import errors as pg_errors
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
+
+from libs.db.analyst import analytics_schema, publish_events_views
+from libs.db.roles import RolePlan, ensure_roles
+from libs.eventstore import EventStore
+from services.match.service import MatchService
+from tests.integration.match.play import decks_without_common_cards, play_to_end
+from tests.unit.test_arcana_command import arcana
+
+HIDDEN = ("DeckShuffled", "CardDrawn")  # a running match's deck orders and draws
+
+
+@pytest.fixture
+def analyst(postgres_url: str, match_schema: str) -> Iterator[str]:
+    """The analysts' role of a role plan over the match schema, converged as the roles Job and the
+    migration Job do; yields its database URL."""
+    tag = uuid.uuid4().hex[:8]
+    plan = RolePlan((match_schema,), prefix=f"a{tag}_")
+    password = f"pw-{tag}"
+    ensure_roles(postgres_url, plan, {plan.analyst_role: password})
+    with psycopg.connect(postgres_url, autocommit=True) as conn:  # what libs.db.migrate_all does
+        publish_events_views(conn, {"match": match_schema}, plan.analyst_role)
+    yield make_conninfo(postgres_url, user=plan.analyst_role, password=password)
+
+
+@pytest.fixture
+def two_matches(make_player: Any, admin: Any, svc: MatchService) -> dict[str, str]:
+    """One match played to its end and one running (its players dealt their hands, no move yet)."""
+    alice, bob = make_player(), make_player()
+    ended = admin([alice, bob], list(decks_without_common_cards()))
+    play_to_end({alice.id: alice, bob.id: bob}, svc, ended)
+    running = admin([make_player(), make_player()], list(decks_without_common_cards()))
+    return {"ended": ended, "running": running}
+
+
+def _rows(url: str, table: sql.Composed, stream: str) -> list[tuple[str, dict[str, Any]]]:
+    with psycopg.connect(url, autocommit=True) as conn:
+        query = sql.SQL("SELECT type, data FROM {} WHERE stream = %s ORDER BY version").format(table)
+        return [(kind, data) for kind, data in conn.execute(query, (stream,)).fetchall()]
+
+
+def test_the_analyst_reads_an_ended_match_whole_and_nothing_of_a_running_one(
+    analyst: str, match_schema: str, pool: Any, two_matches: dict[str, str]
+) -> None:
+    running, ended = f"match-{two_matches['running']}", f"match-{two_matches['ended']}"
+    assert {e.type for e in EventStore(pool, match_schema).read(running)} >= set(HIDDEN)  # there to see
+
+    with psycopg.connect(analyst, autocommit=True) as conn, pytest.raises(pg_errors.InsufficientPrivilege):
+        conn.execute(
+            sql.SQL("SELECT data FROM {} WHERE stream = %s").format(sql.Identifier(match_schema, "events")),
+            (running,),
+        )
+    view = sql.Identifier(analytics_schema(match_schema), "events")
+    assert _rows(analyst, view, running) == []
+    whole = _rows(analyst, view, ended)
+    assert [(e.type, e.data) for e in EventStore(pool, match_schema).read(ended)] == whole
+    assert {kind for kind, _ in whole} >= {*HIDDEN, "MatchStarted", "MatchEnded"}
+    assert any("seed" in data for _, data in whole)
+
+
+def _as_analyst(analyst: str, match_schema: str) -> dict[str, str]:
+    return {**os.environ, "DATABASE_URL": analyst, "ARCANA_MATCH_SCHEMA": match_schema}
+
+
+def test_export_and_replay_as_the_analyst_give_ended_matches_only(
+    analyst: str, match_schema: str, two_matches: dict[str, str]
+) -> None:
+    env = _as_analyst(analyst, match_schema)
+    done = arcana("export", "--service", "match", "--quiet", env=env)
+    assert done.returncode == 0, done.stderr
+    streams = {json.loads(line)["stream"] for line in done.stdout.splitlines()}
+    assert streams == {f"match-{two_matches['ended']}"}
+
+    replayed = arcana("replay", two_matches["ended"], "--schema", match_schema, env=env)
+    assert replayed.returncode == 0, replayed.stderr
+    assert "every stored state hash matches" in replayed.stdout
+    hidden = arcana("replay", two_matches["running"], "--schema", match_schema, env=env)
+    assert hidden.returncode == 2 and f"no match {two_matches['running']}" in hidden.stderr
+    assert hidden.stdout == ""
+
+
+def test_a_replay_missing_an_event_says_so_in_one_line_and_exits_1(
+    postgres_url: str, match_schema: str, two_matches: dict[str, str], tmp_path: Path
+) -> None:
+    env = {**os.environ, "DATABASE_URL": postgres_url, "ARCANA_MATCH_SCHEMA": match_schema}
+    export = tmp_path / "match.jsonl"
+    assert arcana("export", "--service", "match", "--output", str(export), env=env).returncode == 0
+    ended = two_matches["ended"]
+    lines = export.read_text().splitlines(keepends=True)
+    gap = next(
+        n
+        for n, line in enumerate(lines)
+        if (e := json.loads(line))["stream"] == f"match-{ended}" and e["version"] == 7
+    )
+    holed = tmp_path / "holed.jsonl"
+    holed.write_text("".join(lines[:gap] + lines[gap + 1 :]))
+
+    done = arcana("replay", ended, "--export", str(holed), env=env)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [f"match {ended}: cannot replay, event version(s) 7 missing"]
