@@ -14,13 +14,17 @@ from typing import Any
 
 import psycopg
 import pytest
+import yaml
 from psycopg import errors as pg_errors
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
+from libs.config import PROJECT_ROOT
+from libs.db import migrate
 from libs.db.analyst import analytics_schema, publish_events_views
 from libs.db.roles import RolePlan, ensure_roles
 from libs.eventstore import EventStore
+from libs.layout import service_names
 from services.match.service import MatchService
 from tests.integration.match.play import decks_without_common_cards, play_to_end
 from tests.unit.test_arcana_command import arcana
@@ -116,3 +120,34 @@ def test_a_replay_missing_an_event_says_so_in_one_line_and_exits_1(
     done = arcana("replay", ended, "--export", str(holed), env=env)
     assert done.returncode == 1
     assert done.stderr.splitlines() == [f"match {ended}: cannot replay, event version(s) 7 missing"]
+
+
+def _cluster_export_arguments(output: Path) -> list[str]:
+    """The `arcana` arguments of the in-cluster export (deploy/k8s/components/analytics-export), its
+    output in ``output`` instead of the pod's /export."""
+    path = PROJECT_ROOT / "deploy" / "k8s" / "components" / "analytics-export" / "export.yaml"
+    manifest = yaml.safe_load(path.read_text())
+    [export] = manifest["spec"]["jobTemplate"]["spec"]["template"]["spec"]["initContainers"]
+    arguments = [*export["command"][1:], *export["args"]]
+    return [str(output / Path(a).name) if a.startswith("/export/") else a for a in arguments]
+
+
+def test_the_cluster_export_as_the_analyst_writes_json_lines_of_ended_matches_alone(
+    postgres_url: str, analyst: str, match_schema: str, two_matches: dict[str, str], tmp_path: Path
+) -> None:
+    env = _as_analyst(analyst, match_schema)
+    others = {name: f"{match_schema}_{name[:4]}" for name in service_names() if name != "match"}
+    role = psycopg.conninfo.conninfo_to_dict(analyst)["user"]
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        for name, schema in others.items():  # every other service's (empty) store, as migrate_all leaves it
+            migrate(postgres_url, schema)
+            env[f"ARCANA_{name.upper()}_SCHEMA"] = schema
+        publish_events_views(conn, others, str(role))
+    output = tmp_path / "export"
+    output.mkdir()
+    done = arcana(*_cluster_export_arguments(output), env=env)
+    assert done.returncode == 0, done.stderr
+    assert [p.name for p in output.iterdir()] == ["events.jsonl"]  # the output holds the export alone
+    exported = [json.loads(line) for line in (output / "events.jsonl").read_text().splitlines()]
+    assert {e["stream"] for e in exported} == {f"match-{two_matches['ended']}"}
+    assert "exported" in done.stderr and done.stdout == ""
