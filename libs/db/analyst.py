@@ -6,10 +6,13 @@ one view, ``events``, with the table's columns (an ``EventStore`` on that schema
 - **match**: the events of a match only once the match has ended: a stream is shown once it holds
   its ``MatchEnded`` (what ``arcana.match.records`` carries). A running match's seed, deck lists,
   deck orders and draws, and a rejected request (no match was played), are not shown;
+- **matchmaking**: every event, without the deck lists older ones carried (a ``TicketOpened``'s
+  ``deck``, a ``MatchRequested``'s players' ``deck``): they are for a match that may still run,
+  and its topic never carries them either;
 - every other service: all its events. None holds a match's hidden state: accounts never store a
   password or its hash in events; economy's deck events are a player's saved decks, which economy
-  publishes on its public topic for the match service anyway; matchmaking's tickets and requests,
-  ratings and progression hold what players see of themselves.
+  publishes on its public topic for the match service anyway; ratings and progression hold what
+  players see of themselves.
 
 The views are ``security_barrier`` views owned by the role that creates them (the migration role,
 owner of the tables), so the analysts' role needs no right on the tables: it gets ``USAGE`` on each
@@ -44,6 +47,19 @@ EVENT_COLUMNS = (
 )
 # The services whose streams an analyst may read only once they have ended, and the event that ends one.
 ENDED_STREAMS_ONLY = {"match": END_EVENT}
+# Fields left out of events in the view (``data`` as an expression over ``e``), per service: deck
+# lists that older matchmaking events carried (a ticket's ``deck``, a request's players' ``deck``),
+# which its topic never carries either (they are for the match that plays them, maybe still running).
+_WITHOUT_PLAYERS_DECKS = """jsonb_set(e.data, '{players}', coalesce((
+    SELECT jsonb_agg(CASE WHEN jsonb_typeof(p) = 'object' THEN p - 'deck' ELSE p END ORDER BY n)
+    FROM jsonb_array_elements(e.data -> 'players') WITH ORDINALITY AS seats(p, n)), '[]'::jsonb))"""
+REDACTED_DATA = {
+    "matchmaking": f"""CASE
+    WHEN e.type = 'TicketOpened' THEN e.data - 'deck'
+    WHEN e.type = 'MatchRequested' AND jsonb_typeof(e.data -> 'players') = 'array'
+        THEN {_WITHOUT_PLAYERS_DECKS}
+    ELSE e.data END""",
+}
 
 
 def analytics_schema(schema: str) -> str:
@@ -84,9 +100,12 @@ def _role_exists(conn: psycopg.Connection[Any], role: str) -> bool:
 
 def _view_query(service: str, schema: str) -> sql.Composed:
     table = sql.Identifier(schema, "events")
-    select = sql.SQL("SELECT {cols} FROM {table} AS e").format(
-        cols=sql.SQL(", ").join(sql.Identifier("e", c) for c in EVENT_COLUMNS), table=table
-    )
+    redacted = REDACTED_DATA.get(service)
+    columns = [
+        sql.SQL(f"{redacted} AS data") if c == "data" and redacted else sql.Identifier("e", c)
+        for c in EVENT_COLUMNS
+    ]
+    select = sql.SQL("SELECT {cols} FROM {table} AS e").format(cols=sql.SQL(", ").join(columns), table=table)
     end = ENDED_STREAMS_ONLY.get(service)
     if end is None:
         return select

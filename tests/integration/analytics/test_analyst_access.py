@@ -17,13 +17,13 @@ import pytest
 import yaml
 from psycopg import errors as pg_errors
 from psycopg import sql
-from psycopg.conninfo import make_conninfo
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from libs.config import PROJECT_ROOT
 from libs.db import migrate
 from libs.db.analyst import analytics_schema, publish_events_views
 from libs.db.roles import RolePlan, ensure_roles
-from libs.eventstore import EventStore
+from libs.eventstore import EventStore, NewEvent
 from libs.layout import service_names
 from services.match.service import MatchService
 from tests.integration.match.play import decks_without_common_cards, play_to_end
@@ -78,6 +78,10 @@ def test_the_analyst_reads_an_ended_match_whole_and_nothing_of_a_running_one(
     assert [(e.type, e.data) for e in EventStore(pool, match_schema).read(ended)] == whole
     assert {kind for kind, _ in whole} >= {*HIDDEN, "MatchStarted", "MatchEnded"}
     assert any("seed" in data for _, data in whole)
+
+
+def _user(url: str) -> str:
+    return str(conninfo_to_dict(url)["user"])
 
 
 def _as_analyst(analyst: str, match_schema: str) -> dict[str, str]:
@@ -137,12 +141,11 @@ def test_the_cluster_export_as_the_analyst_writes_json_lines_of_ended_matches_al
 ) -> None:
     env = _as_analyst(analyst, match_schema)
     others = {name: f"{match_schema}_{name[:4]}" for name in service_names() if name != "match"}
-    role = psycopg.conninfo.conninfo_to_dict(analyst)["user"]
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         for name, schema in others.items():  # every other service's (empty) store, as migrate_all leaves it
             migrate(postgres_url, schema)
             env[f"ARCANA_{name.upper()}_SCHEMA"] = schema
-        publish_events_views(conn, others, str(role))
+        publish_events_views(conn, others, _user(analyst))
     output = tmp_path / "export"
     output.mkdir()
     done = arcana(*_cluster_export_arguments(output), env=env)
@@ -151,3 +154,38 @@ def test_the_cluster_export_as_the_analyst_writes_json_lines_of_ended_matches_al
     exported = [json.loads(line) for line in (output / "events.jsonl").read_text().splitlines()]
     assert {e["stream"] for e in exported} == {f"match-{two_matches['ended']}"}
     assert "exported" in done.stderr and done.stdout == ""
+
+
+def test_the_analyst_reads_matchmaking_without_the_deck_lists_older_events_carried(
+    postgres_url: str, pool: Any, analyst: str, match_schema: str
+) -> None:
+    """A version 1 TicketOpened listed the ticket's deck and an older MatchRequested each player's:
+    the view leaves the lists out (as the topic does), and keeps every other field."""
+    schema = f"{match_schema}_mm"
+    migrate(postgres_url, schema)
+    store = EventStore(pool, schema)
+    deck = ["c01", "c01", "c02"]
+    opened = {"ticket_id": "t-1", "player_id": "p-1", "mode": "ranked", "rating": 900, "deck": deck}
+    requested = {
+        "request_id": "r-1",
+        "mode": "ranked",
+        "players": [{"id": "p-1", "deck": deck}, {"id": "p-2"}],
+    }
+    store.append("ticket-t-1", 0, [NewEvent("TicketOpened", opened)])
+    store.append("request-r-1", 0, [NewEvent("MatchRequested", requested)])
+    store.append("ticket-t-2", 0, [NewEvent("TicketCancelled", {"ticket_id": "t-2", "reason": "player"})])
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        publish_events_views(conn, {"matchmaking": schema}, _user(analyst))
+
+    view = sql.Identifier(analytics_schema(schema), "events")
+    assert _rows(analyst, view, "ticket-t-1") == [
+        ("TicketOpened", {k: v for k, v in opened.items() if k != "deck"})
+    ]
+    assert _rows(analyst, view, "request-r-1") == [
+        ("MatchRequested", {**requested, "players": [{"id": "p-1"}, {"id": "p-2"}]})
+    ]
+    assert _rows(analyst, view, "ticket-t-2") == [
+        ("TicketCancelled", {"ticket_id": "t-2", "reason": "player"})
+    ]
+    with psycopg.connect(analyst, autocommit=True) as conn, pytest.raises(pg_errors.InsufficientPrivilege):
+        conn.execute(sql.SQL("SELECT data FROM {}").format(sql.Identifier(schema, "events")))
