@@ -23,6 +23,7 @@ migration; ``libs.db.roles`` converges the grants.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -115,42 +116,75 @@ def _view_query(service: str, schema: str) -> sql.Composed:
     return select + ended
 
 
+def _stamp(conn: psycopg.Connection[Any], query: sql.Composed) -> str:
+    """What the view's comment says of its definition: a hash of its query."""
+    return "arcana analysts' view " + hashlib.sha256(query.as_bytes(conn)).hexdigest()[:16]
+
+
+def _view_stamp(conn: psycopg.Connection[Any], schema: str) -> str | None:
+    row = conn.execute(
+        "SELECT obj_description(c.oid, 'pg_class') FROM pg_class c "
+        "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %s AND c.relname = 'events'",
+        (analytics_schema(schema),),
+    ).fetchone()
+    return row[0] if row else None
+
+
 def create_events_view(conn: psycopg.Connection[Any], service: str, schema: str) -> bool:
     """Create or replace ``<schema>_analytics.events`` (run as the event table's owner); returns
-    whether it exists now (not when ``schema`` has no event table yet)."""
+    whether it exists now (not when ``schema`` has no event table yet). A view already as wanted is
+    left alone: replacing it waits for every query on it (an analyst's export) to end."""
     if not _exists(conn, schema, "events"):
         return False
+    query = _view_query(service, schema)
+    stamp = _stamp(conn, query)
+    if _view_stamp(conn, schema) == stamp:
+        return True
     target = sql.Identifier(analytics_schema(schema))
-    conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(target))
-    conn.execute(sql.SQL("REVOKE ALL ON SCHEMA {} FROM PUBLIC").format(target))
-    conn.execute(
-        sql.SQL("CREATE OR REPLACE VIEW {} WITH (security_barrier = true) AS ").format(
-            sql.Identifier(analytics_schema(schema), "events")
+    view = sql.Identifier(analytics_schema(schema), "events")
+    with conn.transaction():
+        conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(target))
+        conn.execute(sql.SQL("REVOKE ALL ON SCHEMA {} FROM PUBLIC").format(target))
+        conn.execute(
+            sql.SQL("CREATE OR REPLACE VIEW {} WITH (security_barrier = true) AS ").format(view) + query
         )
-        + _view_query(service, schema)
-    )
+        conn.execute(sql.SQL("COMMENT ON VIEW {} IS {}").format(view, sql.Literal(stamp)))
     return True
 
 
 def grant_analyst(conn: psycopg.Connection[Any], schema: str, role: str) -> bool:
     """``role`` may read ``schema``'s events through its view only; returns whether the view exists
-    (the rights on the table are revoked either way). Nothing happens when ``role`` does not exist."""
+    (the rights on the table are revoked either way). Nothing happens when ``role`` does not exist.
+    Each right is changed only when it is not as wanted: a grant rewrites the catalog row of the
+    event table, which the service's every append reads."""
     if not _role_exists(conn, role):
         return False
-    r = sql.Identifier(role)
-    if _exists(conn, schema, "events"):
+    r, readable = sql.Identifier(role), analytics_schema(schema)
+    if _exists(conn, schema, "events") and _holds(conn, role, schema, "events"):
         conn.execute(sql.SQL("REVOKE ALL ON {} FROM {}").format(sql.Identifier(schema, "events"), r))
-    if _schema_exists(conn, schema):
+    if _schema_exists(conn, schema) and _holds(conn, role, schema):
         conn.execute(sql.SQL("REVOKE ALL ON SCHEMA {} FROM {}").format(sql.Identifier(schema), r))
     if not has_events_view(conn, schema):
         return False
-    conn.execute(
-        sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(sql.Identifier(analytics_schema(schema)), r)
-    )
-    conn.execute(
-        sql.SQL("GRANT SELECT ON {} TO {}").format(sql.Identifier(analytics_schema(schema), "events"), r)
-    )
+    if not _holds(conn, role, readable):
+        conn.execute(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(sql.Identifier(readable), r))
+    if not _holds(conn, role, readable, "events"):
+        conn.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(sql.Identifier(readable, "events"), r))
     return True
+
+
+_ANY_TABLE_RIGHT = "SELECT, INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER"
+
+
+def _holds(conn: psycopg.Connection[Any], role: str, schema: str, table: str | None = None) -> bool:
+    """Whether ``role`` holds any right on ``schema`` (or on its ``table``)."""
+    if table is None:
+        query, target = "SELECT has_schema_privilege(%s, %s, 'USAGE, CREATE')", schema
+    else:
+        query = f"SELECT has_table_privilege(%s, %s, '{_ANY_TABLE_RIGHT}')"
+        target = sql.Identifier(schema, table).as_string(conn)
+    row = conn.execute(query, (role, target)).fetchone()
+    return bool(row and row[0])
 
 
 def publish_events_views(conn: psycopg.Connection[Any], schemas: Mapping[str, str], role: str) -> list[str]:

@@ -119,3 +119,22 @@ def test_the_analyst_role_reads_every_service_s_events_view_and_nothing_else(
         ):
             with pytest.raises(pg_errors.InsufficientPrivilege):
                 conn.execute(statement)
+
+
+def test_publishing_the_views_again_waits_for_no_running_export(postgres_url: str, plan: RolePlan) -> None:
+    """Every migration publishes the views; replacing one would wait for each query on it (an
+    analyst's export of hours) and hold the release's migration Job that long."""
+    accounts, match = plan.schemas
+    for schema in plan.schemas:
+        migrate(url_as(postgres_url, plan.migration_role), schema, [MIGRATIONS])
+    services = {"accounts": accounts, "match": match}
+    with psycopg.connect(url_as(postgres_url, plan.migration_role), autocommit=True) as conn:
+        publish_events_views(conn, services, plan.analyst_role)
+    with psycopg.connect(url_as(postgres_url, plan.analyst_role)) as export:  # a transaction left open
+        for schema in plan.schemas:
+            export.execute(
+                sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(analytics_schema(schema), "events"))
+            )
+        with psycopg.connect(url_as(postgres_url, plan.migration_role), autocommit=True) as conn:
+            conn.execute("SET lock_timeout = '3s'")
+            assert publish_events_views(conn, services, plan.analyst_role) == [accounts, match]
