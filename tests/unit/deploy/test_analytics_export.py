@@ -2,8 +2,8 @@
 deploy/k8s/components/analytics-export) whose pod the enforced Pod Security level ("restricted")
 admits, which the base's network policies let reach PostgreSQL and nothing else, which writes only
 its export into its output volume, and which logs in as arcana_analyst with a password from the
-Secret. Rendered as an operator enables it: in the production overlay's own components, so the
-release's image and namespace apply to it."""
+Secret. Rendered as an operator enables it: first in the production overlay's own components, so
+the release's image and namespace apply to it."""
 
 from __future__ import annotations
 
@@ -48,7 +48,8 @@ def _production_with_export() -> tuple[dict[str, Any], ...]:
         here = Path(folder)
         for key in ("resources", "components", "patches"):
             spec[key] = [_moved(entry, here) for entry in spec.get(key, [])]
-        spec["components"].append(os.path.relpath(COMPONENT, here))
+        # first: a component that sets images (or names Jobs) applies to those listed before it
+        spec["components"].insert(0, os.path.relpath(COMPONENT, here))
         (here / "kustomization.yaml").write_text(yaml.safe_dump(spec))
         out = subprocess.run(
             [kubectl(), "kustomize", "--load-restrictor", "LoadRestrictionsNone", str(here)],
