@@ -61,6 +61,9 @@ class IllegalCommand(Exception):
         super().__init__(message)
         self.message = message
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r})"
+
 
 class MatchOver(IllegalCommand):
     """A command to a match that has ended (or never started)."""

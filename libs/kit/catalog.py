@@ -73,10 +73,14 @@ conforms when it conforms to one of them.
   keeps its own name: `winner`, `loser`, `first`, `target`, `victim`, `target_player`, `by`.
 - Economy's events got `player_id` in schema version 2 (`WalletCredited`, `PackOpened`, crafts and
   deck events; version 1 events get it from their stream on read).
+- Each game versions its own events: a type several games share (`CardDrawn`: Arcana's and the
+  arena's, with different fields) has each game's own version and upcasters. An event's game is
+  its stream's (the stream's `MatchCreated.game`, Arcana when absent): the match service stores a
+  game's events in that game's versions and reads them, old streams as new ones, through that
+  game's upcasters (`services/match/upcasting.py`).
 - A match's events that name a player named it `player` in schema version 1; version 2 names it
-  `player_id` (a type several games share, such as `AttackResolved`, has one version in all of
-  them). Stored version 1 events are never rewritten: the match service reads them through its
-  upcasters (`services/match/upcasting.py`: `player` -> `player_id`, nothing else), and so does
+  `player_id`. Stored version 1 events are never rewritten: the match service reads them through
+  its upcasters (`services/match/upcasting.py`: `player` -> `player_id`, nothing else), and so does
   everything that folds, serves or publishes them (the replay check against the stored state
   hashes, the API, the relay on every match topic, `arcana export`, `arcana replay` from the
   database, an export or the records topic). The line keeps its events in its state: it hashes

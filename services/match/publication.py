@@ -27,7 +27,7 @@ from libs.games.registry import DEFAULT_GAME
 from libs.kit import Publication
 from services.match import domain
 from services.match.events import LIFECYCLE, LIFECYCLE_TOPIC, RECORDS_TOPIC, TOPIC
-from services.match.upcasting import UPCASTERS, upcast
+from services.match.upcasting import upcast, upcast_event
 
 MATCH_ENDED = END_EVENT
 LIFECYCLE_TYPES = frozenset(LIFECYCLE.types())
@@ -69,8 +69,9 @@ def route(event: RecordedEvent, store: EventStore) -> Sequence[tuple[str, Record
     """The public form of ``event`` on the live topic, if any; after a ``MatchEnded``, the whole
     stream as stored (up to that event) on the records topic."""
     out: list[tuple[str, RecordedEvent]] = []
-    event = UPCASTERS.upcast(event)  # a version 1 event stored before the rename: published as version 2
-    live = domain.live_event(event.type, event.data, _GAMES.game_of(event, store))
+    game = _GAMES.game_of(event, store)
+    event = upcast_event(event, game)  # one stored in an older version of its game: published as current
+    live = domain.live_event(event.type, event.data, game)
     if live is not None:
         public = dataclasses.replace(event, data=live)
         out.append((TOPIC, public))

@@ -34,7 +34,7 @@ from libs.eventstore import RecordedEvent
 from services.match import domain
 from services.match.games import load_games
 from services.match.repository import as_rows, stream_of
-from services.match.upcasting import UPCASTERS, upcast
+from services.match.upcasting import SERVICE_UPCASTERS, upcast
 
 
 def replay(events: Sequence[RecordedEvent], player: str | None, out: TextIO) -> list[str]:
@@ -68,7 +68,7 @@ def _events(args: argparse.Namespace) -> list[RecordedEvent]:
 
     pool = make_pool(require_database(), min_size=1, max_size=1, name="match-replay")
     try:
-        return from_database(pool, args.schema, stream, UPCASTERS)
+        return upcast(from_database(pool, args.schema, stream, SERVICE_UPCASTERS))
     finally:
         pool.close()
 

@@ -35,10 +35,10 @@ from libs.eventstore import (
     Repository,
     UnitOfWork,
 )
-from services.match import domain, fairplay, projections, store
+from services.match import domain, fairplay, projections, store, upcasting
 from services.match.domain import Decision, Match
 from services.match.errors import MatchNotFound, VersionConflict
-from services.match.upcasting import UPCASTERS, schema_version
+from services.match.upcasting import SERVICE_UPCASTERS, opening_game, schema_version, upcast
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ class MatchRepository:
     def __init__(self, pool: ConnectionPool, schema: str, cache: MatchCache | None = None) -> None:
         self.pool = pool
         self.schema = schema
-        self.events = EventStore(pool, schema, UPCASTERS)  # version 1 events read as version 2
+        self.events = EventStore(pool, schema, SERVICE_UPCASTERS)  # a game's events: ``upcast`` by its game
         self.commands = Repository(pool, self.events)  # the one command path: retries after a lost race
         self.cache = cache or MatchCache()
 
@@ -141,6 +141,7 @@ class MatchRepository:
         cached = self.cache.get(match_id)
         base = cached if cached is not None else self.snapshot(match_id, conn)
         tail = self.events.read(stream_of(match_id), base.version + 1 if base else 1, conn=conn)
+        tail = upcast(tail, base.game if base else None)
         m = domain.fold_match(as_rows(tail), base) if tail else base
         if m is not None and m is not cached:
             self.cache.remember(m)
@@ -176,14 +177,20 @@ class MatchRepository:
             return None
         return cached
 
-    def read_events(self, match_id: str, after: int = 0) -> list[RecordedEvent]:
-        """The match's stored events after version ``after``."""
+    def read_events(self, match_id: str, after: int = 0, game: str | None = None) -> list[RecordedEvent]:
+        """The match's stored events after version ``after``, in their current shapes (``game``: the
+        match's, when the caller knows it; else from the cache or the stream's ``MatchCreated``)."""
         with self.reading() as conn:
-            return self.events.read(stream_of(match_id), after + 1, conn=conn)
+            events = self.events.read(stream_of(match_id), after + 1, conn=conn)
+            if game is None and after > 0 and events:
+                cached = self.cache.get(match_id)
+                opening = self.events.read(stream_of(match_id), 1, 1, conn=conn) if cached is None else []
+                game = cached.game if cached is not None else upcasting.game_of(opening)
+            return upcast(events, game)
 
     def verify_replay(self, match_id: str) -> list[str]:
         """Problems found replaying the whole stream against its stored state hashes (empty: none)."""
-        return domain.replay_problems(as_rows(self.events.read(stream_of(match_id))))
+        return domain.replay_problems(as_rows(upcast(self.events.read(stream_of(match_id)))))
 
     def append(
         self,
@@ -212,7 +219,8 @@ class MatchRepository:
         def write(c: psycopg.Connection[Any]) -> tuple[list[RecordedEvent], QueuedAppend | None, Match]:
             pending = None
             judged = fairplay.judged(c, self.schema, decision.events, now.astimezone(UTC).date())
-            new = [NewEvent(kind, data, schema_version(kind), occurred_at=now) for kind, data in judged]
+            game = before.game if before is not None else opening_game(judged[0][1])
+            new = [NewEvent(kind, data, schema_version(game, kind), occurred_at=now) for kind, data in judged]
             if queued:
                 pending = self.events.append_queued(c, stream_of(match_id), expected, new)
                 recorded = pending.predicted()

@@ -25,7 +25,7 @@ from services.match.repository import MatchRepository
 from services.match.scheduling import CeleryScheduler, Dispatcher, Scheduler
 from services.match.service import MatchService
 from services.match.store import channel
-from services.match.upcasting import UPCASTERS
+from services.match.upcasting import StreamUpcasters
 from services.match.usecases.bot import BotPlayer, bot_key
 from services.match.usecases.commands import PlayerCommands
 from services.match.usecases.creation import MatchCreation
@@ -93,7 +93,7 @@ SERVICE = ServiceDef(
     errors=api.ERRORS,
     events=(CATALOG, LIFECYCLE, RECORDS),
     publication=PUBLICATION,  # live topic: public forms only; records topic: ended matches, as stored
-    upcasters=UPCASTERS,  # version 1 events (the player named `player`) read as version 2
+    upcasters=StreamUpcasters(),  # older versions read as current, a game's events by their stream's game
     subscriptions=(
         Subscription(
             consumers.CONSUMER,

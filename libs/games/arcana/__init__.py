@@ -1,8 +1,9 @@
 """Arcana's rules engine: pure, deterministic, no I/O (standard library only).
 
 The contract other code relies on: `CATALOG`, `ARCANA`, `daily_arcana`, `start`, `decide`, `evolve`, `fold`,
-`view`, `legal_commands`, `state_hash`, `RuleViolation`; also `visible_event`, `summary_stats`,
-`STARTER_DECK`, `STARTER_COLLECTION`, `LAST_ROUND`.
+`view`, `legal_commands`, `state_hash`, `RuleViolation` (the base of `ERRORS`, one class per kind of
+refusal, in `errors.py`); also `visible_event`, `summary_stats`, `STARTER_DECK`, `STARTER_COLLECTION`,
+`LAST_ROUND`.
 """
 
 from .arcana import ARCANA, Arcana, daily_arcana, drain_amount, validate_arcana
@@ -17,7 +18,7 @@ from .cards import (
 )
 from .constants import LAST_ROUND, MAX_HEALTH, Cmd, EndReason, Ev, Phase
 from .engine import decide, evolve, fold, start
-from .errors import Code, RuleViolation
+from .errors import ERRORS, RuleViolation
 from .legal import legal_commands
 from .state import State, state_hash
 from .views import summary_stats, view, visible_event
@@ -25,6 +26,7 @@ from .views import summary_stats, view, visible_event
 __all__ = [
     "ARCANA",
     "CATALOG",
+    "ERRORS",
     "LAST_ROUND",
     "MAX_HEALTH",
     "STARTER_COLLECTION",
@@ -32,7 +34,6 @@ __all__ = [
     "Arcana",
     "Card",
     "Cmd",
-    "Code",
     "EndReason",
     "Ev",
     "Phase",

@@ -13,7 +13,7 @@ from typing import Any, Final
 from libs.games.sdk.datafile import load_table
 
 from .constants import ENDING_FIRST_ROUND, LAST_ROUND, MAX_HEALTH, ROUNDS_PER_ARCANA, SPREAD, CardType, Tribe
-from .errors import Code, RuleViolation
+from .errors import InvalidArcana
 
 ARCANA_FILE: Final = Path(__file__).with_name("data") / "arcana.json"
 MAJOR_ARCANA: Final = 22
@@ -140,12 +140,12 @@ def draw_spread(rng: random.Random, ascendant: str | None = None) -> tuple[str, 
 def check_spread(spread: Any) -> tuple[str, ...]:
     """A setup's explicit spread, checked: 6 distinct dealt ids, 2 early, 2 mid, 2 ending, in that order."""
     if not isinstance(spread, list | tuple) or len(spread) != len(SPREAD):
-        raise RuleViolation(Code.INVALID_ARCANA, "arcana is a list of 6 arcana ids")
+        raise InvalidArcana("arcana is a list of 6 arcana ids")
     for a, phase in zip(spread, SPREAD, strict=True):
         if not isinstance(a, str) or a not in ARCANA or ARCANA[a].phase != phase:
-            raise RuleViolation(Code.INVALID_ARCANA, f"{a!r} is not a dealt {phase} arcana")
+            raise InvalidArcana(f"{a!r} is not a dealt {phase} arcana")
     if len(set(spread)) != len(spread):
-        raise RuleViolation(Code.INVALID_ARCANA, "the arcana of a spread are distinct")
+        raise InvalidArcana("the arcana of a spread are distinct")
     return tuple(spread)
 
 

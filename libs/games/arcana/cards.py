@@ -22,7 +22,7 @@ from .constants import (
     Summon,
     Tribe,
 )
-from .errors import Code, RuleViolation
+from .errors import InvalidDeck
 
 CARDS_FILE: Final = Path(__file__).with_name("data") / "cards.json"
 CATALOG_SIZE: Final = 105
@@ -176,10 +176,10 @@ def deck_problems(
 def validate_deck(deck: Any) -> None:
     """Raise `RuleViolation(invalid_deck)` unless `deck` is a legal list of 20 card ids."""
     if not isinstance(deck, list | tuple):
-        raise RuleViolation(Code.INVALID_DECK, "a deck is a list of card ids")
+        raise InvalidDeck("a deck is a list of card ids")
     problems = deck_problems(deck)
     if problems:
-        raise RuleViolation(Code.INVALID_DECK, "; ".join(problems))
+        raise InvalidDeck("; ".join(problems))
 
 
 STARTER_DECK: Final[tuple[str, ...]] = (

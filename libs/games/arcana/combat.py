@@ -7,7 +7,13 @@ from typing import Any
 from .board import attacks, is_early
 from .constants import HERO, EndReason
 from .effects import died_of, ended, heal, strike
-from .errors import Code, RuleViolation
+from .errors import (
+    AlreadyAttacked,
+    IllegalTarget,
+    MustAttackTaunt,
+    UnitCannotAttack,
+    UnknownUnit,
+)
 from .names import ATTACK_RESOLVED, DAMAGE_DEALT, LIFESTEAL, RUSH, TAUNT, Command, Event
 from .state import PlayerState, State, Unit
 from .turns import require_turn
@@ -22,19 +28,19 @@ def decide_attack(state: State, index: int, command: Command) -> list[Event]:
     attacker_id, target = command.get("attacker"), command.get("target")
     i = find(me.board, attacker_id)
     if i < 0:
-        raise RuleViolation(Code.UNKNOWN_UNIT, f"{attacker_id!r} is not a unit on your board")
+        raise UnknownUnit(f"{attacker_id!r} is not a unit on your board")
     attacker = me.board[i]
     _check_ready(attacker, state.turn)
     early = is_early(state)
     power = attacks(me.board, early)[i]
     if power <= 0:
-        raise RuleViolation(Code.UNIT_CANNOT_ATTACK, "a unit without attack cannot attack")
+        raise UnitCannotAttack("a unit without attack cannot attack")
     j = -1 if target == HERO else _target_index(foe, target)
     defender = foe.board[j] if j >= 0 else None
     if (defender is None or defender.card.keyword != TAUNT) and any(
         u.card.keyword == TAUNT for u in foe.board
     ):
-        raise RuleViolation(Code.MUST_ATTACK_TAUNT, "the defender has a Taunt unit: attack it first")
+        raise MustAttackTaunt("the defender has a Taunt unit: attack it first")
     resolved: Event = {"type": ATTACK_RESOLVED, "player_id": me.id, "attacker": attacker.id, "target": target}
     if defender is None:
         return [resolved, *_hero_hit(me, foe, attacker, power)]
@@ -52,17 +58,15 @@ def find(board: tuple[Unit, ...], iid: Any) -> int:
 
 def _check_ready(attacker: Unit, turn: int) -> None:
     if attacker.attacked_turn == turn:
-        raise RuleViolation(Code.ALREADY_ATTACKED, "each unit attacks once per turn")
+        raise AlreadyAttacked("each unit attacks once per turn")
     if attacker.played_turn == turn and attacker.card.keyword != RUSH:
-        raise RuleViolation(
-            Code.UNIT_CANNOT_ATTACK, "a unit played this turn cannot attack unless it has Rush"
-        )
+        raise UnitCannotAttack("a unit played this turn cannot attack unless it has Rush")
 
 
 def _target_index(foe: PlayerState, target: Any) -> int:
     j = find(foe.board, target)
     if j < 0:
-        raise RuleViolation(Code.ILLEGAL_TARGET, f"{target!r} is neither the enemy hero nor an enemy unit")
+        raise IllegalTarget(f"{target!r} is neither the enemy hero nor an enemy unit")
     return j
 
 

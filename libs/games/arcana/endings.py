@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .constants import FORFEIT_REASONS, MAX_TIMEOUTS, EndReason
 from .effects import ended
-from .errors import Code, RuleViolation
+from .errors import InvalidCommand, NotYourTurn
 from .mulligan import mulligan
 from .names import MULLIGAN, TURN_ENDED, TURN_TIMED_OUT, Command, Event
 from .state import State
@@ -17,7 +17,7 @@ def decide_timeout(state: State, index: int, command: Command) -> list[Event]:
     if state.phase == MULLIGAN:
         return mulligan(state, index, [])
     if index != state.active:
-        raise RuleViolation(Code.NOT_YOUR_TURN, "only the active player's turn can time out")
+        raise NotYourTurn("only the active player's turn can time out")
     pid = state.pids[index]
     count = state.players[index].timeouts + 1
     events: list[Event] = [{"type": TURN_TIMED_OUT, "player_id": pid, "timeouts": count}]
@@ -37,5 +37,5 @@ def decide_forfeit(state: State, index: int, command: Command) -> list[Event]:
     for a reason not in FORFEIT_REASONS."""
     reason = command.get("reason")
     if not isinstance(reason, str) or reason not in FORFEIT_REASONS:
-        raise RuleViolation(Code.INVALID_COMMAND, f"forfeit reason is one of {sorted(FORFEIT_REASONS)}")
+        raise InvalidCommand(f"forfeit reason is one of {sorted(FORFEIT_REASONS)}")
     return [ended(state.pids[1 - index], str(reason))]

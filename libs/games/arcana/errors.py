@@ -1,43 +1,158 @@
-"""The one exception of the rules engine: a command or setup that the rules refuse."""
+"""What Arcana's rules raise: one exception type per kind of refusal, each an ``IllegalCommand`` of the
+game interface (a set-up's refusals an ``IllegalSetup``, the deck's an ``IllegalDeck``, the end's a
+``MatchOver``), all under ``RuleViolation``. Each class carries its ``code`` (what the match service
+answers 422 with); the message says why.
+"""
 
 from __future__ import annotations
 
-from enum import StrEnum
+from libs import games
 
 
-class Code(StrEnum):
-    """Why a command (or a match setup) was refused. A `StrEnum`: each code compares equal to its string."""
+class RuleViolation(games.IllegalCommand):
+    """Base of every refusal by Arcana's rules: ``start`` and ``decide`` raise only its subclasses."""
 
-    INVALID_COMMAND = "invalid_command"  # malformed: unknown type, missing or ill-typed field
-    UNKNOWN_PLAYER = "unknown_player"  # the command names a player who is not in the match
-    MATCH_OVER = "match_over"  # the match has ended; nothing more is accepted
-    WRONG_PHASE = "wrong_phase"  # e.g. a play during the mulligan, a mulligan during play
-    ALREADY_MULLIGANED = "already_mulliganed"  # one mulligan per player (a mulligan timeout too)
-    NOT_YOUR_TURN = "not_your_turn"  # a turn action (or turn timeout) for the player who is not active
-    CARD_NOT_IN_HAND = "card_not_in_hand"  # played or returned card is not in that player's hand
-    NOT_ENOUGH_MANA = "not_enough_mana"  # the card's current cost exceeds the mana left
-    BOARD_FULL = "board_full"  # a unit played onto a board of 6
-    INVALID_POSITION = "invalid_position"  # unit position not an int in 0..len(board), or given to a spell
-    TARGET_REQUIRED = "target_required"  # a targeted spell played without a target
-    ILLEGAL_TARGET = "illegal_target"  # the target is not one the card or attack may take
-    UNKNOWN_UNIT = "unknown_unit"  # the attacker is not a unit on the player's own board
-    UNIT_CANNOT_ATTACK = "unit_cannot_attack"  # played this turn without Rush, or has no attack
-    ALREADY_ATTACKED = "already_attacked"  # each unit attacks once per turn
-    MUST_ATTACK_TAUNT = "must_attack_taunt"  # the defender has a Taunt unit and the target is not one
-    INVALID_DECK = "invalid_deck"  # not 20 cards, unknown card, too many copies
-    INVALID_ARCANA = (
-        "invalid_arcana"  # a setup arcana spread that is not 2 early + 2 mid + 2 ending, distinct
-    )
-    INVALID_SETUP = "invalid_setup"  # anything else wrong with a match setup
+    code = "rule_violation"
 
 
-class RuleViolation(Exception):
-    """Raised by `start` and `decide` when the rules refuse. `.code` is a `Code`; the message says why."""
+class InvalidCommand(RuleViolation):
+    """Raised by ``decide`` for a malformed command: not a mapping, an unknown type, a missing or ill-typed
+    field, a card named twice in a mulligan, an unknown forfeit reason."""
 
-    def __init__(self, code: Code, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    code = "invalid_command"
 
-    def __repr__(self) -> str:
-        return f"RuleViolation({self.code.value!r}, {self.message!r})"
+
+class UnknownPlayer(RuleViolation):
+    """Raised by ``decide`` when the command's player is not in the match."""
+
+    code = "unknown_player"
+
+
+class MatchOver(games.MatchOver, RuleViolation):
+    """Raised by ``decide`` for any command once the match has ended."""
+
+    code = "match_over"
+
+
+class WrongPhase(RuleViolation):
+    """Raised for a command of another phase: a turn action during the mulligan, a mulligan after it."""
+
+    code = "wrong_phase"
+
+
+class AlreadyMulliganed(RuleViolation):
+    """Raised for a second mulligan (or mulligan timeout) of one player: one each."""
+
+    code = "already_mulliganed"
+
+
+class NotYourTurn(RuleViolation):
+    """Raised for a turn action, or a turn's timeout, of the player who is not active."""
+
+    code = "not_your_turn"
+
+
+class CardNotInHand(RuleViolation):
+    """Raised when a played or returned card is not in that player's hand."""
+
+    code = "card_not_in_hand"
+
+
+class NotEnoughMana(RuleViolation):
+    """Raised when a card's current cost exceeds the mana left."""
+
+    code = "not_enough_mana"
+
+
+class BoardFull(RuleViolation):
+    """Raised for a unit played onto a full board (6 units)."""
+
+    code = "board_full"
+
+
+class InvalidPosition(RuleViolation):
+    """Raised for a unit's position that is not an int in 0..len(board), or a position given to a spell."""
+
+    code = "invalid_position"
+
+
+class TargetRequired(RuleViolation):
+    """Raised for a targeted spell played without a target."""
+
+    code = "target_required"
+
+
+class IllegalTarget(RuleViolation):
+    """Raised for a target the card or the attack may not take (or a target given to a card that takes
+    none, or to a unit)."""
+
+    code = "illegal_target"
+
+
+class UnknownUnit(RuleViolation):
+    """Raised when the attacker is not a unit on the player's own board."""
+
+    code = "unknown_unit"
+
+
+class UnitCannotAttack(RuleViolation):
+    """Raised for an attack by a unit played this turn without Rush, or without attack."""
+
+    code = "unit_cannot_attack"
+
+
+class AlreadyAttacked(RuleViolation):
+    """Raised for a unit's second attack in one turn."""
+
+    code = "already_attacked"
+
+
+class MustAttackTaunt(RuleViolation):
+    """Raised for an attack on anything but a Taunt unit while the defender has one."""
+
+    code = "must_attack_taunt"
+
+
+class InvalidDeck(games.IllegalDeck, RuleViolation):
+    """Raised by ``start`` (and ``validate_deck``) for a deck that is not 20 catalog cards within the
+    copy limits."""
+
+    code = "invalid_deck"
+
+
+class InvalidArcana(games.IllegalSetup, RuleViolation):
+    """Raised by ``start`` for a set-up's spread that is not 2 early + 2 mid + 2 ending distinct dealt
+    arcana."""
+
+    code = "invalid_arcana"
+
+
+class InvalidSetup(games.IllegalSetup, RuleViolation):
+    """Raised by ``start`` for anything else wrong with a set-up (its mapping, match id, seed, players,
+    first player, shuffle or date)."""
+
+    code = "invalid_setup"
+
+
+ERRORS: tuple[type[RuleViolation], ...] = (
+    InvalidCommand,
+    UnknownPlayer,
+    MatchOver,
+    WrongPhase,
+    AlreadyMulliganed,
+    NotYourTurn,
+    CardNotInHand,
+    NotEnoughMana,
+    BoardFull,
+    InvalidPosition,
+    TargetRequired,
+    IllegalTarget,
+    UnknownUnit,
+    UnitCannotAttack,
+    AlreadyAttacked,
+    MustAttackTaunt,
+    InvalidDeck,
+    InvalidArcana,
+    InvalidSetup,
+)
+"""Every refusal ``start`` and ``decide`` raise (the game's ``errors``)."""

@@ -1,7 +1,7 @@
 """Arcana (``libs.games.arcana``) as a ``Game``: the first game the match service hosts.
 
-An adapter only: the rules stay in ``libs.games.arcana``. Each ``Code`` of the rules' ``RuleViolation``
-becomes its own ``IllegalCommand`` subclass, with the same code and message.
+An adapter only: the rules stay in ``libs.games.arcana``; they raise the interface's ``IllegalCommand``
+themselves, one subclass per kind of refusal (``errors.py``).
 """
 
 from __future__ import annotations
@@ -14,9 +14,6 @@ from libs.games import (
     CommandShape,
     Game,
     IllegalCommand,
-    IllegalDeck,
-    IllegalSetup,
-    MatchOver,
     Param,
     Progress,
     Result,
@@ -24,123 +21,14 @@ from libs.games import (
     Wait,
 )
 from libs.games import arcana as rules
-from libs.games.arcana import Code, RuleViolation, facts
+from libs.games.arcana import facts
 from libs.games.arcana.bots import greedy_bot
+from libs.games.arcana.errors import ERRORS
 from libs.games.arcana.state import restore as restore_state
 
 MULLIGAN_SECONDS = 30
 TURN_SECONDS = 60
 SPECTATOR = "spectator"  # never a player's id (UUIDs, `bot-<uuid>`): sees only what is public
-
-
-class ArcanaRefusal(IllegalCommand):
-    """A refusal of Arcana's rules: its ``code`` is the value of the rules' ``Code``."""
-
-
-class InvalidCommand(ArcanaRefusal):
-    code = Code.INVALID_COMMAND.value
-
-
-class UnknownPlayer(ArcanaRefusal):
-    code = Code.UNKNOWN_PLAYER.value
-
-
-class ArcanaMatchOver(MatchOver, ArcanaRefusal):
-    code = Code.MATCH_OVER.value
-
-
-class WrongPhase(ArcanaRefusal):
-    code = Code.WRONG_PHASE.value
-
-
-class AlreadyMulliganed(ArcanaRefusal):
-    code = Code.ALREADY_MULLIGANED.value
-
-
-class NotYourTurn(ArcanaRefusal):
-    code = Code.NOT_YOUR_TURN.value
-
-
-class CardNotInHand(ArcanaRefusal):
-    code = Code.CARD_NOT_IN_HAND.value
-
-
-class NotEnoughMana(ArcanaRefusal):
-    code = Code.NOT_ENOUGH_MANA.value
-
-
-class BoardFull(ArcanaRefusal):
-    code = Code.BOARD_FULL.value
-
-
-class InvalidPosition(ArcanaRefusal):
-    code = Code.INVALID_POSITION.value
-
-
-class TargetRequired(ArcanaRefusal):
-    code = Code.TARGET_REQUIRED.value
-
-
-class IllegalTarget(ArcanaRefusal):
-    code = Code.ILLEGAL_TARGET.value
-
-
-class UnknownUnit(ArcanaRefusal):
-    code = Code.UNKNOWN_UNIT.value
-
-
-class UnitCannotAttack(ArcanaRefusal):
-    code = Code.UNIT_CANNOT_ATTACK.value
-
-
-class AlreadyAttacked(ArcanaRefusal):
-    code = Code.ALREADY_ATTACKED.value
-
-
-class MustAttackTaunt(ArcanaRefusal):
-    code = Code.MUST_ATTACK_TAUNT.value
-
-
-class InvalidDeck(IllegalDeck, ArcanaRefusal):
-    code = Code.INVALID_DECK.value
-
-
-class InvalidArcana(IllegalSetup, ArcanaRefusal):
-    code = Code.INVALID_ARCANA.value
-
-
-class InvalidSetup(IllegalSetup, ArcanaRefusal):
-    code = Code.INVALID_SETUP.value
-
-
-ERRORS: tuple[type[ArcanaRefusal], ...] = (
-    InvalidCommand,
-    UnknownPlayer,
-    ArcanaMatchOver,
-    WrongPhase,
-    AlreadyMulliganed,
-    NotYourTurn,
-    CardNotInHand,
-    NotEnoughMana,
-    BoardFull,
-    InvalidPosition,
-    TargetRequired,
-    IllegalTarget,
-    UnknownUnit,
-    UnitCannotAttack,
-    AlreadyAttacked,
-    MustAttackTaunt,
-    InvalidDeck,
-    InvalidArcana,
-    InvalidSetup,
-)
-_BY_CODE: dict[str, type[ArcanaRefusal]] = {cls.code: cls for cls in ERRORS}
-assert set(_BY_CODE) == {c.value for c in Code}, "one refusal per rules code"
-
-
-def refusal(exc: RuleViolation) -> ArcanaRefusal:
-    """The ``IllegalCommand`` of a rules ``RuleViolation`` (the same code and message)."""
-    return _BY_CODE[exc.code.value](exc.message)
 
 
 _ID = Param("id", required=True, high=16, doc="an instance id (`c17`) or `hero`")
@@ -186,16 +74,10 @@ class Arcana(Game):
             "date": setup.today,
         }
         spec.update({k: v for k, v in setup.options.items() if v is not None})
-        try:
-            return rules.start(spec)
-        except RuleViolation as exc:
-            raise refusal(exc) from None
+        return rules.start(spec)
 
     def decide(self, state: rules.State, command: Mapping[str, Any]) -> list[dict[str, Any]]:
-        try:
-            return rules.decide(state, command)
-        except RuleViolation as exc:
-            raise refusal(exc) from None
+        return rules.decide(state, command)
 
     def evolve(self, state: rules.State | None, event: Mapping[str, Any]) -> rules.State:
         return rules.evolve(state, event)

@@ -8,7 +8,7 @@ from libs.games.sdk import rng
 from . import purposes
 from .appliers import fold_onto
 from .effects import drawn
-from .errors import Code, RuleViolation
+from .errors import AlreadyMulliganed, CardNotInHand, InvalidCommand, WrongPhase
 from .names import DECK_SHUFFLED, MULLIGAN, MULLIGAN_COMPLETED, Command, Event
 from .state import State
 from .turns import begin_turn
@@ -18,12 +18,12 @@ def decide_mulligan(state: State, index: int, command: Command) -> list[Event]:
     """Player `index` returns `command["cards"]`; raises `RuleViolation` (`wrong_phase`, `invalid_command`,
     `already_mulliganed`, `card_not_in_hand`)."""
     if state.phase != MULLIGAN:
-        raise RuleViolation(Code.WRONG_PHASE, "the mulligan is over")
+        raise WrongPhase("the mulligan is over")
     returned = command.get("cards", [])
     if not isinstance(returned, list | tuple) or not all(isinstance(c, str) for c in returned):
-        raise RuleViolation(Code.INVALID_COMMAND, "cards is a list of instance ids")
+        raise InvalidCommand("cards is a list of instance ids")
     if len(set(returned)) != len(returned):
-        raise RuleViolation(Code.INVALID_COMMAND, "a card is named twice")
+        raise InvalidCommand("a card is named twice")
     return mulligan(state, index, list(returned))
 
 
@@ -32,10 +32,10 @@ def mulligan(state: State, index: int, returned: list[str]) -> list[Event]:
     player has chosen too; raises `RuleViolation` (`already_mulliganed`, `card_not_in_hand`)."""
     player = state.players[index]
     if player.mulligan_done:
-        raise RuleViolation(Code.ALREADY_MULLIGANED, "one mulligan per player")
+        raise AlreadyMulliganed("one mulligan per player")
     for iid in returned:
         if iid not in player.hand:
-            raise RuleViolation(Code.CARD_NOT_IN_HAND, f"{iid} is not in your hand")
+            raise CardNotInHand(f"{iid} is not in your hand")
     k = len(returned)
     events = [drawn(player.id, iid, state.cards[iid].id) for iid in player.deck[:k]]
     events.append({"type": MULLIGAN_COMPLETED, "player_id": player.id, "returned": returned})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .board import cost_of, summon_stats
 from .constants import BOARD_SIZE
-from .errors import Code, RuleViolation
+from .errors import BoardFull, CardNotInHand, IllegalTarget, InvalidPosition, NotEnoughMana
 from .names import CARD_PLAYED, UNIT_BUFFED, UNIT_SUMMONED, Command, Event
 from .spells import cast_spell
 from .state import State
@@ -20,22 +20,22 @@ def decide_play(state: State, index: int, command: Command) -> list[Event]:
     me = state.players[index]
     iid = command.get("card")
     if not isinstance(iid, str) or iid not in me.hand:
-        raise RuleViolation(Code.CARD_NOT_IN_HAND, f"{iid!r} is not in your hand")
+        raise CardNotInHand(f"{iid!r} is not in your hand")
     card = state.cards[iid]
     cost = cost_of(state, card)
     if cost > me.mana:
-        raise RuleViolation(Code.NOT_ENOUGH_MANA, f"{card.id} costs {cost}, you have {me.mana} mana")
+        raise NotEnoughMana(f"{card.id} costs {cost}, you have {me.mana} mana")
     position, target = command.get("position"), command.get("target")
     if card.type == "unit":
         if target is not None:
-            raise RuleViolation(Code.ILLEGAL_TARGET, "a unit is played without a target")
+            raise IllegalTarget("a unit is played without a target")
         if len(me.board) >= BOARD_SIZE:
-            raise RuleViolation(Code.BOARD_FULL, f"a board holds at most {BOARD_SIZE} units")
+            raise BoardFull(f"a board holds at most {BOARD_SIZE} units")
         if type(position) is not int or not 0 <= position <= len(me.board):
-            raise RuleViolation(Code.INVALID_POSITION, f"position is an int in 0..{len(me.board)}")
+            raise InvalidPosition(f"position is an int in 0..{len(me.board)}")
         return _play_unit(state, index, iid, cost, position)
     if position is not None:
-        raise RuleViolation(Code.INVALID_POSITION, "a spell takes no position")
+        raise InvalidPosition("a spell takes no position")
     return cast_spell(state, index, iid, cost, target)
 
 

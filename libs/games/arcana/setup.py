@@ -12,7 +12,7 @@ from .arcana import check_spread, daily_arcana, draw_spread
 from .cards import validate_deck
 from .constants import DECK_SIZE, DRAW, FIRST_HAND, HERO, SECOND_HAND
 from .effects import drawn, revealed
-from .errors import Code, RuleViolation
+from .errors import InvalidSetup
 from .names import DECK_SHUFFLED, MATCH_STARTED, Event
 
 
@@ -32,7 +32,7 @@ def start(setup: Mapping[str, Any]) -> list[Event]:
     first_index = _first_index(setup, seed, pids)
     shuffle = setup.get("shuffle", True)
     if not isinstance(shuffle, bool):
-        raise RuleViolation(Code.INVALID_SETUP, "shuffle is a bool")
+        raise InvalidSetup("shuffle is a bool")
     spread = _spread(setup, seed)
     numbers = rng.stream(seed, purposes.INSTANCE_IDS).sample(range(1, 2 * DECK_SIZE + 1), 2 * DECK_SIZE)
     instances = [[f"c{n}" for n in numbers[i * DECK_SIZE : (i + 1) * DECK_SIZE]] for i in range(2)]
@@ -66,24 +66,24 @@ def _checked_setup(setup: Any) -> tuple[str, int, Any]:
     """The match id, seed and players of a well-formed setup with legal decks; raises `RuleViolation`
     (`invalid_setup`, `invalid_deck`) otherwise."""
     if not isinstance(setup, Mapping):
-        raise RuleViolation(Code.INVALID_SETUP, "setup is a mapping")
+        raise InvalidSetup("setup is a mapping")
     match_id, seed, players = setup.get("match_id"), setup.get("seed"), setup.get("players")
     if not isinstance(match_id, str) or not match_id:
-        raise RuleViolation(Code.INVALID_SETUP, "match_id is a non-empty string")
+        raise InvalidSetup("match_id is a non-empty string")
     if type(seed) is not int:
-        raise RuleViolation(Code.INVALID_SETUP, "seed is an int")
+        raise InvalidSetup("seed is an int")
     if (
         not isinstance(players, list | tuple)
         or len(players) != 2
         or not all(isinstance(p, Mapping) for p in players)
     ):
-        raise RuleViolation(Code.INVALID_SETUP, "players is a list of two {id, deck}")
+        raise InvalidSetup("players is a list of two {id, deck}")
     pids = [p.get("id") for p in players]
     if not all(isinstance(pid, str) and pid for pid in pids) or pids[0] == pids[1]:
-        raise RuleViolation(Code.INVALID_SETUP, "player ids are two distinct non-empty strings")
+        raise InvalidSetup("player ids are two distinct non-empty strings")
     # "hero" is an attack target and "draw" a MatchEnded winner: a player so named would be ambiguous
     if HERO in pids or DRAW in pids:
-        raise RuleViolation(Code.INVALID_SETUP, f"a player id is neither {HERO!r} nor {DRAW!r}")
+        raise InvalidSetup(f"a player id is neither {HERO!r} nor {DRAW!r}")
     for p in players:
         validate_deck(p.get("deck"))
     return match_id, seed, players
@@ -97,7 +97,7 @@ def _first_index(setup: Mapping[str, Any], seed: int, pids: list[str]) -> int:
         return rng.stream(seed, purposes.TURN_ORDER).randrange(2)
     if first in pids:
         return pids.index(first)
-    raise RuleViolation(Code.INVALID_SETUP, f"first player {first!r} is not in the match")
+    raise InvalidSetup(f"first player {first!r} is not in the match")
 
 
 def _spread(setup: Mapping[str, Any], seed: int) -> tuple[str, ...]:
@@ -109,5 +109,5 @@ def _spread(setup: Mapping[str, Any], seed: int) -> tuple[str, ...]:
     try:
         ascendant = None if date is None else daily_arcana(str(date))
     except (TypeError, ValueError):
-        raise RuleViolation(Code.INVALID_SETUP, f"date {date!r} is not an ISO date") from None
+        raise InvalidSetup(f"date {date!r} is not an ISO date") from None
     return draw_spread(rng.stream(seed, purposes.ARCANA), ascendant)

@@ -6,7 +6,7 @@ from typing import Any
 
 from .constants import HERO, EndReason
 from .effects import damage_units, drawn, ended, heal
-from .errors import Code, RuleViolation
+from .errors import IllegalTarget, TargetRequired
 from .names import CARD_PLAYED, DAMAGE_DEALT, SPELL_CAST, UNIT_BUFFED, Event
 from .state import PlayerState, State
 
@@ -36,12 +36,12 @@ def cast_spell(state: State, index: int, iid: str, cost: int, target: Any) -> li
 def _check_target(me: PlayerState, foe: PlayerState, card_id: str, effect: str | None, target: Any) -> None:
     if effect in ("damage_unit_2", "buff_unit_2_1"):
         if target is None:
-            raise RuleViolation(Code.TARGET_REQUIRED, f"{card_id} needs a target unit")
+            raise TargetRequired(f"{card_id} needs a target unit")
         sides = (me, foe) if effect == "damage_unit_2" else (me,)
         if not any(u.id == target for side in sides for u in side.board):
-            raise RuleViolation(Code.ILLEGAL_TARGET, f"{target!r} is not a unit {card_id} may target")
+            raise IllegalTarget(f"{target!r} is not a unit {card_id} may target")
     elif target is not None:
-        raise RuleViolation(Code.ILLEGAL_TARGET, f"{card_id} takes no target")
+        raise IllegalTarget(f"{card_id} takes no target")
 
 
 def _effect(

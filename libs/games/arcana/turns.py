@@ -6,7 +6,7 @@ from __future__ import annotations
 from .arcana import ARCANA, drain_amount, spread_index
 from .constants import MAX_MANA, EndReason
 from .effects import drawn, ended, revealed
-from .errors import Code, RuleViolation
+from .errors import NotYourTurn, WrongPhase
 from .names import HERO_DRAINED, MANA_REFILLED, PLAYING, TURN_ENDED, TURN_STARTED, Command, Event
 from .state import State
 
@@ -14,9 +14,9 @@ from .state import State
 def require_turn(state: State, index: int) -> None:
     """Raises `RuleViolation` (`wrong_phase`, `not_your_turn`) unless it is player `index`'s turn."""
     if state.phase != PLAYING:
-        raise RuleViolation(Code.WRONG_PHASE, f"not during the {state.phase}")
+        raise WrongPhase(f"not during the {state.phase}")
     if index != state.active:
-        raise RuleViolation(Code.NOT_YOUR_TURN, "it is the opponent's turn")
+        raise NotYourTurn("it is the opponent's turn")
 
 
 def decide_end_turn(state: State, index: int, command: Command) -> list[Event]:

@@ -1,20 +1,22 @@
-"""What `start` and `decide` raise: one exception type per kind of refusal, all `ArenaRuleViolation`.
+"""What `start` and `decide` raise: one exception type per kind of refusal, all `ArenaRuleViolation`, an
+`IllegalCommand` of the game interface (a set-up's refusal an `IllegalSetup`, a command after the end a
+`MatchOver`).
 
-Each class carries its `code` (the string the match service answers with); the message says why.
+Each class carries its `code` (the string the match service answers 422 with); the message says why.
 """
 
 from __future__ import annotations
 
-from libs.games.sdk.plumbing import Refusal
+from libs import games
 
 
-class ArenaRuleViolation(Refusal):
+class ArenaRuleViolation(games.IllegalCommand):
     """Base of every refusal by the arena's rules. `.code` names the kind; `.message` says why."""
 
     code = "rule_violation"
 
 
-class InvalidSetup(ArenaRuleViolation):
+class InvalidSetup(games.IllegalSetup, ArenaRuleViolation):
     """Raised by `start`: not a match_id, an int seed and 2 to 4 distinct player ids, or a bad `first`."""
 
     code = "invalid_setup"
@@ -32,7 +34,7 @@ class UnknownPlayer(ArenaRuleViolation):
     code = "unknown_player"
 
 
-class MatchOver(ArenaRuleViolation):
+class MatchOver(games.MatchOver, ArenaRuleViolation):
     """Raised by `decide` for any command once the match has ended."""
 
     code = "match_over"
@@ -93,3 +95,21 @@ class InvalidBonus(ArenaRuleViolation):
     """Raised for a combo without a bonus of "draw" or "life"."""
 
     code = "invalid_bonus"
+
+
+ERRORS: tuple[type[ArenaRuleViolation], ...] = (
+    InvalidSetup,
+    InvalidCommand,
+    UnknownPlayer,
+    MatchOver,
+    NotYourTurn,
+    WrongPhase,
+    CardNotInHand,
+    NotPlayable,
+    IllegalTarget,
+    CannotDraw,
+    AlreadySwapped,
+    WrongDiscard,
+    InvalidBonus,
+)
+"""Every refusal `start` and `decide` raise (the game's `errors`)."""

@@ -1,6 +1,7 @@
 """Arcane Arena as a `libs.games.Game`: an adapter only, the rules stay in this package.
 
-Each refusal of the rules becomes an `IllegalCommand` subclass with the same code. Seats: 2 to 4; decks:
+The rules raise the interface's `IllegalCommand` themselves, one subclass per kind of refusal
+(`errors.py`). Seats: 2 to 4; decks:
 none (the 16 cards are shared), so any deck is accepted and ignored. Waits: the reaction window (10 s,
 then a pass) or the active player's action and discard phase (60 s each); a player who forfeits is out
 of the match and the others play on.
@@ -16,8 +17,6 @@ from libs.games import (
     CommandShape,
     Game,
     IllegalCommand,
-    IllegalSetup,
-    MatchOver,
     Param,
     Progress,
     Result,
@@ -25,46 +24,16 @@ from libs.games import (
     Wait,
 )
 
-from . import errors, facts, views
+from . import facts, views
 from .appliers import evolve
 from .bots import greedy_bot
 from .cards import COMBOS, KINDS
 from .constants import SEATS
 from .deciders import decide
+from .errors import ERRORS
 from .legal import legal_commands
 from .setup import start
 from .state import State, state_hash
-
-
-class ArenaRefusal(IllegalCommand):
-    """A refusal of the arena's rules: the same code and message."""
-
-
-class InvalidSetup(IllegalSetup, ArenaRefusal):
-    code = errors.InvalidSetup.code
-
-
-class ArenaMatchOver(MatchOver, ArenaRefusal):
-    code = errors.MatchOver.code
-
-
-def _refusal(rule: type[errors.ArenaRuleViolation]) -> type[ArenaRefusal]:
-    return type(rule.__name__, (ArenaRefusal,), {"code": rule.code, "__doc__": rule.__doc__})
-
-
-_SPECIAL: dict[type[errors.ArenaRuleViolation], type[ArenaRefusal]] = {
-    errors.InvalidSetup: InvalidSetup,
-    errors.MatchOver: ArenaMatchOver,
-}
-_BY_RULE: dict[type[errors.ArenaRuleViolation], type[ArenaRefusal]] = {
-    rule: _SPECIAL.get(rule) or _refusal(rule) for rule in errors.ArenaRuleViolation.__subclasses__()
-}
-ERRORS: tuple[type[ArenaRefusal], ...] = tuple(_BY_RULE.values())
-
-
-def refusal(exc: errors.ArenaRuleViolation) -> ArenaRefusal:
-    return _BY_RULE[type(exc)](exc.message)
-
 
 _CARD = Param("id", required=True, high=24, doc="a card instance id (`fireball-2`)")
 _TARGET = Param("id", high=64, doc="an opponent's player id")
@@ -109,16 +78,10 @@ class Arena(Game):
             "players": [{"id": s.id} for s in setup.seats],
             **{k: v for k, v in setup.options.items() if v is not None},
         }
-        try:
-            return start(spec)
-        except errors.ArenaRuleViolation as exc:
-            raise refusal(exc) from None
+        return start(spec)
 
     def decide(self, state: State, command: Mapping[str, Any]) -> list[dict[str, Any]]:
-        try:
-            return decide(state, command)
-        except errors.ArenaRuleViolation as exc:
-            raise refusal(exc) from None
+        return decide(state, command)
 
     def evolve(self, state: State | None, event: Mapping[str, Any]) -> State:
         return evolve(state, event)

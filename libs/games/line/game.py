@@ -2,8 +2,8 @@
 
 The whole fight is resolved by `setup` (up to its MatchEnded), so nothing waits, no command is legal and
 the bot has no move; a bot's line comes from `bots.pick_line` over the welcome set (`bot_deck`; the
-interface's `starter_deck` is the welcome line). Each refusal of the rules becomes an `IllegalCommand`
-subclass with the same code.
+interface's `starter_deck` is the welcome line). The rules raise the interface's `IllegalCommand`
+themselves, one subclass per kind of refusal (`errors.py`).
 """
 
 from __future__ import annotations
@@ -16,59 +16,19 @@ from libs.games import (
     CommandShape,
     Game,
     IllegalCommand,
-    IllegalDeck,
-    IllegalSetup,
-    MatchOver,
     Progress,
     Result,
     Setup,
     Wait,
 )
 
-from . import catalog, errors, facts, views
+from . import catalog, facts, views
 from .appliers import evolve
 from .bots import pick_line
 from .deciders import decide
+from .errors import ERRORS, InvalidLine
 from .setup import start
 from .state import State, state_hash
-
-
-class LineRefusal(IllegalCommand):
-    """A refusal of the line's rules: the same code and message."""
-
-
-class InvalidSetup(IllegalSetup, LineRefusal):
-    code = errors.InvalidSetup.code
-
-
-class InvalidLine(IllegalDeck, LineRefusal):
-    code = errors.InvalidLine.code
-
-
-class InvalidCommand(LineRefusal):
-    code = errors.InvalidCommand.code
-
-
-class UnknownPlayer(LineRefusal):
-    code = errors.UnknownPlayer.code
-
-
-class FightOver(MatchOver, LineRefusal):
-    code = errors.FightOver.code
-
-
-ERRORS: tuple[type[LineRefusal], ...] = (InvalidSetup, InvalidLine, InvalidCommand, UnknownPlayer, FightOver)
-_BY_RULE: dict[type[errors.LineRuleViolation], type[LineRefusal]] = {
-    errors.InvalidSetup: InvalidSetup,
-    errors.InvalidLine: InvalidLine,
-    errors.InvalidCommand: InvalidCommand,
-    errors.UnknownPlayer: UnknownPlayer,
-    errors.FightOver: FightOver,
-}
-
-
-def refusal(exc: errors.LineRuleViolation) -> LineRefusal:
-    return _BY_RULE[type(exc)](exc.message)
 
 
 class Line(Game):
@@ -94,16 +54,10 @@ class Line(Game):
             "players": [{"id": s.id, "deck": list(s.deck)} for s in setup.seats],
             **{k: v for k, v in setup.options.items() if v is not None},
         }
-        try:
-            return start(spec)
-        except errors.LineRuleViolation as exc:
-            raise refusal(exc) from None
+        return start(spec)
 
     def decide(self, state: State, command: Mapping[str, Any]) -> list[dict[str, Any]]:
-        try:
-            return decide(state, command)
-        except errors.LineRuleViolation as exc:
-            raise refusal(exc) from None
+        return decide(state, command)
 
     def evolve(self, state: State | None, event: Mapping[str, Any]) -> State:
         return evolve(state, event)

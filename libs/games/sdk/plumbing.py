@@ -4,7 +4,7 @@ fields checked, `evolve` as a table of appliers, and `fold`. Standard library on
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
 S = TypeVar("S")
 Event = Mapping[str, Any]
@@ -69,17 +69,3 @@ def fold_with(evolve: Callable[[S | None, Event], S], events: Iterable[Event]) -
     if state is None:
         raise ValueError("no events")
     return state
-
-
-class Refusal(Exception):
-    """Base of a game's refusals: each subclass is one kind, with its `code` (snake_case, what the match
-    service answers with); `message` says why, for people."""
-
-    code: ClassVar[str] = "refused"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.message!r})"

@@ -18,6 +18,7 @@ from services.match import domain, sweep_store
 from services.match.domain import Decision, Match
 from services.match.repository import MatchRepository, Outcome, as_rows, stream_of
 from services.match.scheduling import Dispatcher
+from services.match.upcasting import upcast
 from services.match.usecases.system import MAX_TICK_STEPS
 
 log = logging.getLogger(__name__)
@@ -74,6 +75,7 @@ class BatchTicker:
         for match_id, before in cached.items():
             tail = tails[stream_of(match_id)]
             try:
+                tail = upcast(tail, before.game if before else None)
                 m = domain.fold_match(as_rows(tail), before) if tail else before
             except ValueError:
                 m = None

@@ -104,7 +104,7 @@ class PlayerReads:
         recorded: list[RecordedEvent] = []
         while True:
             if look:
-                recorded = self.matches.read_events(match_id, after)
+                recorded = self.matches.read_events(match_id, after, m.game)
             left = end - time.monotonic()
             if recorded or left <= 0 or m.ended:
                 break

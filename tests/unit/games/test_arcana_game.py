@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from libs.games import IllegalCommand, IllegalDeck, MatchOver, Seat, Setup, registry
 from libs.games.arcana import STARTER_DECK
-from libs.games.arcana.game import GAME, NotYourTurn, WrongPhase
+from libs.games.arcana.errors import NotYourTurn, WrongPhase
+from libs.games.arcana.game import GAME
 from libs.games.conformance import play_out
 
 A, B = "alice", "bob"

@@ -20,7 +20,7 @@ from libs.kit.schemas import catalog_check
 from services.match import domain
 from services.match.events import RECORDS_TOPIC, TOPIC
 from services.match.repository import as_rows
-from services.match.upcasting import UPCASTERS, schema_versions, upcast
+from services.match.upcasting import schema_version, upcast, upcast_event
 
 DATA = Path(__file__).parent / "data"
 GAMES = ("arcana", "line", "arena")
@@ -59,10 +59,9 @@ def test_a_version_1_stream_reads_as_version_2_with_player_id_and_nothing_else_c
     renamed = _player_named(stored, "player")
     assert renamed
     read = upcast(stored)
-    versions = schema_versions()
     assert _player_named(read, "player") == set() and _player_named(read, "player_id") == renamed
     for before, after in zip(stored, read, strict=True):
-        assert after.schema_version == versions.get(before.type, 1)
+        assert after.schema_version == schema_version(game, before.type)
         assert list(after.data.values()) == list(before.data.values())  # same values, same order
         assert (after.event_id, after.version, after.type) == (before.event_id, before.version, before.type)
 
@@ -107,14 +106,14 @@ def test_the_upcasters_rename_only_a_field_called_player_and_bump_the_version_on
         ("TurnStarted", {"player": "a", "turn": 1}),
         ("UnitDied", {"unit": "c1", "player": "b"}),
     ):
-        up = UPCASTERS.upcast(_with(event, data, replace=True, kind=kind))
+        up = upcast_event(_with(event, data, replace=True, kind=kind), "arcana")
         assert (up.type, up.schema_version) == (kind, 2)
         assert up.data == {("player_id" if k == "player" else k): v for k, v in data.items()}
-        assert UPCASTERS.upcast(up) is up  # version 2 is current: nothing more to do
+        assert upcast_event(up, "arcana") is up  # version 2 is current: nothing more to do
     untouched = _with(
         event, {"match_id": "m", "players": ["a"], "first": "a"}, replace=True, kind="MatchStarted"
     )
-    assert UPCASTERS.upcast(untouched) is untouched
+    assert upcast_event(untouched, "arcana") is untouched
 
 
 def _with(
