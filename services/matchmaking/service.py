@@ -300,7 +300,8 @@ class MatchmakingService:
             if changed.game == domain.LINE:  # the line's MMR: a ladder of its own
                 store.save_mmr(conn, self.schema, changed.player_id, changed.after, event.version)
             elif changed.game == domain.ARCANA:
-                store.save_rating(conn, self.schema, changed.player_id, changed.after, event.version)
+                hidden = changed.hidden_after  # pairs by the hidden rating, not the visible points
+                store.save_rating(conn, self.schema, changed.player_id, hidden, event.version)
         elif event.type == MATCH_ENDED:
             ended = MatchEnded.decode(event)
             store.match_over(conn, self.schema, ended.match_id)

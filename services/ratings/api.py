@@ -88,7 +88,8 @@ class HistoryItem(ma.Schema):
         allow_none=True,
         metadata={
             "description": "why the match moved nothing (delta 0): `repeat_opponent`, `early_concede`, "
-            "`too_short` or `draw`; null when it moved the rating"
+            "`too_short` or `draw`; `floor` when the tier floor held the rating on a loss (your hidden "
+            "rating still fell); null when it moved the rating"
         },
     )
     message = ma.fields.String(allow_none=True, metadata={"description": "the reason in words"})

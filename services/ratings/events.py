@@ -39,7 +39,8 @@ CATALOG = EventCatalog(
     "ratings",
     TOPIC,
     (RatingChanged, RatingUnchanged),
-    "Ranked ladders, one per game: Arcana's rating (Elo, K 40 for 30 games then 24, start 900), stream "
+    "Ranked ladders, one per game: Arcana's rating (a hidden Elo rating, zero-sum, K 40 for 30 games "
+    "then 24, start 900, under the visible ladder points that follow it), stream "
     "`rating-<player>`; the line's MMR (start 1,000, win +2, loss -1, never below 0), stream "
     "`line-rating-<player>`.",
 )

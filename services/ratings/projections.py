@@ -65,7 +65,7 @@ def apply(conn: psycopg.Connection[Any], schema: str, event: RecordedEvent) -> N
         row.update(before=row["rating"], after=row["rating"], delta=0)
         conn.execute(_history_sql(schema, history), row)
         return
-    row["reason"] = None
+    row["reason"] = event.data.get("reason")  # `floor`: the floor held the visible points
     row["win"] = int(event.data["result"] == domain.WIN)
     row["loss"] = 1 - row["win"]
     conn.execute(_rating_sql(schema, ratings), row)

@@ -10,6 +10,7 @@ from libs.kit.runtime import Runtime
 from services.ratings import api, consumers
 from services.ratings.events import CATALOG
 from services.ratings.service import RatingsService
+from services.ratings.upcasting import UPCASTERS
 
 
 def build(runtime: Runtime) -> RatingsService:
@@ -27,6 +28,7 @@ SERVICE = ServiceDef(
     blueprints=_blueprints,
     errors=api.ERRORS,
     events=(CATALOG,),
+    upcasters=UPCASTERS,
     subscriptions=(
         Subscription(
             consumers.MATCHES_CONSUMER,

@@ -24,6 +24,7 @@ from libs.contracts import MatchEnded, default_display_name
 from libs.eventstore import EventStore, Fold, RecordedEvent, Repository, UnitOfWork
 from libs.web.cursors import Cursor, InvalidCursor
 from services.ratings import domain, events, projections, store
+from services.ratings.upcasting import UPCASTERS
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +79,14 @@ def _public(row: Mapping[str, Any], game: str = domain.ARCANA) -> dict[str, Any]
     }
 
 
+FLOOR_MESSAGE = "the tier floor held your rating"
+
+
+def _explain(reason: str) -> str:
+    """The words of a history row's reason: the fair-play rules', or the floor's."""
+    return FLOOR_MESSAGE if reason == domain.FLOOR else fairplay.explain(reason)
+
+
 def _evolve(state: domain.PlayerRating, event: RecordedEvent) -> domain.PlayerRating:
     found = domain.event_from(event.type, event.data)
     return state if found is None else domain.evolve(state, found)
@@ -87,7 +96,7 @@ class RatingsService:
     def __init__(self, pool: ConnectionPool, schema: str) -> None:
         self.pool = pool
         self.schema = schema
-        self.events = EventStore(pool, schema)
+        self.events = EventStore(pool, schema, UPCASTERS)
         self.repository = Repository(pool, self.events, project=self._project, declared=events.CATALOG.events)
 
     # -- consuming -----------------------------------------------------------------------------
@@ -177,7 +186,7 @@ class RatingsService:
             rows = store.history_page(conn, self.schema, player_id, before, limit, table)
         more, rows = len(rows) > limit, rows[:limit]
         for row in rows:
-            row["message"] = fairplay.explain(row["reason"]) if row["reason"] else None
+            row["message"] = _explain(row["reason"]) if row["reason"] else None
         return Page(rows, HISTORY_CURSOR.encode(rows[-1]["version"]) if more else None)
 
     def leaderboard(self, limit: int, after: str | None, game: str = domain.ARCANA) -> Page:

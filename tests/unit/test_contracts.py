@@ -75,7 +75,7 @@ def test_an_envelope_of_another_type_does_not_decode() -> None:
 
 def test_every_contract_reads_back_what_its_producer_writes() -> None:
     made = {
-        RatingChanged: RatingChanged("p", "m", 900, 920, "bronze", "bronze", 20, "win"),
+        RatingChanged: RatingChanged("p", "m", 900, 920, "bronze", "bronze", 20, "win", 900, 920),
         RewardGranted: RewardGranted("r", "p", 20, 0, "quest", {"quest_id": "q", "day": "2026-12-01"}),
         MatchEnded: MatchEnded(**ENDED),
         DisplayNameChanged: DisplayNameChanged("p", "Night Owl"),

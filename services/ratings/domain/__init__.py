@@ -1,7 +1,9 @@
 """The ratings domain, pure (standard library only).
 
-Elo with K 40 for a player's first 30 counted games, then 24; start 900; tiers Bronze 0, Silver
-1000, Gold 1150, Platinum 1300, Diamond 1450, Arcane 1600; the highest tier reached is a floor.
+A hidden Elo rating (zero-sum between the two players; K 40 for a player's first 30 counted games,
+then 24, the match's K the mean of both) under the visible ladder points that follow it; start 900;
+tiers Bronze 0, Silver 1000, Gold 1150, Platinum 1300, Diamond 1450, Arcane 1600; the highest tier
+reached is a floor of the visible points only.
 One stream per player, ``rating-<player>``, of ``RatingChanged`` events. The line's MMR (``mmr.py``:
 start 1,000, win +2, loss -1, never below 0) is a ladder of its own, ``line-rating-<player>``. Which
 ranked matches move whose rating is the match's fair-play verdict (``ranked_result``; ``libs.fairplay``).
@@ -9,6 +11,8 @@ ranked matches move whose rating is the match's fair-play verdict (``ranked_resu
 
 from .decisions import AlreadyRated, RankedResult, Unmoved, keep, ranked_result, rate, unmoved
 from .elo import (
+    CATCH_UP_MAX,
+    CATCH_UP_SHARE,
     K_ESTABLISHED,
     K_PROVISIONAL,
     PROVISIONAL_GAMES,
@@ -16,15 +20,17 @@ from .elo import (
     TIER_NAMES,
     TIERS,
     expected_score,
+    hidden_step,
     k_factor,
-    new_rating,
     tier_floor,
     tier_for,
+    visible_after,
 )
 from .mmr import LINE, MMR_LOSS, MMR_MIN, MMR_WIN, NO_TIER, START_MMR, new_mmr
 from .model import (
     ARCANA,
     DRAW,
+    FLOOR,
     LADDERS,
     LOSS,
     RATING_CHANGED,
@@ -43,7 +49,10 @@ from .model import (
 
 __all__ = [
     "ARCANA",
+    "CATCH_UP_MAX",
+    "CATCH_UP_SHARE",
     "DRAW",
+    "FLOOR",
     "K_ESTABLISHED",
     "K_PROVISIONAL",
     "LADDERS",
@@ -72,10 +81,10 @@ __all__ = [
     "evolve",
     "expected_score",
     "fold",
+    "hidden_step",
     "k_factor",
     "keep",
     "new_mmr",
-    "new_rating",
     "ranked_result",
     "rate",
     "rating_stream",
@@ -83,4 +92,5 @@ __all__ = [
     "tier_floor",
     "tier_for",
     "unmoved",
+    "visible_after",
 ]

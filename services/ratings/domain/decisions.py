@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from libs import fairplay
 from libs.contracts.match import MatchEnded
 
-from .elo import higher_tier, new_rating, tier_for
+from .elo import hidden_step, higher_tier, tier_for, visible_after
 from .mmr import LINE, NO_TIER, new_mmr
-from .model import ARCANA, DRAW, LADDERS, LOSS, WIN, PlayerRating, RatingChanged, RatingUnchanged
+from .model import ARCANA, DRAW, FLOOR, LADDERS, LOSS, WIN, PlayerRating, RatingChanged, RatingUnchanged
 
 RANKED = "ranked"
 
@@ -66,37 +66,47 @@ def _line_changed(me: PlayerRating, match_id: str, won: bool) -> RatingChanged:
         highest_tier=NO_TIER,
         delta=after - me.rating,
         result=WIN if won else LOSS,
+        hidden_before=me.rating,
+        hidden_after=after,
         game=LINE,
     )
 
 
-def _changed(me: PlayerRating, opponent: PlayerRating, match_id: str, score: float) -> RatingChanged:
+def _changed(me: PlayerRating, match_id: str, step: int, won: bool) -> RatingChanged:
+    """Arcana: the hidden rating moves by ``step`` (gained on a win, lost on a loss); the visible
+    points follow it (``visible_after``), held by the floor of the highest tier reached."""
     if me.game == LINE:
-        return _line_changed(me, match_id, bool(score))
-    after = new_rating(me.rating, opponent.rating, score, me.games, me.highest_tier)
-    highest = higher_tier(me.highest_tier, tier_for(after))
+        return _line_changed(me, match_id, won)
+    hidden = me.hidden + (step if won else -step)
+    after, floored = visible_after(me.rating, hidden, hidden - me.hidden, won, me.highest_tier)
     return RatingChanged(
         player_id=me.player_id,
         match_id=match_id,
         before=me.rating,
         after=after,
         tier=tier_for(after),
-        highest_tier=highest,
+        highest_tier=higher_tier(me.highest_tier, tier_for(after)),
         delta=after - me.rating,
-        result=WIN if score else LOSS,
+        result=WIN if won else LOSS,
+        hidden_before=me.hidden,
+        hidden_after=hidden,
+        reason=FLOOR if floored else None,
     )
 
 
 def rate(result: RankedResult, winner: PlayerRating, loser: PlayerRating) -> tuple[RatingChanged, ...]:
-    """The RatingChanged of the winner and of the loser whose ratings move (not those ``still``), each
-    from both ratings before the match (a loss counts against the opponent's rating, whether or not
-    theirs moves; the line's MMR moves by the result alone), on the ladder of the players' states.
-    Raises ``AlreadyRated`` when either player already counted this match."""
+    """The RatingChanged of the winner and of the loser whose ratings move (not those ``still``), on
+    the ladder of the players' states. Arcana: one hidden step from both hidden ratings before the
+    match, gained by the winner and lost by the loser (zero-sum; a loss counts against the
+    opponent's rating whether or not theirs moves, so a ``still`` winner makes it negative-sum, never
+    positive); the line's MMR moves by the result alone. Raises ``AlreadyRated`` when either player
+    already counted this match."""
     if result.match_id in winner.rated_matches or result.match_id in loser.rated_matches:
         raise AlreadyRated(result.match_id)
+    step = hidden_step(winner.hidden, loser.hidden, winner.games, loser.games)
     changes = (
-        (winner.player_id, _changed(winner, loser, result.match_id, 1.0)),
-        (loser.player_id, _changed(loser, winner, result.match_id, 0.0)),
+        (winner.player_id, _changed(winner, result.match_id, step, True)),
+        (loser.player_id, _changed(loser, result.match_id, step, False)),
     )
     return tuple(change for player, change in changes if player not in result.still)
 

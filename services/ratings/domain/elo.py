@@ -1,8 +1,11 @@
-"""The rating system: Elo with a two-step K schedule, tiers and the tier floor. Pure arithmetic.
+"""The rating system: a hidden Elo rating under the visible ladder points, tiers and the tier floor.
+Pure arithmetic.
 
-K is 40 for a player's first 30 rated games (a new rating moves fast to where it belongs), then 24.
-Ratings are whole numbers; the delta is rounded half away from zero. A rating never drops below the
-lower bound of the highest tier the player has reached.
+The **hidden** rating pairs players and decides gains: Elo, zero-sum between the match's two players
+(the winner gains exactly what the loser loses), K the mean of the two players' K (40 for a player's
+first 30 rated games, then 24), no floor. The **visible** rating (the ladder points a player sees)
+follows it (``visible_after``); the highest tier reached holds the visible points, never the hidden
+ones, so a floor creates no rating. Whole numbers; rounded half away from zero.
 """
 
 from __future__ import annotations
@@ -60,7 +63,27 @@ def _round_half_away(x: float) -> int:
     return math.floor(abs(x) + 0.5) * (1 if x >= 0 else -1)
 
 
-def new_rating(rating: int, opponent: int, score: float, games_played: int, highest_tier: str) -> int:
-    """The rating after one game (``score`` 1 for a win, 0 for a loss), held at the tier floor."""
-    delta = _round_half_away(k_factor(games_played) * (score - expected_score(rating, opponent)))
-    return max(rating + delta, tier_floor(highest_tier))
+def hidden_step(winner: int, loser: int, winner_games: int, loser_games: int) -> int:
+    """What the winner's hidden rating gains and the loser's loses (one number: zero-sum), from both
+    hidden ratings and the games each played before; K is the mean of the two players' K."""
+    k = (k_factor(winner_games) + k_factor(loser_games)) / 2
+    return _round_half_away(k * (1.0 - expected_score(winner, loser)))
+
+
+CATCH_UP_SHARE = 4  # a result closes a quarter of the gap left between visible and hidden...
+CATCH_UP_MAX = 10  # ...by at most this many points
+
+
+def visible_after(
+    points: int, hidden_after: int, step: int, won: bool, highest_tier: str
+) -> tuple[int, bool]:
+    """The visible points after a win or a loss that moved the hidden rating by ``step`` to
+    ``hidden_after``, and whether the tier floor held them. They move by the hidden step and
+    close a quarter of the gap left (at most ``CATCH_UP_MAX``); a win never lowers them nor lifts them
+    above the hidden rating (unless they were already there), a loss never raises them, and they never
+    drop below the floor of the highest tier reached."""
+    moved = points + step
+    moved += max(-CATCH_UP_MAX, min(CATCH_UP_MAX, _round_half_away((hidden_after - moved) / CATCH_UP_SHARE)))
+    after = max(points, min(moved, max(points, hidden_after))) if won else min(points, moved)
+    floor = tier_floor(highest_tier)
+    return max(after, floor), after < floor

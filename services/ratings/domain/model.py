@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from libs.contracts.ratings import FLOOR as FLOOR  # a RatingChanged's reason
 from libs.contracts.ratings import RatingChanged
 from services.ratings.events import RatingUnchanged
 
@@ -30,8 +31,9 @@ def rating_stream(player_id: str, game: str = ARCANA) -> str:
 
 @dataclass(frozen=True)
 class PlayerRating:
-    """Rating, highest tier reached, the games counted and which matches they were, on the ladder
-    of ``game`` (``start`` makes a new player's)."""
+    """The visible rating (``rating``, the ladder points shown), the hidden one (``hidden``, what
+    pairs and decides gains; the line's MMR is both), the highest tier reached, the games counted and
+    which matches they were, on the ladder of ``game`` (``start`` makes a new player's)."""
 
     player_id: str
     rating: int = START_RATING
@@ -41,6 +43,7 @@ class PlayerRating:
     version: int = 0
     rated_matches: frozenset[str] = field(default_factory=frozenset)
     game: str = ARCANA
+    hidden: int = START_RATING
 
     @property
     def games(self) -> int:
@@ -55,7 +58,7 @@ def start(player_id: str, game: str = ARCANA) -> PlayerRating:
     """A player before any counted match on the ladder of ``game``: 900 bronze, or the line's 1,000."""
     if game == ARCANA:
         return PlayerRating(player_id)
-    return PlayerRating(player_id, START_MMR, NO_TIER, game=game)
+    return PlayerRating(player_id, START_MMR, NO_TIER, game=game, hidden=START_MMR)
 
 
 def evolve(state: PlayerRating, event: RatingEvent) -> PlayerRating:
@@ -67,6 +70,7 @@ def evolve(state: PlayerRating, event: RatingEvent) -> PlayerRating:
     return replace(
         state,
         rating=event.after,
+        hidden=event.hidden_after,
         highest_tier=higher_tier(state.highest_tier, event.highest_tier) if tiered else state.highest_tier,
         wins=state.wins + won,
         losses=state.losses + (not won),

@@ -49,9 +49,13 @@ def foreign_event(
     return RecordedEvent(uuid.uuid4(), stream, version, position, kind, 1, clock.now(), None, None, data)
 
 
-def rating_changed(player: str, after: int) -> dict[str, Any]:
-    """A RatingChanged's data as ratings publishes it (a win from 900 to ``after``)."""
-    return RatingChanged(player, str(uuid.uuid4()), 900, after, "bronze", "bronze", after - 900, "win").data()
+def rating_changed(player: str, after: int, hidden: int | None = None) -> dict[str, Any]:
+    """A RatingChanged's data as ratings publishes it (a win from 900 to ``after`` visible, to
+    ``hidden``, the same unless told, hidden)."""
+    hidden = after if hidden is None else hidden
+    return RatingChanged(
+        player, str(uuid.uuid4()), 900, after, "bronze", "bronze", after - 900, "win", 900, hidden
+    ).data()
 
 
 def match_ended(match_id: str, mode: str, winner: str, loser: str) -> dict[str, Any]:

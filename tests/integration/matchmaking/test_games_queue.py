@@ -42,7 +42,7 @@ def training(player: Player, game: str = "line", mode: str = "practice", won: bo
 
 def mmr(player: Player, after: int, version: int, game: str = "line") -> Any:
     changed = RatingChanged(
-        player.id, str(uuid.uuid4()), 1000, after, "-", "-", after - 1000, "win", game=game
+        player.id, str(uuid.uuid4()), 1000, after, "-", "-", after - 1000, "win", 1000, after, game=game
     )
     return foreign_event("RatingChanged", changed.data(), version=version)
 

@@ -87,6 +87,18 @@ def test_the_rating_comes_from_ratings_newest_version(mm: MatchmakingService, de
     assert mm.join(p, "ranked").rating == 1040
 
 
+def test_ranked_tickets_pair_by_the_hidden_rating_not_the_visible_points(
+    mm: MatchmakingService, deliver: Callable
+) -> None:
+    """Issue 34: a player held on the Silver floor (1000 visible) whose hidden rating fell to 930 is
+    paired as 930; an event from before the hidden rating (version 1) is paired by its one rating."""
+    floored, old = pid(), pid()
+    deliver(foreign_event("RatingChanged", rating_changed(floored, 1000, hidden=930), version=1))
+    v1 = {k: v for k, v in rating_changed(old, 1010).items() if k not in ("hidden_before", "hidden_after")}
+    deliver(foreign_event("RatingChanged", v1, version=1))
+    assert mm.join(floored, "ranked").rating == 930 and mm.join(old, "ranked").rating == 1010
+
+
 def test_someone_elses_or_an_unknown_ticket_is_not_found(mm: MatchmakingService) -> None:
     t = mm.join(pid(), "ranked")
     for player, ticket in ((pid(), t.ticket_id), (t.player_id, str(uuid.uuid4())), (t.player_id, "nope")):

@@ -17,7 +17,7 @@ Spearman correlation of rating and skill.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -95,7 +95,7 @@ class Ladder:
                 f"t-{p.player_id}",
                 p.player_id,
                 "ranked",
-                self.rating[p.player_id].rating,
+                self.rating[p.player_id].hidden,  # matchmaking pairs by the hidden rating
                 at,
                 p.last_opponent,
             )
@@ -109,7 +109,7 @@ class Ladder:
                 del waiting[a.player_id], waiting[b.player_id]
                 if a.partner == b.player_id:  # the feeder loop: both queue again at once
                     for p in (a, b):
-                        rating = self.rating[p.player_id].rating
+                        rating = self.rating[p.player_id].hidden
                         waiting[p.player_id] = matchmaking.Waiting(
                             f"t-{p.player_id}-{k}", p.player_id, "ranked", rating, now, p.last_opponent
                         )
@@ -169,10 +169,23 @@ def test_colluders_stay_within_the_honest_range_for_their_skill_and_the_ladder_r
     assert quality >= 0.8 and everyone >= 0.8
 
 
+def _floors_hold_the_hidden_rating(monkeypatch: Any) -> None:
+    """The ladder before issue 34: one rating, held by the tier floor (the hidden rating follows the
+    visible points, floor included), so a floored loser loses nothing while the winner gains."""
+    evolve = ratings.evolve
+    monkeypatch.setattr(
+        ratings,
+        "evolve",
+        lambda state, event: replace(evolve(state, event), hidden=evolve(state, event).rating),
+    )
+
+
 def test_without_the_fair_play_rules_the_same_script_boosts_the_mains(monkeypatch: Any) -> None:
     """The control: with the rules switched off (every match from turn 4 counts however often the
-    pair meets, rematches at once, early concedes move nothing as before) the same script lifts the
-    mains above every honest player of their skill, so the first test measures the rules."""
+    pair meets, rematches at once, early concedes move nothing as before) and the floor holding the
+    one rating as before issue 34's hidden rating, the same script lifts the mains above every honest
+    player of their skill, so the first test measures the defences."""
+    _floors_hold_the_hidden_rating(monkeypatch)
     monkeypatch.setattr(fairplay.verdict, "PAIR_DAILY_MATCHES", 10**9)
     monkeypatch.setattr(fairplay.games, "EARLY_END_BY_PLAYER", ())
     monkeypatch.setattr(matchmaking.pairing.fairplay, "may_rematch", lambda a, b: True)

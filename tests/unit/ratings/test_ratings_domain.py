@@ -60,18 +60,21 @@ def test_tiers_by_lower_bound(rating: int, tier: str) -> None:
     assert d.tier_for(rating) == tier
 
 
-def test_k_is_40_for_the_first_30_games_then_24() -> None:
+def test_k_is_40_for_the_first_30_games_then_24_and_a_match_takes_the_mean_of_both() -> None:
     assert [d.k_factor(g) for g in (0, 29, 30, 500)] == [40, 40, 24, 24]
     a, b = d.PlayerRating("a"), d.PlayerRating("b")
     a2, b2 = play(a, b, "m1")
     assert (a2.rating, b2.rating) == (920, 880)  # equal ratings: K/2 each way
-    veteran = d.PlayerRating("a", wins=30)
-    w, _ = d.rate(d.RankedResult("m2", "a", "b"), veteran, d.PlayerRating("b"))
-    assert w.delta == 12
+    veteran, other_veteran = d.PlayerRating("a", wins=30), d.PlayerRating("b", losses=30)
+    w, lo = d.rate(d.RankedResult("m2", "a", "b"), veteran, other_veteran)
+    assert (w.delta, lo.delta) == (12, -12)
+    w, lo = d.rate(d.RankedResult("m2", "a", "b"), veteran, d.PlayerRating("b"))
+    assert (w.hidden_after - w.hidden_before, lo.hidden_after - lo.hidden_before) == (16, -16)  # (24+40)/2
 
 
 def test_an_upset_moves_more_than_an_expected_win() -> None:
-    strong, weak = d.PlayerRating("s", rating=1200, highest_tier="gold"), d.PlayerRating("w", rating=900)
+    strong = d.PlayerRating("s", rating=1200, highest_tier="gold", hidden=1200)
+    weak = d.PlayerRating("w", rating=900)
     expected, _ = d.rate(d.RankedResult("m1", "s", "w"), strong, weak)
     upset, _ = d.rate(d.RankedResult("m2", "w", "s"), weak, strong)
     assert 0 < expected.delta < upset.delta
@@ -79,7 +82,8 @@ def test_an_upset_moves_more_than_an_expected_win() -> None:
 
 
 def test_the_events_carry_the_published_contract() -> None:
-    w, lo = d.rate(d.RankedResult("m1", "a", "b"), d.PlayerRating("a", rating=990), d.PlayerRating("b"))
+    a = d.PlayerRating("a", rating=990, hidden=990)
+    w, lo = d.rate(d.RankedResult("m1", "a", "b"), a, d.PlayerRating("b"))
     assert w.data() == {
         "player_id": "a",
         "match_id": "m1",
@@ -89,7 +93,10 @@ def test_the_events_carry_the_published_contract() -> None:
         "highest_tier": "silver",
         "delta": 15,
         "result": "win",
+        "hidden_before": 990,
+        "hidden_after": 1005,
         "game": "arcana",
+        "reason": None,
     }
     assert (
         lo.result == "loss"
