@@ -1,7 +1,8 @@
 """What economy consumes and pays: ``PlayerRegistered`` and ``PlayerLoggedIn`` (accounts),
 ``MatchEnded`` (match: every game's, coins or the line's shards), ``RewardGranted`` (progression).
-A reward above what its rule can pay (``domain.bounds``) raises ``Unacceptable``: the consumer
-parks it as a dead letter at once.
+A reward above what its rule can pay (``domain.bounds``), or a match's credit beyond the player's
+paying matches of the UTC day (economy counts them itself, as ``paying_matches_left`` shows them),
+raises ``Unacceptable``: the consumer parks it as a dead letter at once.
 
 Each handler decodes its event first (``libs.contracts``): one that does not decode, or a reward
 that pays nothing valid, is a dead letter (never skipped). Every message is applied once through
@@ -31,7 +32,7 @@ from libs.contracts import (
 )
 from libs.eventstore import RecordedEvent
 from libs.kit.definition import EventHandler
-from services.economy.domain import AlreadyCredited, AlreadyOpened
+from services.economy.domain import AlreadyCredited, AlreadyOpened, DailyLimitReached
 from services.economy.domain.bounds import reward_problems
 from services.economy.domain.credits import (
     PlayerCredit,
@@ -70,8 +71,14 @@ def logged_in(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connectio
 
 
 def match_ended(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
-    for paid in match_credits(MatchEnded.decode(event), event.occurred_at):
-        _pay(svc, paid, conn)
+    """Pay what the verdict says, within the daily limit economy keeps itself: a credit beyond it
+    (a verdict that claims more than ``paying_matches_left`` allows) parks the whole event as a dead
+    letter, nothing of it paid."""
+    try:
+        for paid in match_credits(MatchEnded.decode(event), event.occurred_at):
+            _pay(svc, paid, conn)
+    except DailyLimitReached as refused:
+        raise Unacceptable(f"MatchEnded {event.event_id} not paid: {refused.message}") from None
 
 
 def reward(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:

@@ -41,6 +41,7 @@ from services.economy.ceilings import DEFAULT_GRANT_CEILING
 from services.economy.domain import (
     AboveCeiling,
     AlreadyCredited,
+    DailyLimitReached,
     DeckNotFound,
     EconomyError,
     WalletNotFound,
@@ -48,7 +49,7 @@ from services.economy.domain import (
     wallet,
 )
 from services.economy.domain.bounds import Ceiling
-from services.economy.domain.credits import PlayerCredit, PlayerShards
+from services.economy.domain.credits import PlayerCredit, PlayerShards, within_daily_limit
 from services.economy.domain.packs import new_server_seed
 from services.economy.events import CATALOG, Event, PackOpened, event_from
 from services.economy.lines import Lines
@@ -197,7 +198,8 @@ class EconomyService:
     ) -> RecordedEvent:
         """Pay one credit (also before the account's opening, unless ``opened_only``: then
         ``WalletNotFound``). Raises ``AlreadyCredited`` (its source was paid), ``InvalidAmount``,
-        ``Busy``."""
+        ``Busy``, ``DailyLimitReached`` (a match's credit once the player's paying matches of the UTC
+        day are used up: what ``paying_matches_left`` shows)."""
         player_id = paid.player_id
         event_id = credit_event_id(player_id, paid.credit.source)
 
@@ -206,6 +208,7 @@ class EconomyService:
             if opened_only and (current is None or not current.opened):
                 raise WalletNotFound("this player has no wallet yet")
             now = clock.now()
+            self._check_daily_limit(uow, paid, now)
             events = _credit_events(current, paid, now)
             try:
                 stream = wallet_stream(player_id)
@@ -215,6 +218,20 @@ class EconomyService:
             return recorded
 
         return self._execute(work, tx, conn)
+
+    def _check_daily_limit(self, uow: UnitOfWork, paid: PlayerCredit | PlayerShards, now: datetime) -> None:
+        """Refuse a match's credit beyond the day's paying matches, counted from the ledger as the
+        wallet's ``paying_matches_left`` counts them (the same credit paid already is left out of the
+        count, so a redelivery is ``AlreadyCredited``, not refused)."""
+        today = datetime.combine(now.astimezone(UTC).date(), time(), UTC)
+        paid_today = store.coin_matches_since(
+            uow.conn, self.schema, paid.player_id, today, paid.credit.source
+        )
+        if not within_daily_limit(paid, paid_today):
+            raise DailyLimitReached(
+                f"{paid.credit.source}: {paid_today} matches paid {paid.player_id} today, the daily limit",
+                {"paying_matches_left": 0},
+            )
 
     def grant(self, paid: PlayerCredit, *, tx: Tx | None = None) -> RecordedEvent:
         """An operator's grant to an opened wallet, up to ``grant_ceiling``. Raises

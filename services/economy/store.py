@@ -96,17 +96,19 @@ def ledger(
     return [e for e in entries if e["position"] > positions[limit]], positions[limit - 1]
 
 
-def coin_matches_since(conn: Conn, schema: str, player_id: str, since: datetime) -> int:
+def coin_matches_since(
+    conn: Conn, schema: str, player_id: str, since: datetime, besides: str | None = None
+) -> int:
     """How many matches paid the player from ``since`` on: coins or the line's shards (the daily
-    limit of paying matches is shared by every game)."""
+    limit of paying matches is shared by every game), the credit of source ``besides`` left out."""
     row = conn.execute(
         _q(
             schema,
             "SELECT count(*) FROM {ledger} WHERE player_id = %s AND reason = 'match' "
             "AND currency IN ('coins', 'shards') "
-            "AND amount > 0 AND occurred_at >= %s",
+            "AND amount > 0 AND occurred_at >= %s AND source IS DISTINCT FROM %s",
         ),
-        (player_id, since),
+        (player_id, since, besides),
     ).fetchone()
     return int(row[0]) if row else 0
 

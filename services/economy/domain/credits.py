@@ -64,6 +64,12 @@ def match_credits(ended: MatchEnded, ended_at: datetime) -> list[PlayerCredit | 
     return paid
 
 
+def within_daily_limit(paid: PlayerCredit | PlayerShards, paid_today: int) -> bool:
+    """Whether ``paid`` may be paid when ``paid_today`` other matches paid the player today: any credit
+    but a match's, or a match's while fewer than ``DAILY_COIN_MATCHES`` did (every game's count)."""
+    return paid.credit.reason != "match" or paid_today < fairplay.DAILY_COIN_MATCHES
+
+
 def _match_credit(
     match_id: str, player: str, reward: Reward, ended_at: datetime
 ) -> PlayerCredit | PlayerShards:

@@ -19,6 +19,13 @@ class EconomyError(Exception):
         self.details = details
 
 
+class DailyLimitReached(EconomyError):
+    """A match credit beyond the player's paying matches of the UTC day (``libs.fairplay``): economy
+    enforces the limit on what it pays, whatever a ``MatchEnded``'s verdict claims."""
+
+    code = "daily_limit_reached"
+
+
 class WalletNotFound(EconomyError):
     code = "wallet_not_found"
 

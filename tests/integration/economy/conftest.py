@@ -99,3 +99,28 @@ class Client:
 def client(app: Any, new_player: Any) -> Any:
     """A new player (wallet opened) with their HTTP client."""
     return lambda: Client(app, new_player())
+
+
+def consume_once(svc: EconomyService, source: EventStore, make_broker: Any, done: Any, what: str) -> Any:
+    """Publish what ``source`` holds through a real relay and broker to economy's credits consumer
+    until ``done(runner)``, then stop both; returns the stopped runner (its counts)."""
+    from libs.bus import OutboxRelay, topic_for
+    from libs.kit import definition
+    from libs.kit.consume import subscription_runner
+    from tests.integration.bus.helpers import wait_until
+
+    broker = make_broker.start()
+    service = f"src{uuid.uuid4().hex[:8]}"
+    relay = OutboxRelay(source, service, broker.bootstrap, backoff_max=1.0)
+    (subscription, _sessions) = definition("economy").subscriptions
+    runner = subscription_runner(
+        subscription, svc, svc.pool, svc.schema, broker.bootstrap, topics=[topic_for(service)]
+    )
+    relay.start()
+    runner.start()
+    try:
+        wait_until(lambda: done(runner), 90, what)
+    finally:
+        relay.stop()
+        runner.stop()
+    return runner

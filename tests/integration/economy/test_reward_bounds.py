@@ -8,13 +8,10 @@ from typing import Any
 
 from psycopg import sql
 
-from libs.bus import OutboxRelay, topic_for
 from libs.eventstore import Expect, NewEvent
-from libs.kit import definition
-from libs.kit.consume import subscription_runner
 from services.economy import store as economy_store
 from services.economy.service import EconomyService
-from tests.integration.bus.helpers import wait_until
+from tests.integration.economy.conftest import consume_once
 
 
 def _reward(player: str, reward_id: str, reason: str, coins: int, packs: int = 0) -> NewEvent:
@@ -41,20 +38,9 @@ def test_rewards_above_their_rule_are_dead_letters_and_never_paid(svc, source, m
         _reward(player, f"streak:{other}:2026-12-01", "streak", 30),  # another player's reward id
     ]
     source.append(f"rewards-{player}", Expect.ANY, [*honest, *forged])
-    broker = make_broker.start()
-    service = f"src{uuid.uuid4().hex[:8]}"
-    relay = OutboxRelay(source, service, broker.bootstrap, backoff_max=1.0)
-    (subscription, _sessions) = definition("economy").subscriptions
-    runner = subscription_runner(
-        subscription, svc, svc.pool, svc.schema, broker.bootstrap, topics=[topic_for(service)]
+    consume_once(
+        svc, source, make_broker, lambda r: r.applied == 2 and r.dead_lettered == 3, "every reward handled"
     )
-    relay.start()
-    runner.start()
-    try:
-        wait_until(lambda: runner.applied == 2 and runner.dead_lettered == 3, 60, "every reward handled")
-    finally:
-        relay.stop()
-        runner.stop()
     wallet = svc.read(economy_store.wallet, player)
     assert (wallet["coins"], wallet["free_packs"]) == (400 + 45, 1)
     parked = _dead_letters(svc)
