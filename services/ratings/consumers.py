@@ -3,8 +3,11 @@ ratings``). Each handler runs in the consumer's transaction with the inbox row, 
 event changes nothing; it decodes the event first (``libs.contracts``): one that does not decode is
 a dead letter.
 
-- ``MatchEnded`` (``arcana.match.events``): a counted ranked match moves both ratings, on the
-  ladder of its game (Arcana's rating or the line's MMR).
+- ``MatchCreated`` (``arcana.match.lifecycle``): a ranked match between humans started; ratings
+  keeps its id and players (``started_matches``).
+- ``MatchEnded`` (``arcana.match.lifecycle``, after its ``MatchCreated``: one stream, one partition):
+  a counted ranked match moves both ratings, on the ladder of its game (Arcana's rating or the line's
+  MMR); a ranked result of a match never seen start, or with other players, is a dead letter.
 - ``PlayerRegistered``, ``DisplayNameChanged`` (``arcana.accounts.events``): the public name shown
   on the leaderboard (the default one, then the player's choice); never the username.
 """
@@ -15,18 +18,33 @@ from typing import Any
 
 import psycopg
 
-from libs.contracts import DisplayNameChanged, MatchEnded, PlayerRegistered, default_display_name
+from libs.contracts import (
+    DisplayNameChanged,
+    MatchCreated,
+    MatchEnded,
+    PlayerRegistered,
+    Unacceptable,
+    default_display_name,
+)
 from libs.eventstore import RecordedEvent
-from services.ratings.service import RatingsService
+from services.ratings.service import NeverStarted, RatingsService
 
 MATCHES_CONSUMER = "ratings-matches"
 ACCOUNTS_CONSUMER = "ratings-accounts"
-MATCH_ENDED, PLAYER_REGISTERED = MatchEnded.TYPE, PlayerRegistered.TYPE
+MATCH_CREATED, MATCH_ENDED, PLAYER_REGISTERED = MatchCreated.TYPE, MatchEnded.TYPE, PlayerRegistered.TYPE
 DISPLAY_NAME_CHANGED = DisplayNameChanged.TYPE
 
 
+def match_created(svc: RatingsService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+    svc.match_started(MatchCreated.decode(event), conn)
+
+
 def match_ended(svc: RatingsService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
-    svc.record_match(MatchEnded.decode(event), conn)
+    """Rate it; a ranked result for a match never seen start is refused for good (a dead letter)."""
+    try:
+        svc.record_match(MatchEnded.decode(event), conn)
+    except NeverStarted as refused:
+        raise Unacceptable(f"MatchEnded {event.event_id} not rated: {refused}") from None
 
 
 def display_name(svc: RatingsService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:

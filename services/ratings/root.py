@@ -33,7 +33,7 @@ SERVICE = ServiceDef(
         Subscription(
             consumers.MATCHES_CONSUMER,
             (lifecycle_topic_for("match"),),
-            {consumers.MATCH_ENDED: consumers.match_ended},
+            {consumers.MATCH_CREATED: consumers.match_created, consumers.MATCH_ENDED: consumers.match_ended},
         ),
         Subscription(
             consumers.ACCOUNTS_CONSUMER,

@@ -20,7 +20,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from libs import clock, fairplay
-from libs.contracts import MatchEnded, default_display_name
+from libs.contracts import MatchCreated, MatchEnded, default_display_name
 from libs.eventstore import EventStore, Fold, RecordedEvent, Repository, UnitOfWork
 from libs.web.cursors import Cursor, InvalidCursor
 from services.ratings import domain, events, projections, store
@@ -33,6 +33,11 @@ MAX_PAGE = 100
 
 class PlayerNotFound(Exception):
     """No rating and no account known for this player id."""
+
+
+class NeverStarted(Exception):
+    """A ranked result for a match ratings never saw start (no ``MatchCreated`` of that match with
+    those players): never rated; its consumer parks it as a dead letter."""
 
 
 class BadCursor(Exception):
@@ -126,6 +131,8 @@ class RatingsService:
 
         ids = sorted({w.player_id for w in still} | ({result.winner, result.loser} if result else set()))
         game = match_ended.game
+        if store.started_players(conn, self.schema, match_ended.match_id) != sorted(match_ended.players):
+            raise NeverStarted(f"ranked match {match_ended.match_id} of {ids} never started here")
 
         def rate(uow: UnitOfWork) -> list[domain.RatingEvent]:
             players = {p: self.load(p, uow, game) for p in ids}
@@ -144,6 +151,12 @@ class RatingsService:
             return changes
 
         return self.repository.execute(rate, conn=conn)
+
+    def match_started(self, created: MatchCreated, conn: psycopg.Connection[Any]) -> None:
+        """Remember a ranked match between humans as it starts (``MatchCreated``): only its result
+        is ever rated (``record_match``). Any other match is not kept."""
+        if created.mode == domain.RANKED and not created.bot and not created.bots:
+            store.save_started(conn, self.schema, created.match_id, list(created.players), clock.now())
 
     def remember_display_name(
         self, player_id: str, display_name: str, version: int, conn: psycopg.Connection[Any]

@@ -94,3 +94,26 @@ def position_of(
     ).format(sql.Identifier(schema, table))
     row = conn.execute(query, {"r": rating, "p": player_id}).fetchone()
     return (int(row[0]), int(row[1])) if row else (0, 0)
+
+
+def save_started(
+    conn: psycopg.Connection[Any], schema: str, match_id: str, players: list[str], at: Any
+) -> None:
+    """Remember that the ranked match ``match_id`` of ``players`` started (a redelivery changes nothing)."""
+    conn.execute(
+        sql.SQL(
+            "INSERT INTO {} (match_id, players, created_at) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING"
+        ).format(sql.Identifier(schema, "started_matches")),
+        (match_id, sorted(players), at),
+    )
+
+
+def started_players(conn: psycopg.Connection[Any], schema: str, match_id: str) -> list[str] | None:
+    """The players of the ranked match ``match_id`` as it started, or None when it never did here."""
+    row = conn.execute(
+        sql.SQL("SELECT players FROM {} WHERE match_id = %s").format(
+            sql.Identifier(schema, "started_matches")
+        ),
+        (match_id,),
+    ).fetchone()
+    return list(row[0]) if row else None

@@ -9,7 +9,7 @@ start 1,000, win +2, loss -1, never below 0) is a ladder of its own, ``line-rati
 ranked matches move whose rating is the match's fair-play verdict (``ranked_result``; ``libs.fairplay``).
 """
 
-from .decisions import AlreadyRated, RankedResult, Unmoved, keep, ranked_result, rate, unmoved
+from .decisions import RANKED, AlreadyRated, RankedResult, Unmoved, keep, ranked_result, rate, unmoved
 from .elo import (
     CATCH_UP_MAX,
     CATCH_UP_SHARE,
@@ -63,6 +63,7 @@ __all__ = [
     "MMR_WIN",
     "NO_TIER",
     "PROVISIONAL_GAMES",
+    "RANKED",
     "RATING_CHANGED",
     "RATING_UNCHANGED",
     "START_MMR",

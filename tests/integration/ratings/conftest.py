@@ -12,7 +12,7 @@ from psycopg_pool import ConnectionPool
 from libs import clock
 from libs.config import PROJECT_ROOT
 from libs.db import migrate
-from libs.eventstore import RecordedEvent
+from libs.eventstore import EventStore, RecordedEvent
 from libs.kit.web import service_app
 from libs.web import issue_token
 from services.ratings.service import RatingsService
@@ -56,14 +56,35 @@ def as_event(kind: str, data: dict[str, Any], version: int = 1) -> RecordedEvent
     return RecordedEvent(uuid.uuid4(), "x", version, 1, kind, 1, clock.now(), None, None, data)
 
 
+def created(ended: dict[str, Any]) -> dict[str, Any]:
+    """The MatchCreated the match service published before the MatchEnded ``ended``."""
+    bots = [ended["bot"]] if ended.get("bot") else []
+    return {
+        "match_id": ended["match_id"], "mode": ended["mode"], "players": ended["players"],
+        "bot": ended.get("bot"), "request_id": None, "game": ended.get("game", "arcana"), "bots": bots,
+    }  # fmt: skip
+
+
+def start(svc: RatingsService, ended: dict[str, Any]) -> None:
+    """Deliver the MatchCreated of ``ended`` (what ratings must have seen before rating its end)."""
+    from services.ratings.consumers import match_created
+
+    with svc.pool.connection() as conn, conn.transaction():
+        match_created(svc, as_event("MatchCreated", created(ended)), conn)
+
+
 @pytest.fixture
 def deliver(svc: RatingsService) -> Callable[..., None]:
-    """Apply an event in its own transaction, as the consumer does (the handlers of root.py)."""
+    """Apply an event in its own transaction, as the consumer does (the handlers of root.py). A
+    MatchEnded comes after its match's MatchCreated, as match publishes them on one stream, unless
+    ``started=False``."""
     from services.ratings.root import SERVICE
 
     handlers = {k: v for sub in SERVICE.subscriptions for k, v in sub.handlers.items()}
 
-    def run(kind: str, data: dict[str, Any], version: int = 1) -> None:
+    def run(kind: str, data: dict[str, Any], version: int = 1, started: bool = True) -> None:
+        if kind == "MatchEnded" and started:
+            start(svc, data)
         with svc.pool.connection() as conn, conn.transaction():
             handlers[kind](svc, as_event(kind, data, version), conn)
 
@@ -90,3 +111,11 @@ def app(postgres_url: str, pool: ConnectionPool, ratings_schema: str) -> Any:
 @pytest.fixture
 def player(app: Any) -> Callable[[], Player]:
     return lambda: Player(app)
+
+
+@pytest.fixture
+def source(postgres_url: str, pool: ConnectionPool) -> EventStore:
+    """The match service's event store, for the test (its relay publishes what it holds)."""
+    schema = f"src_{uuid.uuid4().hex[:10]}"
+    migrate(postgres_url, schema)
+    return EventStore(pool, schema)

@@ -17,7 +17,7 @@ from services.ratings import domain
 from services.ratings.service import RatingsService
 from tests.integration.web.shape import assert_error
 
-from .conftest import as_event, ended
+from .conftest import as_event, ended, start
 
 
 def pid() -> str:
@@ -89,6 +89,8 @@ class _PausingAfterRead(RatingsService):
 def test_two_matches_of_one_player_at_once_count_both_after_a_retry(svc: RatingsService) -> None:
     a, b, c = pid(), pid(), pid()
     first, second = ended(a, b), ended(a, c)
+    start(svc, first)
+    start(svc, second)
     slow = _PausingAfterRead(svc)
     outcome: list[object] = []
 
@@ -200,7 +202,9 @@ def test_a_redelivered_event_is_applied_once_by_the_inbox(svc: RatingsService) -
     runner = ConsumerRunner(
         svc.pool, svc.schema, matches.name, ["t"], handler_for(matches, svc), "127.0.0.1:1"
     )
-    event = as_event("MatchEnded", ended(pid(), pid()))
+    match = ended(pid(), pid())
+    start(svc, match)
+    event = as_event("MatchEnded", match)
     assert runner.apply(event) and not runner.apply(event)
     assert svc.events.head_position() == 2
 
