@@ -24,7 +24,7 @@ from libs.contracts.match import (
     PlayerReconnected,
 )
 from libs.contracts.matchmaking import MatchRequested
-from libs.contracts.progression import RewardGranted
+from libs.contracts.progression import QuestCompleted, RewardGranted, StreakDayKept
 from libs.contracts.ratings import RatingChanged
 
 __all__ = [
@@ -41,9 +41,11 @@ __all__ = [
     "PlayerLoggedIn",
     "PlayerReconnected",
     "PlayerRegistered",
+    "QuestCompleted",
     "RatingChanged",
     "RewardGranted",
     "SessionRevoked",
+    "StreakDayKept",
     "Unacceptable",
     "default_display_name",
     "integration_event",

@@ -1,5 +1,7 @@
 """What economy consumes and pays: ``PlayerRegistered`` and ``PlayerLoggedIn`` (accounts),
-``MatchEnded`` (match: every game's, coins or the line's shards), ``RewardGranted`` (progression).
+``MatchEnded`` (match: every game's, coins or the line's shards), ``RewardGranted`` (progression),
+and the facts rewards pay for, ``QuestCompleted`` and ``StreakDayKept`` (progression: kept, so a
+``RewardGranted`` is paid only when it names one it saw and pays what that one earned).
 A reward above what its rule can pay (``domain.bounds``), or a match's credit beyond the player's
 paying matches of the UTC day (economy counts them itself, as ``paying_matches_left`` shows them),
 raises ``Unacceptable``: the consumer parks it as a dead letter at once.
@@ -27,11 +29,14 @@ from libs.contracts import (
     MatchEnded,
     PlayerLoggedIn,
     PlayerRegistered,
+    QuestCompleted,
     RewardGranted,
+    StreakDayKept,
     Unacceptable,
 )
 from libs.eventstore import RecordedEvent
 from libs.kit.definition import EventHandler
+from services.economy import store
 from services.economy.domain import AlreadyCredited, AlreadyOpened, DailyLimitReached
 from services.economy.domain.bounds import reward_problems
 from services.economy.domain.credits import (
@@ -41,6 +46,7 @@ from services.economy.domain.credits import (
     match_credits,
     reward_credit,
 )
+from services.economy.domain.sources import of_quest, of_streak, source_problems
 from services.economy.service import EconomyService
 
 log = logging.getLogger(__name__)
@@ -87,9 +93,23 @@ def reward(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[A
     if paid is None:
         raise MalformedEvent(f"RewardGranted {event.event_id} pays nothing valid: {event.data!r:.300}")
     problems = reward_problems(paid.player_id, granted.reward_id, paid.credit)
-    if problems:  # more than its rule can pay, or not its rule's: parked, never paid
+    if not problems:
+        problems = source_problems(granted, store.reward_source(conn, svc.schema, granted.reward_id))
+    if problems and store.credited(conn, svc.schema, paid.player_id, paid.credit.source):
+        log.info("%s for %s was paid already", paid.credit.source, paid.player_id)  # before sources
+        return
+    if problems:  # more than its rule can pay, not its rule's, or not what its source earned: parked
         raise Unacceptable(f"RewardGranted {event.event_id} not paid: {'; '.join(problems)}")
     _pay(svc, paid, conn)
+
+
+def reward_source(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+    """``QuestCompleted`` or ``StreakDayKept``: keep what it earns, for its ``RewardGranted``."""
+    if event.type == QuestCompleted.TYPE:
+        source = of_quest(QuestCompleted.decode(event))
+    else:
+        source = of_streak(StreakDayKept.decode(event))
+    store.save_reward_source(conn, svc.schema, source, event.occurred_at)
 
 
 HANDLERS: dict[str, EventHandler] = {
@@ -97,5 +117,7 @@ HANDLERS: dict[str, EventHandler] = {
     PlayerLoggedIn.TYPE: logged_in,
     MatchEnded.TYPE: match_ended,
     RewardGranted.TYPE: reward,
+    QuestCompleted.TYPE: reward_source,
+    StreakDayKept.TYPE: reward_source,
 }
 """Event type -> handler(service, event, conn), the subscription declared in ``root.py``."""

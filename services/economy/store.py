@@ -10,10 +10,11 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
+from services.economy.domain.sources import RewardSource
 from services.economy.projections import READ_MODELS
 
 Conn = psycopg.Connection[Any]
-_TABLES = ("pack_seeds", *READ_MODELS)
+_TABLES = ("pack_seeds", "reward_sources", *READ_MODELS)
 
 
 @functools.lru_cache(maxsize=64)
@@ -170,3 +171,32 @@ def line_decks(conn: Conn, schema: str, player_id: str) -> list[dict[str, Any]]:
     ).fetchall()
     keys = ("deck_id", "name", "cards", "active", "created_at", "updated_at")
     return [dict(zip(keys, r, strict=True)) for r in rows]
+
+
+def save_reward_source(conn: Conn, schema: str, source: RewardSource, seen_at: datetime) -> None:
+    """Keep the fact that earns ``source.reward_id`` (the first one seen; a redelivery changes nothing)."""
+    conn.execute(
+        _q(
+            schema,
+            "INSERT INTO {reward_sources} (reward_id, player_id, coins, packs, seen_at) "
+            "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (reward_id) DO NOTHING",
+        ),
+        (source.reward_id, source.player_id, source.coins, source.packs, seen_at),
+    )
+
+
+def reward_source(conn: Conn, schema: str, reward_id: str) -> RewardSource | None:
+    """The fact economy kept for ``reward_id``, or None when it saw none."""
+    row = conn.execute(
+        _q(schema, "SELECT reward_id, player_id, coins, packs FROM {reward_sources} WHERE reward_id = %s"),
+        (reward_id,),
+    ).fetchone()
+    return RewardSource(*row) if row else None
+
+
+def credited(conn: Conn, schema: str, player_id: str, source: str) -> bool:
+    """Whether the credit of ``source`` was paid to the player (its ledger entry exists)."""
+    row = conn.execute(
+        _q(schema, "SELECT 1 FROM {ledger} WHERE player_id = %s AND source = %s LIMIT 1"), (player_id, source)
+    ).fetchone()
+    return row is not None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from libs.contracts.progression import RewardGranted
+from libs.contracts.progression import QuestCompleted, RewardGranted, StreakDayKept
 from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
 
 TOPIC = "arcana.progression.events"
@@ -53,36 +53,6 @@ class QuestProgressed(IntegrationEvent):
     match_id: str = field(metadata={"doc": "the match that moved it (counted once)"})
     amount: int = field(metadata={"doc": "what the match counted for it"})
     progress: int = field(metadata={"doc": "the progress now, at most the quest's target"})
-
-
-@integration_event("QuestCompleted", version=1)
-@dataclass(frozen=True)
-class QuestCompleted(IntegrationEvent):
-    """A quest reached its target (once per player, day and quest)."""
-
-    player_id: str = field(metadata={"doc": "the player's id"})
-    day: str = field(metadata={"doc": "the UTC day"})
-    quest_id: str = field(metadata={"doc": "the quest"})
-    coins: int = field(
-        metadata={"doc": "coins it pays (20 / 30 / 45), granted by the RewardGranted that follows"}
-    )
-    xp: int = field(metadata={"doc": "pass XP it pays (80 / 120 / 180)"})
-
-
-@integration_event("StreakDayKept", version=1)
-@dataclass(frozen=True)
-class StreakDayKept(IntegrationEvent):
-    """The first log-in of a UTC day kept the streak."""
-
-    player_id: str = field(metadata={"doc": "the player's id"})
-    day: str = field(metadata={"doc": "the UTC day, YYYY-MM-DD"})
-    streak_day: int = field(metadata={"doc": "the day of the 7-day cycle, 1..7"})
-    forgiven: bool = field(metadata={"doc": "whether a missed day was forgiven to go on"})
-    forgiveness_from: str | None = field(
-        metadata={"doc": "first day a forgiveness is available again; null: one is held"}
-    )
-    coins: int = field(metadata={"doc": "coins it pays (days 1..6: 30 / 40 / 50 / 60 / 75 / 100)"})
-    packs: int = field(metadata={"doc": "packs it pays (1 on day 7)"})
 
 
 @integration_event("PassXpEarned", version=1)

@@ -10,7 +10,7 @@ from psycopg_pool import ConnectionPool
 
 from libs.config import PROJECT_ROOT
 from libs.db import migrate
-from libs.eventstore import EventStore
+from libs.eventstore import EventStore, NewEvent
 from services.economy.projections import READ_MODELS
 from services.economy.service import EconomyService
 from tests.integration.conftest import row_counter
@@ -124,3 +124,16 @@ def consume_once(svc: EconomyService, source: EventStore, make_broker: Any, done
         relay.stop()
         runner.stop()
     return runner
+
+
+def quest_completed(player: str, day: str, quest_id: str, coins: int) -> NewEvent:
+    """The QuestCompleted progression appends just before the quest's RewardGranted."""
+    return NewEvent(
+        "QuestCompleted", {"player_id": player, "day": day, "quest_id": quest_id, "coins": coins, "xp": 180}
+    )
+
+
+def streak_kept(player: str, day: str, streak_day: int, coins: int, packs: int = 0) -> NewEvent:
+    """The StreakDayKept progression appends just before the streak day's RewardGranted."""
+    data = {"player_id": player, "day": day, "streak_day": streak_day, "forgiven": False}
+    return NewEvent("StreakDayKept", {**data, "forgiveness_from": None, "coins": coins, "packs": packs})

@@ -16,6 +16,7 @@ from libs.kit.consume import subscription_runner
 from services.economy import store as economy_store
 from services.economy.service import EconomyService
 from tests.integration.bus.helpers import wait_until
+from tests.integration.economy.conftest import streak_kept
 
 DAY = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
@@ -44,6 +45,7 @@ def _publish_world(source: EventStore, a: str, b: str) -> int:
         (
             f"rewards-{b}",
             [
+                streak_kept(b, "2026-11-30", 7, 0, packs=1),  # what the reward pays for, just before it
                 NewEvent(
                     "RewardGranted",
                     {

@@ -11,7 +11,7 @@ from psycopg import sql
 from libs.eventstore import Expect, NewEvent
 from services.economy import store as economy_store
 from services.economy.service import EconomyService
-from tests.integration.economy.conftest import consume_once
+from tests.integration.economy.conftest import consume_once, quest_completed, streak_kept
 
 
 def _reward(player: str, reward_id: str, reason: str, coins: int, packs: int = 0) -> NewEvent:
@@ -28,8 +28,10 @@ def _dead_letters(svc: EconomyService) -> list[tuple[Any, ...]]:
 def test_rewards_above_their_rule_are_dead_letters_and_never_paid(svc, source, make_broker) -> None:  # type: ignore[no-untyped-def]
     player, other = str(uuid.uuid4()), str(uuid.uuid4())
     svc.open_account(player)
-    honest = [
+    honest = [  # each after the fact it pays for, as progression appends them
+        quest_completed(player, "2026-12-01", "q_hard_1", 45),
         _reward(player, f"quest:{player}:2026-12-01:q_hard_1", "quest", 45),
+        streak_kept(player, "2026-12-01", 7, 0, packs=1),
         _reward(player, f"streak:{player}:2026-12-01", "streak", 0, packs=1),
     ]
     forged = [
@@ -39,7 +41,7 @@ def test_rewards_above_their_rule_are_dead_letters_and_never_paid(svc, source, m
     ]
     source.append(f"rewards-{player}", Expect.ANY, [*honest, *forged])
     consume_once(
-        svc, source, make_broker, lambda r: r.applied == 2 and r.dead_lettered == 3, "every reward handled"
+        svc, source, make_broker, lambda r: r.applied == 4 and r.dead_lettered == 3, "every reward handled"
     )
     wallet = svc.read(economy_store.wallet, player)
     assert (wallet["coins"], wallet["free_packs"]) == (400 + 45, 1)
