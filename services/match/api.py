@@ -4,6 +4,11 @@
 - ``GET  /v1/matches/{id}`` → 200 the caller's view + ``version``; 404 ``match_not_found``
 - ``GET  /v1/matches/{id}/events?after=N&wait=S`` → 200 visible events after N (long-poll, S ≤ 25);
   429 ``too_many_requests`` (``Retry-After``) beyond the player's open long-polls in this process
+- ``GET  /v1/matches/{id}/stream?after=N`` (or ``Last-Event-ID: N``) → 200 ``text/event-stream``: the
+  same events pushed as they are stored (``stream.py``); 204 once the match has ended and the caller
+  has every event; 429 ``too_many_requests`` beyond the player's open streams in this process
+- ``POST /v1/matches/{id}/stream-tickets`` → 201 a ticket opening that stream for a minute (``?ticket=``:
+  browsers, whose ``EventSource`` cannot send the Authorization header)
 - ``GET  /v1/matches/{id}/legal-commands`` → 200
 - ``POST /v1/matches/{id}/commands`` → 200 the new version, the caller's view of the new events,
   the caller's legal commands now (empty: wait for the opponent) and ``awaiting`` (the players
@@ -46,7 +51,7 @@ from libs.web import (
     require_operator,
     require_player,
 )
-from services.match import schemas
+from services.match import schemas, stream
 from services.match.errors import (
     IllegalActiveDeck,
     MatchExists,
@@ -132,6 +137,7 @@ _MATCH_ID = [
 # Schema instances, not classes: webargs would build a new instance (fields deep-copied) per request.
 _ListQuery = schemas.ListQuery()
 _EventsQuery = schemas.EventsQuery()
+_StreamQuery = schemas.StreamQuery()
 _CommandIn = schemas.CommandIn()
 _PracticeIn = schemas.PracticeIn()
 _AdminMatchIn = schemas.AdminMatchIn()
@@ -189,6 +195,52 @@ def get_events(query: dict[str, Any], match_id: str) -> Any:
     """Events after version ``after`` as the caller may see them; waits up to ``wait`` s for one.
     Also whom the match now waits for, and the caller's legal commands when that is them."""
     return _service().reads.events(_match_id(match_id), _me(), query["after"], query["wait"])
+
+
+_LAST_EVENT_ID = {
+    "in": "header",
+    "name": "Last-Event-ID",
+    "required": False,
+    "description": "the `id` of the last frame received: the stream resumes after it (wins over `after`)",
+    "schema": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
+}
+_STREAM_BODY = (
+    "Server-Sent Events, as long as the match runs: `retry: 2000`; each event the caller may see as "
+    "a `message` (`id`: its version, `data`: the event as `/events` gives it); after each batch an "
+    "`event: state` (`id`: the version, `data`: `version`, `awaiting`, `legal_commands`); `: ping` "
+    "comments while idle. It ends after the match's last event, or after some minutes (resume)."
+)
+
+
+@blp.route("/v1/matches/<match_id>/stream", methods=["GET"], parameters=[*_MATCH_ID, _LAST_EVENT_ID])
+@stream.require_viewer
+@blp.arguments(_StreamQuery, location="query")
+@blp.alt_response(
+    200,
+    success=True,
+    content_type="text/event-stream",
+    schema={"type": "string"},
+    description=_STREAM_BODY,
+    headers={"Cache-Control": {"schema": {"type": "string"}}},
+)
+@blp.alt_response(204, description="The match has ended and you have every event of it: do not reconnect.")
+def get_stream(query: dict[str, Any], match_id: str) -> Any:
+    """The match as it happens, pushed (the long-poll's events, answers and presence on one
+    response). Authorised by the bearer token, or by `ticket` (browsers). 429 `too_many_requests`
+    beyond the player's open streams in one process."""
+    return stream.open_stream(_service(), _match_id(match_id), query["after"])
+
+
+@blp.route("/v1/matches/<match_id>/stream-tickets", methods=["POST"], parameters=_MATCH_ID)
+@require_player
+@blp.response(201, schemas.TicketOut)
+def post_stream_ticket(match_id: str) -> Any:
+    """A ticket that opens this match's stream for a minute (`?ticket=`), for a client that cannot
+    send the Authorization header with it (a browser's EventSource). Sending it again is harmless:
+    a ticket changes nothing."""
+    mid = _match_id(match_id)
+    _service().reads.system.touch(mid, _me())  # only the match's players (404 otherwise)
+    return stream.ticket_for(mid)
 
 
 @blp.route("/v1/matches/<match_id>/legal-commands", methods=["GET"], parameters=_MATCH_ID)

@@ -31,6 +31,7 @@ from services.match.usecases.commands import PlayerCommands
 from services.match.usecases.creation import MatchCreation
 from services.match.usecases.limits import LongPollSlots, MatchLimits
 from services.match.usecases.polls import PlayerReads
+from services.match.usecases.streams import MatchStreams, StreamSettings
 from services.match.usecases.sweep import Sweeper
 from services.match.usecases.system import SystemCommands
 
@@ -44,6 +45,7 @@ def build(runtime: Runtime) -> MatchService:
         scheduler=runtime.option("scheduler") or CeleryScheduler(),
         notifier=notifier,
         limits=runtime.option("limits") or MatchLimits.from_env(),
+        streams=runtime.option("streams") or StreamSettings.from_env(),
         bot_key=bot_key(runtime.settings.token_secret),  # the bot's tie-breaks: a server secret
     )
 
@@ -56,6 +58,7 @@ def assemble(
     notifier: MatchNotifier | None = None,
     limits: MatchLimits | None = None,
     bot_key: bytes | None = None,
+    streams: StreamSettings | None = None,
 ) -> MatchService:
     """The service's objects on ``pool`` and ``schema``, connected (``build``'s wiring; tools and
     tests without a runtime call it directly). Without a scheduler nothing is sent after commits."""
@@ -66,13 +69,15 @@ def assemble(
     system = SystemCommands(matches, presence, dispatcher)
     bot = BotPlayer(system, bot_key)
     slots = LongPollSlots(limits.long_polls_per_player)
+    reads = PlayerReads(matches, system, presence, notifier, slots)
     return MatchService(
         pool=pool,
         schema=schema,
         matches=matches,
         creation=MatchCreation(matches, dispatcher, limits),
         commands=PlayerCommands(matches, presence, dispatcher),
-        reads=PlayerReads(matches, system, presence, notifier, slots),
+        reads=reads,
+        streams=MatchStreams(reads, streams),
         system=system,
         bot=bot,
         sweeper=Sweeper(matches, system, bot),

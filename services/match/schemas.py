@@ -162,6 +162,28 @@ class EventsQuery(StrictSchema):
     wait = ma.fields.Float(load_default=0.0, validate=v.Range(min=0, max=25))
 
 
+class StreamQuery(StrictSchema):
+    after = ma.fields.Integer(
+        load_default=0,
+        validate=v.Range(min=0, max=2**31 - 1),
+        metadata={"description": "the version to stream after (a `Last-Event-ID` header wins over it)"},
+    )
+    ticket = ma.fields.String(
+        validate=v.Length(min=1, max=2048),
+        metadata={
+            "description": "a ticket of `POST /v1/matches/{match_id}/stream-tickets`, for clients that "
+            "cannot send the Authorization header (a browser's EventSource); ignored when one is sent"
+        },
+    )
+
+
+class TicketOut(ma.Schema):
+    ticket = ma.fields.String(required=True, metadata={"description": "the `ticket` of the stream's URL"})
+    expires_at = ma.fields.DateTime(
+        required=True, metadata={"description": "opening a stream with it is refused (401) after this"}
+    )
+
+
 class CatalogQuery(StrictSchema):
     game = _game_field()
 

@@ -10,6 +10,7 @@ forwards:
 | ``creation`` | starting matches (practice, operators, MatchRequested) | ``creation.practice(...)`` |
 | ``commands`` | players' commands | ``commands.post(...)`` |
 | ``reads`` | a player's reads and long polls | ``reads.events(...)`` |
+| ``streams`` | a player's match as Server-Sent Events | ``streams.open(...)`` |
 | ``system`` | presence, timeouts, disconnections, forfeits | ``system.tick(id)`` |
 | ``bot`` | the practice bot | ``bot.bot_turn(id)`` |
 | ``sweeper`` | the beat's sweep | ``sweeper.sweep()`` |
@@ -28,6 +29,7 @@ from services.match.usecases.bot import BotPlayer
 from services.match.usecases.commands import PlayerCommands
 from services.match.usecases.creation import MatchCreation
 from services.match.usecases.polls import PlayerReads
+from services.match.usecases.streams import MatchStreams
 from services.match.usecases.sweep import Sweeper
 from services.match.usecases.system import SystemCommands
 
@@ -40,6 +42,7 @@ class MatchService:
     creation: MatchCreation
     commands: PlayerCommands
     reads: PlayerReads
+    streams: MatchStreams
     system: SystemCommands
     bot: BotPlayer
     sweeper: Sweeper

@@ -118,22 +118,23 @@ class PlayerReads:
             if time.monotonic() - touched >= TOUCH_EVERY_SECONDS:
                 # Presence only: what the match does meanwhile reaches the waiter as a notification
                 # (or a read, when the listener is down), so it needs no load here.
-                self._record_presence(match_id, player)
+                self.record_presence(match_id, player)
                 touched = time.monotonic()
         if wait > 1.0 and not m.ended and not any(e.type == "MatchEnded" for e in recorded):
-            self._record_presence(match_id, player)
-        return Polled(recorded, self._advanced(m, recorded))
+            self.record_presence(match_id, player)
+        return Polled(recorded, advanced(self.matches, m, recorded))
 
-    def _record_presence(self, match_id: str, player: str) -> None:
+    def record_presence(self, match_id: str, player: str) -> None:
         with self.matches.reading() as conn:
             self.presence.record(conn, match_id, player, relaxed=True)
 
-    def _advanced(self, m: Match, recorded: list[RecordedEvent]) -> Match:
-        """``m`` after the events of ``recorded`` it has not seen. They were read after ``m`` was
-        loaded, so they reach at least its version and follow it without a gap."""
-        tail = [e for e in recorded if e.version > m.version]
-        if not tail:
-            return m
-        advanced = domain.fold_match(as_rows(tail), m)
-        self.matches.cache.remember(advanced)
-        return advanced
+
+def advanced(matches: MatchRepository, m: Match, recorded: list[RecordedEvent]) -> Match:
+    """``m`` after the events of ``recorded`` it has not seen (remembered in the cache). They were
+    read after ``m`` was loaded, so they reach at least its version and follow it without a gap."""
+    tail = [e for e in recorded if e.version > m.version]
+    if not tail:
+        return m
+    moved = domain.fold_match(as_rows(tail), m)
+    matches.cache.remember(moved)
+    return moved

@@ -1,0 +1,189 @@
+"""A player's match as a stream of Server-Sent Events (issue 33): every event they may see, as the
+long-poll would answer it, pushed as it is stored, on one open response.
+
+Frames (``text/event-stream``):
+
+- ``retry: 2000`` first: a browser's ``EventSource`` reconnects 2 s after a dropped connection;
+- one ``message`` per visible event, its version as the ``id`` and ``visible_events``'s form of it
+  (version, type, occurred_at, data) as ``data``;
+- after each batch (and once at the start) an ``event: state``: ``{"version", "awaiting",
+  "legal_commands"}``, its ``id`` the version it describes, so a resume never reads again the
+  events the player cannot see;
+- ``: ping`` (a comment) after ``heartbeat_seconds`` without a frame, which keeps proxies from
+  closing an idle connection and lets the server notice a client that left.
+
+A stream resumes after a version (``Last-Event-ID``, else ``?after=``): reconnecting is replay. It
+ends after the match's last event (a resume after it is answered 204, which tells ``EventSource``
+to stop), after ``max_seconds`` (the client resumes where it was), or once the caller's session
+is no longer valid. While open it is the player's presence, recorded as a long-poll records it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from libs.config import env_int
+from services.match.domain import Match
+from services.match.errors import TooManyRequests
+from services.match.usecases.polls import TOUCH_EVERY_SECONDS, PlayerReads, advanced
+from services.match.usecases.replies import next_move, visible_events
+
+RETRY_MILLISECONDS = 2000
+PING = b": ping\n\n"
+
+
+class NothingToStream(Exception):
+    """The match has ended and the caller has every event of it (HTTP 204)."""
+
+
+@dataclass(frozen=True)
+class StreamSettings:
+    """``ARCANA_STREAM_HEARTBEAT_SECONDS``, ``ARCANA_STREAM_MAX_SECONDS``,
+    ``ARCANA_STREAMS_PER_PLAYER`` (``from_env``; unset ones keep these defaults)."""
+
+    heartbeat_seconds: float = 15.0  # below the 60 s idle timeout of common proxies (ingress-nginx)
+    max_seconds: float = 600.0  # then the client resumes: a stream moves to another replica
+    per_player: int = 4  # streams open at once per player in one process
+
+    @classmethod
+    def from_env(cls) -> StreamSettings:
+        d = cls()
+        return cls(
+            heartbeat_seconds=_env_float("ARCANA_STREAM_HEARTBEAT_SECONDS", d.heartbeat_seconds),
+            max_seconds=_env_float("ARCANA_STREAM_MAX_SECONDS", d.max_seconds),
+            per_player=env_int("ARCANA_STREAMS_PER_PLAYER", d.per_player),
+        )
+
+
+def _env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    return float(raw) if raw else default
+
+
+class StreamSlots:
+    """The streams open in this process, per player (thread-safe)."""
+
+    def __init__(self, per_player: int, retry_after: int) -> None:
+        self.per_player = per_player
+        self.retry_after = retry_after
+        self._lock = threading.Lock()
+        self._open: dict[str, int] = {}
+
+    def open_for(self, player: str) -> int:
+        with self._lock:
+            return self._open.get(player, 0)
+
+    def take(self, player: str) -> Callable[[], None]:
+        """One of ``player``'s slots, and the function that gives it back (once); raises
+        ``TooManyRequests`` when all are taken. A stream whose client left frees its slot at its
+        next heartbeat at the latest: hence ``retry_after``."""
+        with self._lock:
+            held = self._open.get(player, 0)
+            if held >= self.per_player:
+                raise TooManyRequests(self.retry_after)
+            self._open[player] = held + 1
+        given_back = threading.Event()
+
+        def release() -> None:
+            if given_back.is_set():
+                return
+            given_back.set()
+            with self._lock:
+                left = self._open.get(player, 1) - 1
+                if left > 0:
+                    self._open[player] = left
+                else:
+                    self._open.pop(player, None)
+
+        return release
+
+
+class OpenStream:
+    """An open stream: iterate for its frames (bytes); ``close`` ends it and frees its slot (the
+    WSGI server calls it when the response ends, the client left, or it was never started)."""
+
+    def __init__(self, frames: Iterator[bytes], release: Callable[[], None]) -> None:
+        self._frames = frames
+        self._release = release
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self._frames
+
+    def close(self) -> None:
+        try:
+            self._frames.close()  # type: ignore[attr-defined]
+        finally:
+            self._release()
+
+
+class MatchStreams:
+    def __init__(self, reads: PlayerReads, settings: StreamSettings | None = None) -> None:
+        self.reads = reads
+        self.settings = settings or StreamSettings()
+        self.slots = StreamSlots(self.settings.per_player, max(1, math.ceil(self.settings.heartbeat_seconds)))
+
+    def open(self, match_id: str, player: str, after: int, still_valid: Callable[[], bool]) -> OpenStream:
+        """``player``'s stream of the match after version ``after``. Raises ``MatchNotFound`` unless
+        they play in it, ``TooManyRequests`` when they hold every stream slot of this process,
+        ``NothingToStream`` when it has ended at or before ``after``. ``still_valid`` is asked
+        each time presence is recorded: the stream ends once it says no (a logged-out session)."""
+        release = self.slots.take(player)
+        try:
+            m = self.reads.system.touch(match_id, player)  # presence, and a reconnection
+            if m.ended and m.version <= after:
+                raise NothingToStream(match_id)
+        except BaseException:
+            release()
+            raise
+        return OpenStream(self._frames(m, player, after, still_valid), release)
+
+    def _frames(self, m: Match, player: str, after: int, still_valid: Callable[[], bool]) -> Iterator[bytes]:
+        yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
+        heartbeat, notifier = self.settings.heartbeat_seconds, self.reads.notifier
+        ends = time.monotonic() + self.settings.max_seconds
+        touched = written = time.monotonic()
+        look, first = m.version > after, True
+        while True:
+            recorded = self.reads.matches.read_events(m.match_id, after) if look else []
+            if recorded or first:
+                m = advanced(self.reads.matches, m, recorded)
+                yield self._batch(m, player, recorded, after)
+                after = max(after, m.version)
+                written, first = time.monotonic(), False
+            now = time.monotonic()
+            if m.ended or now >= ends:
+                return
+            if now - touched >= TOUCH_EVERY_SECONDS:
+                if not still_valid():
+                    return
+                self.reads.record_presence(m.match_id, player)
+                touched = now
+            if now - written >= heartbeat:
+                yield PING
+                written = now
+            nap = max(0.0, min(ends, touched + TOUCH_EVERY_SECONDS, written + heartbeat) - time.monotonic())
+            if notifier is not None:
+                look = notifier.wait(m.match_id, after, nap)
+            else:  # no notifier: read the database every 0.2 s
+                time.sleep(min(nap, 0.2))
+                look = True
+
+    @staticmethod
+    def _batch(m: Match, player: str, recorded: list[Any], after: int) -> bytes:
+        """The frames of ``recorded`` as ``player`` sees them, then the state they leave."""
+        frames = [_frame(e, ident=e["version"]) for e in visible_events(recorded, m, player)]
+        version = max(after, m.version, 0)
+        frames.append(_frame({"version": version, **next_move(m, player)}, ident=version, event="state"))
+        return b"".join(frames)
+
+
+def _frame(data: dict[str, Any], *, ident: int, event: str | None = None) -> bytes:
+    head = f"event: {event}\n" if event else ""
+    return f"{head}id: {ident}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
