@@ -12,6 +12,11 @@ a read, or a request with an ``Idempotency-Key`` (which the upstream answers onc
 request may have been served before the connection broke, so it is not sent twice: like a
 request the upstream does not answer at all (restarting), it gets 503 ``unavailable`` in the one
 error shape, and its client retries.
+
+A match stream (Server-Sent Events) is relayed as it comes, chunk by chunk, on a connection of its
+own; it holds a thread of the gthread worker for as long as it is open (blocked on its socket, as a
+forwarded long-poll). The upstream's heartbeats keep that socket under ``TIMEOUT_SECONDS`` of
+silence.
 """
 
 from __future__ import annotations
@@ -20,12 +25,15 @@ import http.client
 import json
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
+
+from libs.web.long_polls import is_stream
 
 IDLE_SECONDS = 2.0
 TIMEOUT_SECONDS = 90.0  # longer than any request the upstream serves
 KEEP = 256  # idle connections kept at most
+CHUNK = 65536  # bytes of a relayed stream read at most at once
 # Hop-by-hop headers (RFC 9110 7.6.1): never passed on.
 HOP_BY_HOP = frozenset(
     {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer",
@@ -45,6 +53,8 @@ class Forwarder:
         path = environ.get("RAW_URI") or _path(environ)
         body = _body(environ)
         headers = _request_headers(environ)
+        if is_stream(environ.get("PATH_INFO", "")):
+            return self._relay(environ["REQUEST_METHOD"], path, body, headers, start_response)
         try:
             status, reason, answer_headers, content = self._exchange(
                 environ["REQUEST_METHOD"], path, body, headers
@@ -77,6 +87,21 @@ class Forwarder:
             self._release(conn)
         return response.status, response.reason, kept, content
 
+    def _relay(
+        self, method: str, path: str, body: bytes | None, headers: dict[str, str], start_response: Any
+    ) -> Iterable[bytes]:
+        """A stream, passed on frame by frame as it comes, on a connection of its own that is closed
+        when either side ends it (never kept: it ends with the stream)."""
+        conn = self._new()
+        try:
+            response = _send(conn, method, path, body, headers)
+        except OSError:
+            conn.close()
+            return _unavailable(start_response)
+        kept = [(k, v) for k, v in response.getheaders() if k.lower() not in HOP_BY_HOP]
+        start_response(f"{response.status} {response.reason}", kept)
+        return _Relayed(conn, response)
+
     def _connection(self) -> tuple[http.client.HTTPConnection, bool]:
         now = time.monotonic()
         with self._lock:
@@ -96,6 +121,25 @@ class Forwarder:
                 self._idle.append((conn, time.monotonic()))
                 return
         conn.close()
+
+
+class _Relayed:
+    """The body of a relayed stream: each chunk as it arrives; ``close`` (the client left, or the
+    stream ended) closes the upstream connection, so the upstream sees the client leave."""
+
+    def __init__(self, conn: http.client.HTTPConnection, response: http.client.HTTPResponse) -> None:
+        self.conn = conn
+        self.response = response
+
+    def __iter__(self) -> Iterator[bytes]:
+        try:
+            while chunk := self.response.read1(CHUNK):
+                yield chunk
+        except OSError:  # the upstream went away (restarting): the stream ends, the client resumes
+            return
+
+    def close(self) -> None:
+        self.conn.close()
 
 
 def _repeatable(method: str, headers: dict[str, str]) -> bool:

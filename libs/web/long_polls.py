@@ -1,5 +1,6 @@
-"""Which requests are the match events long-polls (``GET /v1/matches/<id>/events``): the requests a
-process of their own serves (``services/match/waits_wsgi.py``, gunicorn's gevent worker), so waiting
+"""Which requests are the match events long-polls (``GET /v1/matches/<id>/events``) and streams
+(``GET /v1/matches/<id>/stream``, Server-Sent Events): the requests a process of their own serves
+(``services/match/waits_wsgi.py``, gunicorn's gevent worker), so waiting
 players never take the GIL or the database pool of the processes that answer commands. In
 Kubernetes the Ingress routes them there (``INGRESS_PATH``); under ``make run`` the gthread gunicorn,
 the one port, passes them on (``LongPollRouter`` with a ``libs.web.forward.Forwarder``)."""
@@ -10,13 +11,20 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-LONG_POLL = re.compile(r"^/v1/matches/[^/]+/events/?$")
-# The same routes for ingress-nginx (a regular expression path of the Ingress).
-INGRESS_PATH = "/v1/matches/[^/]+/events"
+LONG_POLL = re.compile(r"^/v1/matches/[^/]+/(events|stream)/?$")
+STREAM = re.compile(r"^/v1/matches/[^/]+/stream/?$")
+# The same routes for ingress-nginx (a regular expression path of the Ingress, matched from the
+# start of the path): anchored, so /stream-tickets stays with the match pods.
+INGRESS_PATH = "/v1/matches/[^/]+/(events|stream)/?$"
 
 
 def is_long_poll(path: str) -> bool:
+    """A long-poll or a stream: what waits for the match to move."""
     return LONG_POLL.match(path) is not None
+
+
+def is_stream(path: str) -> bool:
+    return STREAM.match(path) is not None
 
 
 class LongPollRouter:
