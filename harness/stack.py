@@ -231,6 +231,29 @@ class Stack:
         assert not found, "published events that do not match their schemas:\n" + "\n".join(found[:20])
 
 
+@contextlib.contextmanager
+def waits_apart(
+    postgres_url: str, kafka_bootstrap: str, root: Path, env: dict[str, str] | None = None
+) -> Iterator[Stack]:
+    """A started, ready stack whose long-polls and streams have their gevent process
+    (``ARCANA_WAITS=on``); after it, neither gunicorn may have answered 500."""
+    before = os.environ.get("ARCANA_WAITS")
+    os.environ["ARCANA_WAITS"] = "on"  # the layout is chosen where the command lines are made
+    try:
+        stack = Stack(postgres_url, kafka_bootstrap, root, env=env)
+    finally:
+        if before is None:
+            del os.environ["ARCANA_WAITS"]
+        else:
+            os.environ["ARCANA_WAITS"] = before
+    with stack as s:
+        assert "waits" in s.components, "gevent is not installed: the long-polls have no process of their own"
+        s.wait_ready()
+        yield s
+    for name in ("web", "waits"):
+        assert '"status": 500' not in s.log(name), s.log(name)[-3000:]
+
+
 def _wait_group_gone(pgid: int, timeout: float = 3.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

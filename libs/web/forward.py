@@ -135,7 +135,7 @@ class _Relayed:
         try:
             while chunk := self.response.read1(CHUNK):
                 yield chunk
-        except OSError:  # the upstream went away (restarting): the stream ends, the client resumes
+        except (OSError, http.client.HTTPException):  # the upstream went away: the client resumes
             return
 
     def close(self) -> None:

@@ -204,6 +204,40 @@ _LAST_EVENT_ID = {
     "description": "the `id` of the last frame received: the stream resumes after it (wins over `after`)",
     "schema": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
 }
+_FRAME_ID = {"type": "string", "pattern": "^[0-9]+$", "description": "the version: `Last-Event-ID` to resume"}
+_STATE = {
+    "type": "object",
+    "required": ["version", "awaiting", "legal_commands"],
+    "properties": {
+        "version": {"type": "integer"},
+        "awaiting": {"type": "array", "items": {"type": "string"}},
+        "legal_commands": {"type": "array", "items": {"type": "object"}},
+    },
+}
+
+
+def _frame_schema(event: str, content: dict[str, Any]) -> dict[str, Any]:
+    """One kind of frame of the stream, as an object of its fields; its data is JSON."""
+    return {
+        "type": "object",
+        "required": ["event", "id", "data"],
+        "additionalProperties": False,
+        "properties": {
+            "event": {"type": "string", "enum": [event]},
+            "id": _FRAME_ID,
+            "retry": {"type": "integer"},
+            "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": content},
+        },
+    }
+
+
+# `event` is "message" on the frames that name none: the match events.
+_STREAM_FRAME = {
+    "oneOf": [
+        _frame_schema("message", {"$ref": "#/components/schemas/EventOut"}),
+        _frame_schema("state", _STATE),
+    ]
+}
 _STREAM_BODY = (
     "Server-Sent Events, as long as the match runs: `retry: 2000`; each event the caller may see as "
     "a `message` (`id`: its version, `data`: the event as `/events` gives it); after each batch an "
@@ -219,7 +253,7 @@ _STREAM_BODY = (
     200,
     success=True,
     content_type="text/event-stream",
-    schema={"type": "string"},
+    schema=_STREAM_FRAME,
     description=_STREAM_BODY,
     headers={"Cache-Control": {"schema": {"type": "string"}}},
 )

@@ -1,14 +1,14 @@
 """The match events long-polls in a process of their own: ``gunicorn services.match.waits_wsgi:app
 --worker-class gevent --config python:libs.gevent_conf``.
 
-A waiting long-poll is then a greenlet of a few KiB that holds no thread and no database
-connection (psycopg 3 waits cooperatively once gevent has patched the standard library, as the
-gevent worker does before this module is imported), and the processes answering commands never
-share their GIL or their database pool with a thousand waiters. An open match stream
-(``GET /v1/matches/<id>/stream``, Server-Sent Events) is a greenlet here too, waiting the same way
-between its frames. Only ``GET /v1/matches/<id>/events`` and ``/stream`` are served here; anything else gets a plain gateway app (``/healthz``, ``/readyz``, ``/metrics``;
-404 otherwise). The Ingress (Kubernetes) or the gthread gunicorn (``make run``: the one port)
-sends the long-polls and streams here.
+A waiting long-poll is then a greenlet of a few KiB that holds no thread and no database connection
+(psycopg 3 waits cooperatively once gevent has patched the standard library, as the gevent worker
+does before this module is imported), and the processes answering commands never share their GIL or
+their database pool with a thousand waiters. An open match stream (``GET /v1/matches/<id>/stream``,
+Server-Sent Events) is a greenlet here too, waiting the same way between its frames. Only ``GET
+/v1/matches/<id>/events`` and ``/stream`` are served here; anything else gets a plain gateway app
+(``/healthz``, ``/readyz``, ``/metrics``; 404 otherwise). The Ingress (Kubernetes) or the gthread
+gunicorn (``make run``: the one port) sends the long-polls and streams here.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Headless Chromium (Debian's ``chromium`` and ``chromium-driver``) driven by Selenium, with
 everything the page receives recorded: a script added before any page script wraps ``fetch`` and
 keeps each response's method, URL, request body, status and body in ``window.__received`` (read
-with ``received(driver)`` before a reload, which starts a new record)."""
+with ``received(driver)`` before a reload, which starts a new record); it wraps ``EventSource`` too,
+and records each frame of a stream (method ``STREAM``, the frame's data as the body)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,16 @@ RECORD_FETCH = """
     seen.push(entry);
     copy.text().then((text) => { entry.body = text; }, () => {});
     return response;
+  };
+  const OriginalEventSource = window.EventSource;
+  window.EventSource = class extends OriginalEventSource {
+    constructor(url, init) {
+      super(url, init);
+      const record = (e) =>
+        seen.push({ method: "STREAM", url: String(url), request: null, status: 200, body: e.data });
+      this.addEventListener("message", record);
+      this.addEventListener("state", record);
+    }
   };
 })();
 """

@@ -19,7 +19,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import pytest
 
 from harness.polls import TIMEKEEPERS, long_poll, move, mulligan_first, new_match
-from harness.stack import Stack
+from harness.stack import Stack, waits_apart
 
 pytestmark = pytest.mark.e2e
 
@@ -31,15 +31,8 @@ PLAYING = 4  # matches whose players keep playing meanwhile
 def stack(
     postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Stack]:
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("ARCANA_WAITS", "on")  # the layout is chosen where the stack's command lines are made
-        stack = Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("waiting-apart"))
-    with stack as s:
-        assert "waits" in s.components, "gevent is not installed: the long-polls have no process of their own"
-        s.wait_ready()
+    with waits_apart(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("waiting-apart")) as s:
         yield s
-    for name in ("web", "waits"):
-        assert '"status": 500' not in s.log(name), s.log(name)[-3000:]
 
 
 def _play(stack: Stack, match: str, players: list[str], times: list[float]) -> None:

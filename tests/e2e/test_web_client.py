@@ -3,8 +3,9 @@ processes): a new player registers, plays a practice match to the end clicking o
 page highlights, opens a pack and verifies it in the browser, builds and activates a deck; two
 browsers queue casual and play each other to the end (their first pairing rejected by a match service
 that had not yet heard of one of them: both pages queue again), one reloading mid-match and one going
-away and coming back. Everything the pages received from the match endpoints goes through the API
-tests' hidden-information check (``tests/leaks.py``).
+away and coming back. The pages follow their matches on the stream (EventSource), which the server
+is seen serving. Everything the pages received from the match endpoints, the stream's frames
+included, goes through the API tests' hidden-information check (``tests/leaks.py``).
 
 ``ARCANA_SCREENSHOTS=docs/screenshots`` (``make screenshots``) saves each main screen as it passes.
 Without Chromium the tests skip, except under CI (``CI`` set), where they fail: ``.ci/run``
@@ -48,7 +49,10 @@ MATCH_PATH = re.compile(r"/v1/matches/([0-9a-f-]{36})")
 def stack(
     postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Stack]:
-    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("web-e2e")) as s:
+    # A page that leaves closes its stream; the server notices at the second heartbeat after, and
+    # the stream speaks for the player's presence until then: 2 s keeps the absence test's timing.
+    env = {"ARCANA_STREAM_HEARTBEAT_SECONDS": "2"}
+    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("web-e2e"), env=env) as s:
         s.wait_ready()
         yield s
         web_log = s.log("web")
@@ -108,6 +112,15 @@ def check_no_leak(stack: Stack, player: Player, match_id: str) -> None:
     last = events[-1].version
     assert_no_leak([(p, min(v, last), body) for p, v, body in seen], events)
     assert len(seen) > 20, f"only {len(seen)} match responses recorded"
+
+
+def check_played_on_the_stream(stack: Stack, player: Player, match_id: str) -> None:
+    """The page followed the match on its stream (EventSource), which the server served, and never
+    fell back to the long-poll."""
+    frames = [e for e in player.responses() if e["method"] == "STREAM" and match_id in e["url"]]
+    assert any((e["json"] or {}).get("type") for e in frames), "no match event arrived on the stream"
+    assert not [e for e in player.responses() if "/events?" in e["url"] and "wait=" in e["url"]]
+    assert f"/v1/matches/{match_id}/stream" in stack.log("web"), "the server saw no stream request"
 
 
 def check_only_legal_moves_sent(player: Player) -> int:
@@ -188,6 +201,7 @@ def test_a_new_player_practices_opens_and_verifies_a_pack_and_builds_a_deck(
     p.shot("end")
     assert check_only_legal_moves_sent(p) >= 3
     check_no_leak(stack, p, match_id)
+    check_played_on_the_stream(stack, p, match_id)
 
     # open a pack: the commitment before, the seed after, verified in the browser
     p.go("packs", "#commitment")
@@ -354,6 +368,7 @@ def test_two_browsers_queue_casual_and_play_each_other_through_a_reload_and_a_di
     for p in (a, b):
         assert check_only_legal_moves_sent(p) >= 3
         check_no_leak(stack, p, match_id)
+        check_played_on_the_stream(stack, p, match_id)
 
     a.go("history", "#history")
     a.shot("history")

@@ -53,6 +53,7 @@ from libs.web.contract import KEEPS_RESOURCE, RULE_CODES
 from libs.web.idempotency import KEY_PATTERN
 from services import wsgi
 from services.match.scheduling import RecordingScheduler
+from services.match.usecases.streams import StreamSettings
 from tests.integration.conftest import settings_for_tests
 
 SECRET = "contract-secret-" + "c" * 48
@@ -80,7 +81,9 @@ def gateway(postgres_url: str) -> Iterator[str]:
     pool: ConnectionPool = make_pool(url, min_size=1, max_size=8)
     mp = pytest.MonkeyPatch()
     mp.setenv("ARCANA_SCRYPT_N", "1024")  # cheap password hashing for the many registrations
-    app = wsgi.build_app(dataclasses.replace(settings), pool, scheduler=RecordingScheduler())
+    # A match stream stays open while its match runs: here for half a second, so a call returns.
+    streams = StreamSettings(heartbeat_seconds=0.2, max_seconds=0.5)
+    app = wsgi.build_app(dataclasses.replace(settings), pool, scheduler=RecordingScheduler(), streams=streams)
     server = make_server("127.0.0.1", free_port(), app, threaded=True, request_handler=_QuietHandler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -48,18 +48,18 @@ class StreamSettings:
     """``ARCANA_STREAM_HEARTBEAT_SECONDS``, ``ARCANA_STREAM_MAX_SECONDS``,
     ``ARCANA_STREAMS_PER_PLAYER`` (``from_env``; unset ones keep these defaults)."""
 
-    heartbeat_seconds: float = 15.0  # below the 60 s idle timeout of common proxies (ingress-nginx)
+    # Below the 60 s idle timeout of common proxies (ingress-nginx); a client that left is noticed
+    # at the second write after it did, so its presence outlives it by two heartbeats at most.
+    heartbeat_seconds: float = 10.0
     max_seconds: float = 600.0  # then the client resumes: a stream moves to another replica
     per_player: int = 4  # streams open at once per player in one process
 
     @classmethod
     def from_env(cls) -> StreamSettings:
         d = cls()
-        return cls(
-            heartbeat_seconds=_env_float("ARCANA_STREAM_HEARTBEAT_SECONDS", d.heartbeat_seconds),
-            max_seconds=_env_float("ARCANA_STREAM_MAX_SECONDS", d.max_seconds),
-            per_player=env_int("ARCANA_STREAMS_PER_PLAYER", d.per_player),
-        )
+        heartbeat = _env_float("ARCANA_STREAM_HEARTBEAT_SECONDS", d.heartbeat_seconds)
+        longest = _env_float("ARCANA_STREAM_MAX_SECONDS", d.max_seconds)
+        return cls(heartbeat, longest, env_int("ARCANA_STREAMS_PER_PLAYER", d.per_player))
 
 
 def _env_float(name: str, default: float) -> float:

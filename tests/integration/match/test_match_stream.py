@@ -113,11 +113,15 @@ def _mulligan(player: Player, match_id: str) -> dict[str, Any]:
     return player.command(match_id, {"type": "mulligan", "cards": []})
 
 
+def _two_players_match(make_player: Any, admin: Any) -> tuple[Player, Player, str]:
+    alice, bob = make_player(), make_player()
+    return alice, bob, admin([alice, bob], [DECK, DECK])
+
+
 def test_each_visible_event_comes_with_its_version_as_id_and_last_event_id_resumes_there(
     make_player: Any, admin: Any, opened: Any
 ) -> None:
-    alice, bob = make_player(), make_player()
-    match_id = admin([alice, bob], [DECK, DECK])
+    alice, bob, match_id = _two_players_match(make_player, admin)
     s = opened(alice, match_id)
     first = next(s.frames)
     assert first.retry == 2000
@@ -227,8 +231,7 @@ def _admin_match(app: Flask, *players: Player) -> str:
 def test_an_idle_stream_sends_heartbeats_and_still_delivers_the_next_event(
     make_player: Any, admin: Any, opened: Any
 ) -> None:
-    alice, bob = make_player(), make_player()
-    match_id = admin([alice, bob], [DECK, DECK])
+    alice, bob, match_id = _two_players_match(make_player, admin)
     s = opened(bob, match_id)
     before = s.frames.until("state")[-1].json["version"]
     pings = [next(s.frames) for _ in range(4)]  # 0.3 s apart: nothing else happens meanwhile
@@ -242,8 +245,7 @@ def test_an_open_stream_is_presence(
     make_player: Any, admin: Any, opened: Any, pool: ConnectionPool, match_schema: str, monkeypatch: Any
 ) -> None:
     monkeypatch.setattr(streams, "TOUCH_EVERY_SECONDS", 0.2)
-    alice, bob = make_player(), make_player()
-    match_id = admin([alice, bob], [DECK, DECK])
+    _, bob, match_id = _two_players_match(make_player, admin)
     s = opened(bob, match_id)
     s.frames.until("state")
     clock.advance(30)  # longer than a player may be silent; the stream speaks for bob meanwhile

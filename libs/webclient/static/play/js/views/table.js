@@ -1,6 +1,7 @@
 // The table: the match as the server shows it to you, the moves the server lists as legal (nothing
 // else can be sent), timers from the server's deadlines, and the opponent's moves as they arrive
-// through the /events long-poll. A reload opens the same route and resumes from the server's state.
+// on the match's stream (EventSource), or through the /events long-poll where a stream cannot
+// open. A reload opens the same route and resumes from the server's state.
 import { ApiError, get, me, post } from "../api.js";
 import { arcanum, card, cardFace, describeArcanum } from "../cards.js";
 import { Names, reasonText, tell, touched } from "../story.js";
@@ -70,6 +71,81 @@ export async function render(root, matchId) {
       else if (err.code !== "version_conflict") announce(errorText(err), "error");
     }
     await refresh().catch(() => setOffline(true));
+  }
+
+  // Events arrive on the match's stream (Server-Sent Events) while the browser can open it; the
+  // long-poll stays the fallback: no EventSource, or a stream that never opened three times running.
+  async function watch() {
+    if (typeof EventSource === "function" && await stream()) return;
+    if (!s.stopped) poll();
+  }
+
+  // The stream: each visible event, then a "state" frame (version, awaiting, legal_commands). The
+  // browser resumes a dropped stream by itself (Last-Event-ID); a refused one (its ticket expired,
+  // the server restarting) is opened again here with a new ticket, after the version on screen.
+  // Resolves true once the match is over or the page left, false to fall back to the long-poll.
+  function stream() {
+    return new Promise((resolve) => {
+      let batch = [];
+      let queue = Promise.resolve();
+      let opened = false;
+      let failures = 0;
+      let backoff = 1000;
+      const retry = () => {
+        if (s.stopped) return resolve(true);
+        setOffline(true);
+        setTimeout(connect, backoff);
+        backoff = Math.min(backoff * 2, 8000);
+      };
+      const onState = async (state) => {
+        const events = batch;
+        batch = [];
+        const stale = !events.length && (state.version > s.version || (state.legal_commands.length > 0) !== (s.legal.length > 0));
+        s.version = Math.max(s.version, state.version);
+        if (events.length) addEvents(events, true);
+        if (!events.length && !stale) return;
+        await refresh().catch(() => {});
+        if (events.length) setTimeout(() => { s.fresh.clear(); }, 1200);
+      };
+      async function connect() {
+        if (s.stopped) return resolve(true);
+        let ticket;
+        try {
+          ticket = (await post(`/v1/matches/${matchId}/stream-tickets`, undefined, { signal: controller.signal, idempotent: false })).ticket;
+        } catch (err) {
+          return retry();
+        }
+        const source = new EventSource(`/v1/matches/${matchId}/stream?after=${s.version}&ticket=${encodeURIComponent(ticket)}`);
+        s.source = source;
+        source.onopen = () => {
+          opened = true;
+          failures = 0;
+          backoff = 1000;
+          if (s.offline) setOffline(false);
+        };
+        source.onmessage = (m) => { batch.push(JSON.parse(m.data)); };
+        source.addEventListener("state", (m) => {
+          const state = JSON.parse(m.data);
+          queue = queue.then(() => onState(state)).then(() => {
+            if (s.view?.phase === "ended" || s.stopped) {
+              source.close();
+              resolve(true);
+            }
+          });
+        });
+        source.onerror = () => {
+          if (s.stopped) {
+            source.close();
+            return resolve(true);
+          }
+          if (source.readyState === EventSource.CONNECTING) return setOffline(true); // the browser retries
+          source.close();
+          if (!opened && ++failures >= 3) return resolve(false);
+          retry();
+        };
+      }
+      connect();
+    });
   }
 
   async function poll() {
@@ -290,6 +366,7 @@ export async function render(root, matchId) {
     if (endShown) return;
     endShown = true;
     s.stopped = true;
+    s.source?.close();
     const v = s.view;
     const events = await get(`/v1/matches/${matchId}/events?after=0`);
     addEvents(events.events, false);
@@ -367,9 +444,10 @@ export async function render(root, matchId) {
   const keys = (e) => { if (e.key === "Escape" && s.selected) { s.selected = null; draw(); } };
   document.addEventListener("keydown", keys);
   if (!(await load())) return () => clearInterval(clock);
-  if (s.view.phase !== "ended") poll();
+  if (s.view.phase !== "ended") watch();
   return () => {
     s.stopped = true;
+    s.source?.close();
     controller.abort();
     clearInterval(clock);
     document.removeEventListener("keydown", keys);
