@@ -19,8 +19,8 @@ from psycopg_pool import ConnectionPool
 
 from libs import clock
 from libs.config import Settings
+from libs.games.arcana import STARTER_DECK
 from libs.kit.web import current_service, service_app
-from libs.rules import STARTER_DECK
 from libs.web.auth import TokenClaims
 from services.match import stream as stream_http
 from services.match.scheduling import RecordingScheduler
