@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-LONG_POLL = re.compile(r"^/v1/matches/[^/]+/(events|stream)/?$")
+LONG_POLL = re.compile(r"^/v1/matches/[^/]+/events/?$")
 STREAM = re.compile(r"^/v1/matches/[^/]+/stream/?$")
 # The same routes for ingress-nginx (a regular expression path of the Ingress, matched from the
 # start of the path): anchored, so /stream-tickets stays with the match pods.
@@ -19,7 +19,6 @@ INGRESS_PATH = "/v1/matches/[^/]+/(events|stream)/?$"
 
 
 def is_long_poll(path: str) -> bool:
-    """A long-poll or a stream: what waits for the match to move."""
     return LONG_POLL.match(path) is not None
 
 
@@ -27,14 +26,19 @@ def is_stream(path: str) -> bool:
     return STREAM.match(path) is not None
 
 
+def waits_for_the_match(path: str) -> bool:
+    """A long-poll or a stream: what the long-poll process serves."""
+    return is_long_poll(path) or is_stream(path)
+
+
 class LongPollRouter:
-    """The long-polls to ``waits``, every other request to ``rest``."""
+    """The long-polls and streams to ``waits``, every other request to ``rest``."""
 
     def __init__(self, waits: Any, rest: Any) -> None:
         self.waits = waits
         self.rest = rest
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        app = self.waits if is_long_poll(environ.get("PATH_INFO", "")) else self.rest
+        app = self.waits if waits_for_the_match(environ.get("PATH_INFO", "")) else self.rest
         result: Iterable[bytes] = app(environ, start_response)
         return result

@@ -18,33 +18,27 @@ import functools
 import hashlib
 import hmac
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar, cast
 
 import jwt
 from flask import Response, g, request
 from flask_smorest import Blueprint
-from prometheus_client import Gauge
 
 from libs.web import current_claims
 from libs.web.auth import TokenClaims
 from libs.web.context import service_context
 from libs.web.errors import ApiError
+from libs.web.observability import open_stream as counted_stream
 from services.match.service import MatchService
-from services.match.usecases.streams import NothingToStream, OpenStream
+from services.match.usecases.streams import NothingToStream
 
 TICKET_SECONDS = 60
 TICKET_ISSUER = "arcana-stream"
 _TICKET_CLAIMS = ["sub", "mid", "jti", "ver", "tex", "iat", "exp", "iss"]
 MAX_VERSION = 2**31 - 1
 F = TypeVar("F", bound=Callable[..., Any])
-
-OPEN_STREAMS = Gauge(
-    "arcana_open_streams",
-    "Match event streams (Server-Sent Events) open in this process.",
-    multiprocess_mode="livesum",
-)
 
 
 def ticket_for(match_id: str) -> dict[str, Any]:
@@ -89,29 +83,17 @@ def open_stream(svc: MatchService, match_id: str, after: int) -> Response:
         return alive and not (sessions is not None and sessions.is_revoked(claims))
 
     try:
-        opened = svc.streams.open(match_id, str(claims.player_id), _resume_after(after), still_valid)
+        opened = svc.streams.open(
+            match_id,
+            str(claims.player_id),
+            _resume_after(after),
+            still_valid,
+            counted=functools.partial(counted_stream, service_context().service),
+        )
     except NothingToStream:
         return Response(status=204)
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}  # nginx: pass each frame at once
-    return Response(_Counted(opened), status=200, headers=headers, content_type="text/event-stream")
-
-
-class _Counted:
-    """An open stream counted in ``arcana_open_streams`` until it is closed."""
-
-    def __init__(self, opened: OpenStream) -> None:
-        self.opened = opened
-        self.closed = False
-        OPEN_STREAMS.inc()
-
-    def __iter__(self) -> Iterator[bytes]:
-        return iter(self.opened)
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            OPEN_STREAMS.dec()
-            self.opened.close()
+    return Response(opened, status=200, headers=headers, content_type="text/event-stream")
 
 
 def _authenticate(match_id: str, ticket: str | None) -> TokenClaims:

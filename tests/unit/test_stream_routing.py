@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from libs.web.forward import Forwarder
-from libs.web.long_polls import INGRESS_PATH, LongPollRouter, is_long_poll, is_stream
+from libs.web.long_polls import INGRESS_PATH, LongPollRouter, is_long_poll, is_stream, waits_for_the_match
 
 MATCH = "/v1/matches/4b2d1a7e-0000-4000-8000-000000000000"
 
@@ -64,10 +64,11 @@ def upstream() -> Iterator[ThreadingHTTPServer]:
 
 def test_streams_go_where_long_polls_go_and_their_tickets_do_not() -> None:
     for path in (f"{MATCH}/stream", f"{MATCH}/events"):
-        assert is_long_poll(path) and re.match(INGRESS_PATH, path)  # nginx matches from the start
+        assert waits_for_the_match(path) and re.match(INGRESS_PATH, path)  # nginx matches from the start
     assert is_stream(f"{MATCH}/stream") and not is_stream(f"{MATCH}/events")
+    assert is_long_poll(f"{MATCH}/events") and not is_long_poll(f"{MATCH}/stream")
     for path in (f"{MATCH}/stream-tickets", f"{MATCH}/commands", f"{MATCH}/streams"):
-        assert not is_long_poll(path) and not re.match(INGRESS_PATH, path)
+        assert not waits_for_the_match(path) and not re.match(INGRESS_PATH, path)
     routed = LongPollRouter(lambda e, s: ["waits"], lambda e, s: ["rest"])
     assert routed({"PATH_INFO": f"{MATCH}/stream"}, None) == ["waits"]
     assert routed({"PATH_INFO": f"{MATCH}/stream-tickets"}, None) == ["rest"]

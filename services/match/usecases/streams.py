@@ -26,6 +26,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,11 +130,19 @@ class MatchStreams:
         self.settings = settings or StreamSettings()
         self.slots = StreamSlots(self.settings.per_player, max(1, math.ceil(self.settings.heartbeat_seconds)))
 
-    def open(self, match_id: str, player: str, after: int, still_valid: Callable[[], bool]) -> OpenStream:
+    def open(
+        self,
+        match_id: str,
+        player: str,
+        after: int,
+        still_valid: Callable[[], bool],
+        counted: Callable[[], AbstractContextManager[None]] = nullcontext,
+    ) -> OpenStream:
         """``player``'s stream of the match after version ``after``. Raises ``MatchNotFound`` unless
         they play in it, ``TooManyRequests`` when they hold every stream slot of this process,
         ``NothingToStream`` when it has ended at or before ``after``. ``still_valid`` is asked
-        each time presence is recorded: the stream ends once it says no (a logged-out session)."""
+        each time presence is recorded: the stream ends once it says no (a logged-out session).
+        ``counted()`` is entered while the stream runs (a gauge of the open streams)."""
         release = self.slots.take(player)
         try:
             m = self.reads.system.touch(match_id, player)  # presence, and a reconnection
@@ -142,7 +151,7 @@ class MatchStreams:
         except BaseException:
             release()
             raise
-        return OpenStream(self._frames(m, player, after, still_valid), release)
+        return OpenStream(_within(counted, self._frames(m, player, after, still_valid)), release)
 
     def _frames(self, m: Match, player: str, after: int, still_valid: Callable[[], bool]) -> Iterator[bytes]:
         yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
@@ -182,6 +191,12 @@ class MatchStreams:
         version = max(after, m.version, 0)
         frames.append(_frame({"version": version, **next_move(m, player)}, ident=version, event="state"))
         return b"".join(frames)
+
+
+def _within(context: Callable[[], AbstractContextManager[None]], frames: Iterator[bytes]) -> Iterator[bytes]:
+    """``frames``, with ``context`` entered from the first frame until the last or the close."""
+    with context():
+        yield from frames
 
 
 def _frame(data: dict[str, Any], *, ident: int, event: str | None = None) -> bytes:

@@ -195,26 +195,37 @@ def test_streams_are_capped_per_player_and_counted_while_open(
     app = _app(settings, pool, match_schema, revoked, heartbeat_seconds=2.5, per_player=2)
     alice, bob = Player(app), Player(app)
     match_id = _admin_match(app, alice, bob)
-    gauge_before = REGISTRY.get_sample_value("arcana_open_streams") or 0.0
-    first, second = _open(alice, match_id), _open(alice.fresh(), match_id)
-    assert (first.status_code, second.status_code) == (200, 200)
-    assert REGISTRY.get_sample_value("arcana_open_streams") == gauge_before + 2
+    gauge_before = _open_streams()
+    first, second = _started(alice, match_id), _started(alice.fresh(), match_id)
+    assert _open_streams() == gauge_before + 2
 
     refused = _open(alice.fresh(), match_id)
     assert refused.status_code == 429
     assert refused.get_json()["error"]["code"] == "too_many_requests"
     assert refused.headers["Retry-After"] == "3"  # a stream whose client left is noticed by then
-    assert _open(bob, match_id).status_code == 200  # another player's streams are theirs
+    theirs = _started(bob, match_id)  # another player's streams are theirs
     assert alice.get(f"/v1/matches/{match_id}/events?after=0&wait=0.1").status_code == 200  # not a stream
 
     first.close()
-    assert REGISTRY.get_sample_value("arcana_open_streams") == gauge_before + 2  # bob's and alice's second
-    third = _open(alice.fresh(), match_id)
-    assert third.status_code == 200
-    for response in (second, third):
+    assert _open_streams() == gauge_before + 2  # bob's and alice's second
+    third = _started(alice.fresh(), match_id)
+    for response in (second, third, theirs):
         response.close()
+    assert _open_streams() == gauge_before
     with app.app_context():
         assert current_service().streams.slots.open_for(alice.id) == 0
+
+
+def _started(player: Player, match_id: str) -> Any:
+    """An open stream whose first frame was read (a server starts writing at once)."""
+    response = _open(player, match_id)
+    assert response.status_code == 200, response.get_data()
+    assert next(SseReader(iter(response.response))).retry == 2000
+    return response
+
+
+def _open_streams() -> float:
+    return REGISTRY.get_sample_value("arcana_open_streams", {"service": "match"}) or 0.0
 
 
 def _admin_match(app: Flask, *players: Player) -> str:
