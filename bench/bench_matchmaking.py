@@ -94,7 +94,7 @@ def db_pass(url: str, n: int) -> tuple[float, float, int]:
         players = [f"p{i}" for i in range(n)]
         with pool.connection() as conn, conn.cursor() as cur:  # ratings' read model, as consumed
             cur.executemany(
-                f"INSERT INTO {schema}.player_ratings VALUES (%s, %s, 1)",
+                f"INSERT INTO {schema}.ladder_ratings VALUES (%s, 'arcana', %s, 1)",
                 [(p, int(rng.gauss(1100, 250))) for p in players],
             )
         start = time.perf_counter()

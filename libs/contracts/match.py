@@ -146,9 +146,10 @@ class MatchEnded(IntegrationEvent):
             return [list(self.players)]
         return [[self.winner], [p for p in self.players if p != self.winner]]
 
-    def training_battle_players(self) -> list[str]:
-        """The human players for whom it was one of the line's training battles: a line practice
-        match, won or lost (a bot's id starts with `bot-`)."""
-        if self.game != "line" or self.mode != "practice":
+    def practice_humans(self) -> list[str]:
+        """The human players of a practice match, won or lost (a bot's id starts with `bot-`); empty
+        for another mode. Whether it is a training battle is the game's offer's to say
+        (``libs.games.offer.Queue.trains``)."""
+        if self.mode != "practice":
             return []
         return [p for p in self.players if p != self.bot and not p.startswith("bot-")]

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from libs.games import codec
+from libs.games.offer import Offer
 
 Event = dict[str, Any]
 Command = dict[str, Any]
@@ -207,6 +208,9 @@ class Game(ABC):
     starter_deck: ClassVar[tuple[str, ...]] = ()
     events: ClassVar[tuple[Any, ...]] = ()
     public_events: ClassVar[tuple[Any, ...]] = ()
+    offer: ClassVar[Offer] = Offer()
+    """What the game offers the other services (queues, ladder, rewards, progress, collection:
+    ``libs.games.offer``); the default offers nothing but matches."""
 
     # -- the decider -----------------------------------------------------------------------------
 
@@ -335,6 +339,7 @@ __all__ = [
     "IllegalDeck",
     "IllegalSetup",
     "MatchOver",
+    "Offer",
     "Param",
     "Progress",
     "Result",

@@ -1,21 +1,26 @@
-"""Which games the match service hosts: name -> ``Game``.
+"""Which games the platform hosts: name -> ``Game``, and each one's ``Offer``.
 
-The built-in games are named by module (``BUILT_IN``); more can be named at start-up (the match
-service passes the modules of its setting ``ARCANA_GAMES``, e.g. a test game). A game module
-exposes its instance as ``GAME``. Loading imports the modules once per process; ``get`` loads the
-built-in games on first use.
+The built-in games are named by module (``BUILT_IN``); more are named by the setting ``ARCANA_GAMES``
+(comma-separated modules, e.g. a test game), read when a name is not found yet. A game module exposes
+its instance as ``GAME``. Loading imports the modules once per process; ``get`` loads on first use.
+
+Every service reads a game here, by name: the match service its ``Game``, the others its ``Offer``
+(``offer``, ``offers``). Modules are imported by name, so no service imports a game package (the
+import contracts forbid it).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import threading
 from collections.abc import Iterable
 
-from libs.games import Game
+from libs.games import Game, Offer
 
 BUILT_IN = ("libs.games.arcana.game", "libs.games.line.game", "libs.games.arena.game")
 DEFAULT_GAME = "arcana"
+GAMES_SETTING = "ARCANA_GAMES"
 
 _games: dict[str, Game] = {}
 _lock = threading.Lock()
@@ -46,11 +51,17 @@ def load(modules: Iterable[str] = ()) -> None:
         register(importlib.import_module(name).GAME)
 
 
+def configured() -> list[str]:
+    """The modules the setting ``ARCANA_GAMES`` names, besides the built-in ones."""
+    return [m.strip() for m in os.environ.get(GAMES_SETTING, "").split(",") if m.strip()]
+
+
 def get(name: str) -> Game:
     """The game called ``name``; raises ``UnknownGame``."""
-    if not _games:
-        load()
     found = _games.get(name)
+    if found is None:
+        load(configured())
+        found = _games.get(name)
     if found is None:
         raise UnknownGame(name)
     return found
@@ -58,11 +69,31 @@ def get(name: str) -> Game:
 
 def names() -> list[str]:
     """Every hosted game's name, sorted."""
-    if not _games:
-        load()
+    load(configured())
     return sorted(_games)
 
 
 def games() -> list[Game]:
     """Every hosted game, by name."""
     return [get(n) for n in names()]
+
+
+def offer(name: str) -> Offer:
+    """What the game called ``name`` offers the other services; raises ``UnknownGame``."""
+    return get(name).offer
+
+
+def offers() -> dict[str, Offer]:
+    """Every hosted game's offer, by name."""
+    return {g.name: g.offer for g in games()}
+
+
+def is_game(name: object) -> bool:
+    """Whether ``name`` is a hosted game's name (a validator of requests)."""
+    if not isinstance(name, str):
+        return False
+    try:
+        get(name)
+    except UnknownGame:
+        return False
+    return True

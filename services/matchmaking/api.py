@@ -41,13 +41,11 @@ from libs.web import (
 from libs.web.contract import KEEPS_RESOURCE, uuid_path
 from services.matchmaking.domain import (
     CANCELLED,
+    DEFAULT_GAME,
     FAILED,
-    GAMES,
     MATCHED,
     MODES,
     PAIRED,
-    TABLE_SIZES,
-    TRAINING_BATTLES,
     WAITING,
     IllegalDeck,
     InvalidMode,
@@ -56,6 +54,8 @@ from services.matchmaking.domain import (
     RankedLocked,
     TicketNotWaiting,
     UnknownGame,
+    queued_games,
+    table_sizes_offered,
 )
 from services.matchmaking.service import (
     MatchInProgress,
@@ -82,8 +82,8 @@ ERRORS = ErrorTable(
         RankedLocked: Problem(
             409,
             "ranked_locked",
-            lambda e: f"Ranked line opens after {TRAINING_BATTLES} training battles: {e.left} to go.",
-            details=lambda e: {"training_battles_left": e.left, "training_battles_needed": TRAINING_BATTLES},
+            lambda e: f"Ranked {e.game} opens after {e.needed} training battles: {e.left} to go.",
+            details=lambda e: {"training_battles_left": e.left, "training_battles_needed": e.needed},
         ),
         TicketNotWaiting: Problem(
             409,
@@ -129,15 +129,24 @@ def _distinct(values: list[int]) -> None:
         raise ma.ValidationError("each size once")
 
 
+def _queued(game: str) -> None:
+    """A game that offers a queue (read when asked: the games are named by configuration)."""
+    offered = queued_games()
+    if game not in offered:
+        raise ma.ValidationError(f"Must be one of: {', '.join(offered)}.")
+
+
+GAMES = queued_games()  # for the document; requests are checked against the games hosted then
+TABLE_SIZES = table_sizes_offered()
+
+
 class QueueIn(StrictSchema):
     mode = ma.fields.String(
         required=True,
         validate=ma.validate.OneOf(MODES),
         metadata={"description": "the arena: casual only (ranked: 422 `invalid_mode`)"},
     )
-    game = ma.fields.String(
-        load_default="arcana", validate=ma.validate.OneOf(list(GAMES)), metadata={"enum": list(GAMES)}
-    )
+    game = ma.fields.String(load_default=DEFAULT_GAME, validate=_queued, metadata={"enum": GAMES})
     sizes = ma.fields.List(
         ma.fields.Integer(validate=ma.validate.OneOf(TABLE_SIZES)),
         validate=[ma.validate.Length(min=1, max=len(TABLE_SIZES)), _distinct],
@@ -151,7 +160,7 @@ class QueueIn(StrictSchema):
 
 class TicketOut(ma.Schema):
     ticket_id = ma.fields.String(required=True)
-    game = ma.fields.String(required=True, metadata={"enum": list(GAMES)})
+    game = ma.fields.String(required=True, metadata={"enum": GAMES})
     mode = ma.fields.String(required=True, metadata={"enum": list(MODES)})
     sizes = ma.fields.List(
         ma.fields.Integer(), required=True, metadata={"description": "the table sizes it accepts"}

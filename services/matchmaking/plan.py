@@ -59,7 +59,7 @@ def _waiting(row: dict[str, Any]) -> domain.Waiting:
         row["rating"],
         row["opened_at"],
         row["last_opponent"],
-        row.get("game", domain.ARCANA),
+        row.get("game", domain.DEFAULT_GAME),
         tuple(row.get("sizes") or (2,)),
     )
 

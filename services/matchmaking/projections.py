@@ -49,7 +49,7 @@ def _open(conn: psycopg.Connection[Any], schema: str, e: RecordedEvent) -> None:
             d.get("deck_version", 0),
             d["opened_at"],
             e.version,
-            d.get("game", domain.ARCANA),  # tickets before games: Arcana's, tables of 2
+            d.get("game", domain.DEFAULT_GAME),  # tickets before games: Arcana's, tables of 2
             d.get("sizes", [2]),
         ),
     )

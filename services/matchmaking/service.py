@@ -40,16 +40,26 @@ from libs.eventstore import (
     Transaction,
     UnitOfWork,
 )
+from libs.games import registry
+from libs.games.offer import NO_DECK as NO_DECK_NEEDED
+from libs.games.offer import STARTER_DECK, Offer
 from services.matchmaking import domain, events, projections, store
 from services.matchmaking.plan import PassResult, Write, plan_pass
 from services.matchmaking.upcasting import UPCASTERS
 
 log = logging.getLogger(__name__)
 
-START_RATING = 900  # the ratings service's start: a player it has not rated yet
-START_MMR = 1000  # the line's MMR before any ranked line match
+
+def _offer(game: str) -> Offer:
+    """What ``game`` offers; raises ``UnknownGame``."""
+    try:
+        return registry.offer(game)
+    except registry.UnknownGame:
+        raise domain.UnknownGame(f"game must be one of {', '.join(domain.queued_games())}") from None
+
+
 STARTER = domain.ActiveDeck("starter")  # every new account's active deck until economy says more
-NO_DECK = domain.ActiveDeck(None)  # the arena's players share the game's own deck
+NO_DECK = domain.ActiveDeck(None)  # a game without decks: its players share the game's own
 ACTIVE_DECK_CHANGED, RATING_CHANGED = ActiveDeckChanged.TYPE, RatingChanged.TYPE
 MATCH_CREATED, MATCH_REQUEST_REJECTED = MatchCreated.TYPE, MatchRequestRejected.TYPE
 MATCH_ENDED = MatchEnded.TYPE
@@ -134,12 +144,13 @@ class MatchmakingService:
         mode: str,
         transaction: Transaction | None = None,
         *,
-        game: str = domain.ARCANA,
+        game: str = domain.DEFAULT_GAME,
         sizes: Sequence[int] | None = None,
     ) -> domain.Ticket:
-        """Open a ticket for ``game`` (the arena: of the table ``sizes``, default all) with the
-        player's active deck of that game (Arcana's: the starter deck until economy published one;
-        the line's: none until one is built) and current rating (the line's: its MMR). Raises
+        """Open a ticket for ``game`` (a game seated by table sizes: of the table ``sizes``, default
+        all) with the player's active deck of that game (as its offer says: the starter deck until
+        economy published one, none until one is built, or no deck) and current rating on its
+        ladder (0 without one). Raises
         ``UnknownGame``, ``InvalidMode``, ``InvalidSizes``, ``RankedLocked``, ``NoActiveDeck``,
         ``IllegalDeck`` (with the problems), ``MatchInProgress`` or ``TicketAlreadyOpen``; nothing
         is written then. ``transaction`` (default: one of its own) is where the writes go, e.g.
@@ -173,25 +184,27 @@ class MatchmakingService:
         return domain.evolve(None, opened)
 
     def _rating(self, conn: Conn, player_id: str, game: str) -> int:
-        """What a ticket of ``game`` is paired by: Arcana's rating, the line's MMR, 0 (the arena)."""
-        if game == domain.LINE:
-            mmr = store.mmr_of(conn, self.schema, player_id)
-            return START_MMR if mmr is None else mmr
-        if game == domain.ARCANA:
-            known = store.rating_of(conn, self.schema, player_id)
-            return START_RATING if known is None else known
-        return 0
+        """What a ticket of ``game`` is paired by: the player's rating on its ladder (the ladder's
+        start before any), 0 for a game without a ladder."""
+        ladder = _offer(game).ladder
+        if ladder is None:
+            return 0
+        known = store.rating_of(conn, self.schema, player_id, game)
+        return ladder.start if known is None else known
 
     def _training_battles(self, conn: Conn, player_id: str, game: str) -> int:
-        return store.training_battles(conn, self.schema, player_id) if game == domain.LINE else 0
+        if not _offer(game).queue.trains:
+            return 0
+        return store.training_battles(conn, self.schema, player_id, game)
 
     def _deck(self, conn: Conn, player_id: str, game: str) -> domain.ActiveDeck | None:
-        """The player's active deck of ``game`` as economy published it; else Arcana's starter
-        deck, the arena's none, or None (the line: no line built yet)."""
-        if game == domain.ARENA:
+        """The player's active deck of ``game`` as economy published it; else the game's starter
+        deck (when its offer says so), no deck (a game without decks), or None (none built yet)."""
+        kind = _offer(game).queue.deck
+        if kind == NO_DECK_NEEDED:
             return NO_DECK
         published = store.active_deck(conn, self.schema, player_id, game)
-        return published or (STARTER if game == domain.ARCANA else None)
+        return published or (STARTER if kind == STARTER_DECK else None)
 
     def _owned(self, player_id: str, ticket_id: str, conn: psycopg.Connection[Any]) -> domain.Ticket:
         try:
@@ -212,13 +225,13 @@ class MatchmakingService:
         return t
 
     def view(self, player_id: str, ticket_id: str) -> dict[str, Any]:
-        """``look``, described now; a waiting arena ticket also shows how many wait for each
-        table size it accepts."""
+        """``look``, described now; a waiting ticket of a game seated by table sizes also shows how
+        many wait for each table size it accepts."""
         t = self.look(player_id, ticket_id)
         waiting = None
-        if t.game == domain.ARENA and t.status == domain.WAITING:
+        if domain.by_tables(t.game) and t.status == domain.WAITING:
             with self.pool.connection() as conn:
-                waiting = store.arena_waiting(conn, self.schema)
+                waiting = store.sizes_waiting(conn, self.schema, t.game)
         return self.describe(t, clock.now(), waiting)
 
     def cancel(self, player_id: str, ticket_id: str, transaction: Transaction | None = None) -> domain.Ticket:
@@ -296,18 +309,16 @@ class MatchmakingService:
             }
             store.save_active_deck(conn, self.schema, active.player_id, deck, event.position, event.version)
         elif event.type == RATING_CHANGED:
-            changed = RatingChanged.decode(event)
-            if changed.game == domain.LINE:  # the line's MMR: a ladder of its own
-                store.save_mmr(conn, self.schema, changed.player_id, changed.after, event.version)
-            elif changed.game == domain.ARCANA:
-                hidden = changed.hidden_after  # pairs by the hidden rating, not the visible points
-                store.save_rating(conn, self.schema, changed.player_id, hidden, event.version)
+            changed = RatingChanged.decode(event)  # each game's ladder apart, paired by the hidden rating
+            store.save_rating(
+                conn, self.schema, changed.player_id, changed.game, changed.hidden_after, event.version
+            )
         elif event.type == MATCH_ENDED:
             ended = MatchEnded.decode(event)
             store.match_over(conn, self.schema, ended.match_id)
-            trained = ended.training_battle_players()
+            trained = self._trained(ended)
             if trained:
-                store.training_finished(conn, self.schema, ended.match_id, trained)
+                store.training_finished(conn, self.schema, ended.game, ended.match_id, trained)
         elif event.type == MATCH_CREATED:
             created = MatchCreated.decode(event)
             if created.mode in fairplay.COUNTING_MODES:
@@ -316,6 +327,16 @@ class MatchmakingService:
                 self._settle(created.request_id, lambda t: domain.matched(t, created.match_id), event, conn)
         elif event.type == MATCH_REQUEST_REJECTED:
             self._settle(MatchRequestRejected.decode(event).request_id, _refused(event), event, conn)
+
+    @staticmethod
+    def _trained(ended: MatchEnded) -> list[str]:
+        """The human players for whom ``ended`` was a training battle: a finished practice match,
+        won or lost, of a game whose ranked queue opens after training battles."""
+        try:
+            trains = registry.offer(ended.game).queue.trains
+        except registry.UnknownGame:
+            return []
+        return ended.practice_humans() if trains else []
 
     def _settle(
         self,
@@ -341,12 +362,12 @@ class MatchmakingService:
 
     @staticmethod
     def describe(
-        t: domain.Ticket, now: datetime, arena_waiting: Mapping[int, int] | None = None
+        t: domain.Ticket, now: datetime, sizes_waiting: Mapping[int, int] | None = None
     ) -> dict[str, Any]:
         """A ticket as its player sees it: game, table sizes, status, seconds waited, the current
         rating window (ranked and waiting; None = unlimited), the match id once matched, why it
-        failed; an arena ticket: how many wait per size it accepts (``arena_waiting``, while it
-        waits), its table's size once seated."""
+        failed; a ticket of a game seated by table sizes: how many wait per size it accepts
+        (``sizes_waiting``, while it waits), its table's size once seated."""
         view: dict[str, Any] = {
             "ticket_id": t.ticket_id,
             "game": t.game,
@@ -359,9 +380,10 @@ class MatchmakingService:
         if t.status == domain.WAITING and t.mode == "ranked":
             w = domain.window(t.waited(now))
             view["window"] = None if w == float("inf") else int(w)
-        if t.game == domain.ARENA and t.status == domain.WAITING and arena_waiting is not None:
-            view["waiting"] = {str(size): arena_waiting.get(size, 0) for size in t.sizes}
-        if t.game == domain.ARENA and t.opponents:
+        by_tables = domain.by_tables(t.game)
+        if by_tables and t.status == domain.WAITING and sizes_waiting is not None:
+            view["waiting"] = {str(size): sizes_waiting.get(size, 0) for size in t.sizes}
+        if by_tables and t.opponents:
             view["table_size"] = 1 + len(t.opponents)
         if t.status == domain.MATCHED:
             view["match_id"] = t.match_id

@@ -31,7 +31,7 @@ def ticket_from_row(row: dict[str, Any]) -> domain.Ticket:
         request_id=row["request_id"],
         match_id=row["match_id"],
         closed_at=row.get("paired_at"),
-        game=row.get("game", domain.ARCANA),
+        game=row.get("game", domain.DEFAULT_GAME),
         sizes=tuple(row.get("sizes") or (2,)),
         pair_after=row.get("pair_after"),
     )
@@ -142,7 +142,7 @@ def tickets_of_request(conn: psycopg.Connection[Any], schema: str, request_id: s
 
 
 def active_deck(
-    conn: psycopg.Connection[Any], schema: str, player_id: str, game: str = domain.ARCANA
+    conn: psycopg.Connection[Any], schema: str, player_id: str, game: str = domain.DEFAULT_GAME
 ) -> domain.ActiveDeck | None:
     row = conn.execute(
         sql.SQL("SELECT deck_id, version, legal, problems FROM {} WHERE player_id = %s AND game = %s").format(
@@ -174,7 +174,7 @@ def save_active_deck(
         ).format(t=_t(schema, "active_decks")),
         (
             player_id,
-            deck.get("game", domain.ARCANA),
+            deck.get("game", domain.DEFAULT_GAME),
             deck.get("deck_id"),
             deck["legal"],
             deck["problems"],
@@ -184,74 +184,62 @@ def save_active_deck(
     )
 
 
-def rating_of(conn: psycopg.Connection[Any], schema: str, player_id: str) -> int | None:
+def rating_of(conn: psycopg.Connection[Any], schema: str, player_id: str, game: str) -> int | None:
+    """The player's rating on the ladder of ``game`` as ratings last published it (None before any)."""
     row = conn.execute(
-        sql.SQL("SELECT rating FROM {} WHERE player_id = %s").format(_t(schema, "player_ratings")),
-        (player_id,),
+        sql.SQL("SELECT rating FROM {} WHERE player_id = %s AND game = %s").format(
+            _t(schema, "ladder_ratings")
+        ),
+        (player_id, game),
     ).fetchone()
     return int(row[0]) if row else None
 
 
 def save_rating(
-    conn: psycopg.Connection[Any], schema: str, player_id: str, rating: int, version: int
+    conn: psycopg.Connection[Any], schema: str, player_id: str, game: str, rating: int, version: int
 ) -> None:
-    """Keep ratings' newest rating of a player (by its stream version)."""
+    """Keep ratings' newest rating of a player on the ladder of ``game`` (by its stream version)."""
     conn.execute(
         sql.SQL(
-            "INSERT INTO {t} AS r (player_id, rating, version) VALUES (%s, %s, %s) ON CONFLICT (player_id) "
-            "DO UPDATE SET rating = EXCLUDED.rating, version = EXCLUDED.version "
-            "WHERE r.version < EXCLUDED.version"
-        ).format(t=_t(schema, "player_ratings")),
-        (player_id, rating, version),
+            "INSERT INTO {t} AS r (player_id, game, rating, version) VALUES (%s, %s, %s, %s) "
+            "ON CONFLICT (player_id, game) DO UPDATE SET rating = EXCLUDED.rating, "
+            "version = EXCLUDED.version WHERE r.version < EXCLUDED.version"
+        ).format(t=_t(schema, "ladder_ratings")),
+        (player_id, game, rating, version),
     )
 
 
-def mmr_of(conn: psycopg.Connection[Any], schema: str, player_id: str) -> int | None:
-    """The player's line MMR as ratings last published it (None before any)."""
+def training_battles(conn: psycopg.Connection[Any], schema: str, player_id: str, game: str) -> int:
+    """How many practice matches of ``game`` the player finished (each match once)."""
     row = conn.execute(
-        sql.SQL("SELECT mmr FROM {} WHERE player_id = %s").format(_t(schema, "line_ratings")), (player_id,)
-    ).fetchone()
-    return int(row[0]) if row else None
-
-
-def save_mmr(conn: psycopg.Connection[Any], schema: str, player_id: str, mmr: int, version: int) -> None:
-    """Keep ratings' newest line MMR of a player (by its stream version)."""
-    conn.execute(
-        sql.SQL(
-            "INSERT INTO {t} AS r (player_id, mmr, version) VALUES (%s, %s, %s) ON CONFLICT (player_id) "
-            "DO UPDATE SET mmr = EXCLUDED.mmr, version = EXCLUDED.version WHERE r.version < EXCLUDED.version"
-        ).format(t=_t(schema, "line_ratings")),
-        (player_id, mmr, version),
-    )
-
-
-def training_battles(conn: psycopg.Connection[Any], schema: str, player_id: str) -> int:
-    """How many line practice matches the player finished (each match once)."""
-    row = conn.execute(
-        sql.SQL("SELECT count(*) FROM {} WHERE player_id = %s").format(_t(schema, "line_training")),
-        (player_id,),
+        sql.SQL("SELECT count(*) FROM {} WHERE player_id = %s AND game = %s").format(
+            _t(schema, "training_battles")
+        ),
+        (player_id, game),
     ).fetchone()
     return int(row[0]) if row else 0
 
 
-def training_finished(conn: psycopg.Connection[Any], schema: str, match_id: str, players: list[str]) -> None:
+def training_finished(
+    conn: psycopg.Connection[Any], schema: str, game: str, match_id: str, players: list[str]
+) -> None:
     for player in players:
         conn.execute(
-            sql.SQL("INSERT INTO {} (player_id, match_id) VALUES (%s, %s) ON CONFLICT DO NOTHING").format(
-                _t(schema, "line_training")
-            ),
-            (player, match_id),
+            sql.SQL(
+                "INSERT INTO {} (player_id, game, match_id) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING"
+            ).format(_t(schema, "training_battles")),
+            (player, game, match_id),
         )
 
 
-def arena_waiting(conn: psycopg.Connection[Any], schema: str) -> dict[int, int]:
-    """Per table size, how many waiting arena tickets accept it."""
+def sizes_waiting(conn: psycopg.Connection[Any], schema: str, game: str) -> dict[int, int]:
+    """Per table size, how many waiting tickets of ``game`` accept it."""
     rows = conn.execute(
         sql.SQL(
             "SELECT size, count(*) FROM {}, unnest(sizes) AS size "
             "WHERE status = 'waiting' AND game = %s GROUP BY size"
         ).format(_t(schema, "tickets")),
-        (domain.ARENA,),
+        (game,),
     ).fetchall()
     return {int(size): int(n) for size, n in rows}
 

@@ -17,6 +17,7 @@ from libs.games import (
     CommandShape,
     Game,
     IllegalCommand,
+    Offer,
     Param,
     Progress,
     Result,
@@ -32,6 +33,7 @@ from .constants import SEATS
 from .deciders import decide
 from .errors import ERRORS
 from .legal import legal_commands
+from .offer import OFFER
 from .setup import start
 from .state import State, state_hash
 
@@ -67,6 +69,7 @@ class Arena(Game):
     errors: ClassVar[tuple[type[IllegalCommand], ...]] = ERRORS
     commands: ClassVar[Mapping[str, CommandShape]] = COMMANDS
     starter_deck: ClassVar[tuple[str, ...]] = ()
+    offer: ClassVar[Offer] = OFFER
     events: ClassVar[tuple[Any, ...]] = facts.FACTS
     public_events: ClassVar[tuple[Any, ...]] = tuple(facts.PUBLIC.values())
 

@@ -16,6 +16,7 @@ from libs.games import (
     CommandShape,
     Game,
     IllegalCommand,
+    Offer,
     Progress,
     Result,
     Setup,
@@ -27,6 +28,7 @@ from .appliers import evolve
 from .bots import pick_line
 from .deciders import decide
 from .errors import ERRORS, InvalidLine
+from .offer import OFFER
 from .setup import start
 from .state import State, state_hash
 
@@ -39,6 +41,7 @@ class Line(Game):
     errors: ClassVar[tuple[type[IllegalCommand], ...]] = ERRORS
     commands: ClassVar[Mapping[str, CommandShape]] = {}
     starter_deck: ClassVar[tuple[str, ...]] = catalog.WELCOME_LINE
+    offer: ClassVar[Offer] = OFFER
     events: ClassVar[tuple[Any, ...]] = facts.FACTS
     public_events: ClassVar[tuple[Any, ...]] = tuple(facts.PUBLIC.values())
 

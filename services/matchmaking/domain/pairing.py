@@ -4,9 +4,9 @@ Ranked: tickets sorted by rating; the longest-waiting ticket goes first and take
 still unpaired within its window (``window.window``). A ticket that waited longer has the wider
 window, so a pair is allowed when its gap fits the wider of the two windows. Never a player with
 themselves; never the same two players as the previous ranked match of either of them, unless they
-are the only two waiting. Casual: first come, first served. Each game pairs apart (Arcana and the
-line; the line's ranked by its MMR): ``pairing_pass``. The arena seats tables of 2 to 4
-(``tables.form_tables``); ``match_pass`` is every game's groups.
+are the only two waiting. Casual: first come, first served. Each game pairs apart (each by the
+rating of its own ladder): ``pairing_pass``. A game whose tickets name table sizes (the arena: 2 to 4)
+is seated at tables (``tables.form_tables``); ``match_pass`` is every game's groups.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from datetime import datetime
 
 from libs import fairplay
 
-from .games import ARCANA, ARENA
+from .games import DEFAULT_GAME, by_tables
 from .window import window
 
 
@@ -31,7 +31,7 @@ class Waiting:
     rating: int
     opened_at: datetime
     last_opponent: str | None = None  # the player's previous ranked opponent in this game
-    game: str = ARCANA
+    game: str = DEFAULT_GAME
     sizes: tuple[int, ...] = (2,)  # the table sizes it accepts
 
     def waited(self, now: datetime) -> float:
@@ -130,10 +130,10 @@ def pair_casual(waiting: Sequence[Waiting]) -> list[Pair]:
 
 
 def pairing_pass(waiting: Sequence[Waiting], now: datetime) -> list[Pair]:
-    """Every pair to make now, ranked and casual, of the two-player games: each game and mode
-    apart (arena tickets are left to ``tables.form_tables``)."""
+    """Every pair to make now, ranked and casual, of the games that pair two players: each game and
+    mode apart (the tickets of a game seated by table sizes are left to ``tables.form_tables``)."""
     pairs: list[Pair] = []
-    for game in sorted({w.game for w in waiting} - {ARENA}):
+    for game in sorted(g for g in {w.game for w in waiting} if not by_tables(g)):
         ranked = [w for w in waiting if w.game == game and w.mode == "ranked"]
         casual = [w for w in waiting if w.game == game and w.mode == "casual"]
         pairs += pair_ranked(ranked, now) + pair_casual(casual)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from .games import ARENA
+from .games import by_tables
 from .pairing import Waiting, pairing_pass
 
 TABLE_WAIT_SECONDS = {4: 0.0, 3: 10.0, 2: 20.0}  # the oldest ticket's wait before a table of that size
@@ -43,8 +43,15 @@ def _seat(
 
 
 def form_tables(waiting: Sequence[Waiting], now: datetime) -> list[Table]:
-    """The arena tables to seat now (other games' tickets are ignored)."""
-    queue = sorted((w for w in waiting if w.game == ARENA), key=_age)
+    """The tables to seat now, each game apart, of the games seated by table sizes (other games'
+    tickets are ignored)."""
+    games = sorted(g for g in {w.game for w in waiting} if by_tables(g))
+    return [t for g in games for t in _tables_of([w for w in waiting if w.game == g], now)]
+
+
+def _tables_of(waiting: Sequence[Waiting], now: datetime) -> list[Table]:
+    """The tables to seat now of one game's waiting tickets."""
+    queue = sorted(waiting, key=_age)
     taken: set[str] = set()
     short: set[int] = set()  # sizes too few free tickets accept: stays so, as free tickets only go
     tables: list[Table] = []

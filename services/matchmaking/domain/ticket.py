@@ -22,9 +22,9 @@ from services.matchmaking.events import (
     TicketReturned,
 )
 
-from .games import ARCANA, MatchmakingError, check_unlocked, table_sizes
+from .games import DEFAULT_GAME, MatchmakingError, check_unlocked, table_sizes
 
-MODES = ("ranked", "casual")  # of every game (each offers some: ``games.GAMES``)
+MODES = ("ranked", "casual")  # of every game (each offers some: its ``Offer.queue``)
 WAITING, PAIRED, MATCHED, CANCELLED, FAILED = "waiting", "paired", "matched", "cancelled", "failed"
 OPEN_STATUSES = (WAITING, PAIRED)
 ANSWER_SECONDS = 120.0  # a paired ticket the match service has not answered for this long fails
@@ -110,7 +110,7 @@ class Ticket:
     message: str | None = None
     problems: tuple[str, ...] = ()
     closed_at: datetime | None = None
-    game: str = ARCANA
+    game: str = DEFAULT_GAME
     sizes: tuple[int, ...] = (2,)  # the table sizes it accepts
     opponents: tuple[str, ...] = ()  # once paired: the other players of its table
     returns: int = 0  # times a match request was refused for a reason that passes
@@ -202,13 +202,13 @@ def open_ticket(
     deck: ActiveDeck | None,
     now: datetime,
     *,
-    game: str = ARCANA,
+    game: str = DEFAULT_GAME,
     sizes: Sequence[int] | None = None,
     training_battles: int = 0,
 ) -> TicketOpened:
     """TicketOpened for ``game`` (``sizes``: the arena's table sizes, default all). Raises
-    ``UnknownGame``, ``InvalidMode``, ``InvalidSizes``, ``RankedLocked`` (the line's ranked queue
-    before its training battles), ``NoActiveDeck`` (``deck`` None) or ``IllegalDeck``. One open
+    ``UnknownGame``, ``InvalidMode``, ``InvalidSizes``, ``RankedLocked`` (a ranked queue before the
+    game's training battles), ``NoActiveDeck`` (``deck`` None) or ``IllegalDeck``. One open
     ticket per player is enforced by the store."""
     accepted = table_sizes(game, mode, sizes)
     check_unlocked(game, mode, training_battles)
