@@ -174,20 +174,20 @@ class ProgressionService:
         """Move the quests and passes of the players an ended match counts for (its verdict), and
         for a line match the line progress of its players (arena XP, training battles)."""
         match = command.match
-        quest_players, line_players = match.quest_players(), match.line_players()
-        if not quest_players and not line_players:
+        quest_players, track_players = match.quest_players(), match.track_players()
+        if not quest_players and not track_players:
             return
 
         def run(uow: UnitOfWork) -> None:
             for player in quest_players:
                 self._match_of(uow, player, match)
-            for player in line_players:
+            for player in track_players:
                 self._line_of(uow, player, match)
 
         self._execute(run, conn=conn)
 
     def _line_of(self, uow: UnitOfWork, player: str, match: Any) -> None:
-        stream = line.line_stream(player)
+        stream = line.track_stream(match.progress.track, player)
         fold = Fold(lambda: line.LineProgress(player), _evolving(line.evolve), snapshots=LINE_SNAPSHOTS)
         loaded = self.repository.get(uow, stream, fold)
         self._append(uow, stream, loaded.version, line.record(loaded.state, match))

@@ -5,11 +5,13 @@ For whom it gives XP and moves quests is the match's published verdict (``libs.f
 concede); practice and operator matches count nothing. The day of a match is the UTC date of the
 event's ``occurred_at``, given by the caller.
 
-The games after Arcana: an arena match gives pass XP like a casual Arcana match (the first placement
-group wins, every other place loses); a line match gives no pass XP (its XP is the line's arena XP,
-``line.py``). Quests count only what every game reports: an arena match or a line PvP match moves the
-``matches`` and ``wins`` quests, never an Arcana-only one (units, spells, hero damage, draws, kills,
-going second); line practice (a bot, a fight resolved at once) moves no quest.
+What a match of each game moves is its offer's ``Progress`` (``libs.games.offer``, found by the game's
+name in ``libs.games.registry``): whether it gives pass XP (the first placement group wins, every other
+place loses; the line gives none: its XP is on a track of its own, ``line.py``), the quest facts it
+reports (Arcana every one; the arena and the line only ``matches`` and ``wins``, never units, spells,
+hero damage, draws, kills, going second), and whether a practice match moves quests (not the line's,
+a fight resolved at once against a bot). A game's finished practice matches are training battles when
+its queue's offer says they unlock ranked.
 """
 
 from __future__ import annotations
@@ -21,12 +23,22 @@ from typing import Any
 
 from libs import fairplay
 from libs.contracts.match import MatchEnded
+from libs.games import registry
+from libs.games.offer import Offer, Progress
 from services.progression.domain.catalog import Quest
 
 XP_WIN, XP_LOSS, XP_DRAW = 60, 25, 25
-ARCANA, LINE = "arcana", "line"
-PASS_XP_GAMES = (ARCANA, "arena")  # the line's XP is arena XP, not pass XP
-SHARED_FACTS = ("matches", "wins")  # what every game reports; the other facts are Arcana's
+SHARED_FACTS = ("matches", "wins")  # what every game reports
+EVERYTHING = Progress()  # a match built without its game's offer: pass XP and every quest fact
+UNKNOWN = Offer(progress=Progress(pass_xp=False, facts=SHARED_FACTS))  # a game not hosted here
+
+
+def offer_of(game: str) -> Offer:
+    """What ``game`` offers (a game not hosted here: no pass XP, the shared quest facts only)."""
+    try:
+        return registry.offer(game)
+    except registry.UnknownGame:
+        return UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -43,13 +55,15 @@ class MatchResult:
     bot: str | None
     stats: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     counting: frozenset[str] = frozenset()  # the players the match gives XP and quests to
-    game: str = ARCANA
+    game: str = registry.DEFAULT_GAME
     placements: tuple[tuple[str, ...], ...] = ()  # groups, best first (empty: read the winner)
-    training: frozenset[str] = frozenset()  # the players it is a training battle of (the line's)
+    training: frozenset[str] = frozenset()  # the players it is a training battle of
+    progress: Progress = EVERYTHING  # what a match of its game moves (its offer's)
 
     @classmethod
     def from_event(cls, ended: MatchEnded, day: dt.date) -> MatchResult:
         """The parts of a decoded ``MatchEnded`` that progression reads."""
+        offer = offer_of(ended.game)
         return cls(
             match_id=ended.match_id,
             mode=ended.mode,
@@ -63,7 +77,8 @@ class MatchResult:
             counting=frozenset(p for p, v in fairplay.verdicts_of(ended.data()).items() if v.xp),
             game=ended.game,
             placements=tuple(tuple(group) for group in ended.placements),
-            training=frozenset(ended.training_battle_players()),
+            training=frozenset(ended.practice_humans() if offer.queue.trains else ()),
+            progress=offer.progress,
         )
 
     @property
@@ -83,21 +98,23 @@ class MatchResult:
 
     @property
     def moves_quests(self) -> bool:
-        """Whether it may move quests at all: not a line practice match."""
-        return not (self.game == LINE and self.mode == "practice")
+        """Whether it may move quests at all: not a practice match of a game whose practice does not."""
+        return self.progress.quests_in_practice or self.mode != "practice"
 
     def quest_players(self) -> list[str]:
         """The players whose quests and pass it moves, in the match's order."""
         return self.counted_players() if self.moves_quests else []
 
-    def line_players(self) -> list[str]:
-        """The players of a line match whose line progress it moves (arena XP, a training battle)."""
-        if self.game != LINE:
+    def track_players(self) -> list[str]:
+        """The players whose progress on its game's own track it moves (its XP, a training battle);
+        none for a game without a track."""
+        if self.progress.track is None:
             return []
         return [p for p in self.humans() if self.training_battle_for(p) or self.counts_for(p)]
 
     def training_battle_for(self, player: str) -> bool:
-        """Whether it is a training battle of ``player``: a line practice match, won or lost."""
+        """Whether it is a training battle of ``player``: a practice match of a game whose training
+        battles unlock ranked, won or lost."""
         return player in self.training
 
     def won(self, player: str) -> bool:
@@ -109,8 +126,8 @@ class MatchResult:
         return player == self.winner
 
     def xp_for(self, player: str) -> int:
-        """The pass XP it gives ``player`` (none from the line)."""
-        if self.game not in PASS_XP_GAMES:
+        """The pass XP it gives ``player`` (none from a game whose offer gives none)."""
+        if not self.progress.pass_xp:
             return 0
         if self.draw:
             return XP_DRAW
@@ -120,7 +137,8 @@ class MatchResult:
         """How much this match moves ``quest`` for ``player`` (0 when it does not count)."""
         if not self.counts_for(player) or not self.moves_quests:
             return 0
-        if self.game != ARCANA and quest.fact not in SHARED_FACTS:
+        facts = self.progress.facts
+        if facts is not None and quest.fact not in facts:
             return 0
         if quest.fact == "matches":
             return 1

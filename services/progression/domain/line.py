@@ -1,25 +1,25 @@
-"""A player's progress in the line (seed 001): the fold of ``line-<player>``.
+"""A player's progress on a game's own track (the line's, seed 001: its arena XP): the fold of
+``<track>-<player>`` (``line-<player>``).
 
-Arena XP is a track of its own, apart from the season pass: a line match gives ``ARENA_XP_WIN`` to
-each player whose verdict has ``xp`` (the winner of a training or casual fight; ranked gives none).
-Every finished line practice match is a training battle of its human player, won or lost (3 unlock
-the line's ranked queue, which matchmaking counts itself). Each match counts once.
+A track is apart from the season pass: a match of a game whose offer names a track
+(``libs.games.offer.Progress.track``) gives its ``track_xp`` (the line's arena XP: 20) to each player
+whose verdict has ``xp`` (the line: the winner of a training or casual fight; ranked gives none).
+Every finished practice match of a game whose training battles unlock ranked is a training battle of
+its human player, won or lost (the line's 3 unlock its ranked queue, which matchmaking counts itself).
+Each match counts once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Final
 
 from services.progression.domain.facts import MatchResult
 from services.progression.events import ArenaXpEarned, Event, TrainingBattleFought
 
-ARENA_XP_WIN: Final = 20
 
-
-def line_stream(player: str) -> str:
-    return f"line-{player}"
+def track_stream(track: str, player: str) -> str:
+    return f"{track}-{player}"
 
 
 @dataclass(frozen=True)
@@ -48,16 +48,16 @@ def fold(player: str, events: Iterable[Event]) -> LineProgress:
 
 
 def record(state: LineProgress, match: MatchResult) -> list[Event]:
-    """What a line ``match`` gives the player: a training battle (practice), arena XP (their verdict
-    has ``xp``); nothing for a match already counted or of another game."""
+    """What ``match`` gives the player on its game's track: a training battle (practice), the track's
+    XP (their verdict has ``xp``); nothing for a match already counted or of a game without a track."""
     player = state.player_id
-    if match.match_id in state.matches or match.game != "line":
+    if match.match_id in state.matches or match.progress.track is None:
         return []
     events: list[Event] = []
     if match.training_battle_for(player):
         battles = state.training_battles + 1
         events.append(TrainingBattleFought(player, match.match_id, match.won(player), battles))
     if match.counts_for(player):
-        xp = ARENA_XP_WIN
+        xp = match.progress.track_xp
         events.append(ArenaXpEarned(player, match.match_id, xp, state.arena_xp + xp))
     return events

@@ -43,7 +43,7 @@ def test_a_line_training_win_gives_arena_xp_and_a_training_battle_but_no_pass_xp
     match = practice("me")
     events = line.record(line.LineProgress("me"), match)
     assert events == [TrainingBattleFought("me", "m1", True, 1), ArenaXpEarned("me", "m1", 20, 20)]
-    assert match.line_players() == ["me"] and match.quest_players() == [] and match.xp_for("me") == 0
+    assert match.track_players() == ["me"] and match.quest_players() == [] and match.xp_for("me") == 0
 
 
 def test_a_lost_training_fight_is_still_a_training_battle_and_each_counts_once() -> None:
@@ -55,7 +55,7 @@ def test_a_lost_training_fight_is_still_a_training_battle_and_each_counts_once()
     assert (state.training_battles, state.arena_xp) == (3, 20)
     again = MatchResult(**{**practice("me").__dict__, "match_id": "m1"})
     assert line.record(state, again) == []  # a redelivery counts nothing more
-    assert practice("bot-1").line_players() == ["me"]  # the bot has no progress
+    assert practice("bot-1").track_players() == ["me"]  # the bot has no progress
 
 
 def _apply(state: line.LineProgress, events: list[Any]) -> line.LineProgress:
@@ -77,13 +77,13 @@ def test_a_casual_line_win_gives_arena_xp_and_moves_only_shared_quests() -> None
 def test_a_ranked_line_match_gives_no_xp_and_moves_no_quest() -> None:
     rated = {"coins": True, "xp": False, "rating": True}
     match = result("line", "ranked", ["me", "foe"], {"me": rated, "foe": rated})
-    assert match.line_players() == [] and match.quest_players() == []
+    assert match.track_players() == [] and match.quest_players() == []
 
 
 @pytest.mark.parametrize(("player", "xp", "wins"), [("a", 60, 1), ("b", 25, 0), ("c", 25, 0)])
 def test_an_arena_match_gives_pass_xp_by_place(player: str, xp: int, wins: int) -> None:
     match = result("arena", "casual", ["a", "b", "c"], dict.fromkeys("abc", PAID))
-    assert match.quest_players() == ["a", "b", "c"] and match.line_players() == []
+    assert match.quest_players() == ["a", "b", "c"] and match.track_players() == []
     assert match.xp_for(player) == xp
     assert match.count(QUESTS["hard-wins"], player) == wins
     assert match.count(QUESTS["easy-matches"], player) == 1
