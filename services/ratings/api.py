@@ -1,6 +1,6 @@
 """HTTP of the ratings service (every endpoint needs a player's bearer token). Every read takes
-``?game=arcana|line`` (default ``arcana``): Arcana's rating or the line's MMR ladder (anything else:
-422 ``validation_error``).
+``?game=`` a game with a ladder (its offer's: ``arcana``, the default, or ``line``): Arcana's rating or
+the line's MMR ladder (anything else: 422 ``validation_error``).
 
 - ``GET /v1/ratings/me`` → 200 rating, tier, highest tier, games, wins, losses (900 before any game;
   the line: MMR 1,000, tiers ``none``).
@@ -20,7 +20,7 @@ from libs.kit import ErrorTable, Problem
 from libs.kit.web import current_service
 from libs.web import Blueprint, ErrorSchema, QueryInteger, StrictSchema, current_player, require_player
 from libs.web.contract import uuid_path
-from services.ratings.domain import ARCANA, LADDERS
+from services.ratings.domain import DEFAULT_GAME, has_ladder, ladders
 from services.ratings.service import (
     HISTORY_CURSOR,
     LEADERBOARD_CURSOR,
@@ -42,11 +42,20 @@ _PLAYER_ID = uuid_path("player_id", "A player's id (anything else: 404 `player_n
 blp = Blueprint("ratings", __name__, description="Ranked ratings, tiers, history and the leaderboard.")
 
 
+def _laddered(game: str) -> None:
+    """A game with a ladder (read when asked: the games are named by configuration)."""
+    if not has_ladder(game):
+        raise ma.ValidationError(f"Must be one of: {', '.join(ladders())}.")
+
+
 class GameQuery(StrictSchema):
     game = ma.fields.String(
-        load_default=ARCANA,
-        validate=ma.validate.OneOf(LADDERS),
-        metadata={"description": "whose ladder: `arcana` (the rating, default) or `line` (its MMR)"},
+        load_default=DEFAULT_GAME,
+        validate=_laddered,
+        metadata={
+            "description": "whose ladder: `arcana` (the rating, default) or `line` (its MMR)",
+            "enum": ladders(),
+        },
     )
 
 

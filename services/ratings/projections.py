@@ -1,6 +1,6 @@
-"""``ratings`` and ``rating_history``: the read models of the ``rating-<player>`` streams (Arcana's
-rating); ``line_ratings`` and ``line_rating_history``, the same columns, of the ``line-rating-<player>``
-streams (the line's MMR). An event's ``game`` (``arcana`` when absent) says whose tables it moves.
+"""``ratings`` and ``rating_history``: the read models of every game's rating streams
+(``<ladder stream>-<player>``: Arcana's ``rating-<player>``, the line's ``line-rating-<player>``), each
+game's rows apart: an event's ``game`` (the default game when absent) is the rows' ``game``.
 
 The service applies its events in the same transaction as the append (``apply``), so reads never
 lag; the projection rebuilds them from zero:
@@ -22,23 +22,15 @@ if TYPE_CHECKING:
     from libs.bus import Projection
 
 
-TABLES: dict[str, tuple[str, str]] = {  # game -> (ratings, history)
-    domain.ARCANA: ("ratings", "rating_history"),
-    domain.LINE: ("line_ratings", "line_rating_history"),
-}
-
-
-def tables_of(game: str) -> tuple[str, str]:
-    """The (ratings, history) tables of the ladder of ``game``; raises KeyError for one without."""
-    return TABLES[game]
+TABLES = ("ratings", "rating_history")
 
 
 def _rating_sql(schema: str, table: str) -> sql.Composed:
     return sql.SQL(
-        "INSERT INTO {t} AS r (player_id, rating, tier, highest_tier, wins, losses, version, updated_at) "
-        "VALUES (%(player_id)s, %(after)s, %(tier)s, %(highest_tier)s, %(win)s, %(loss)s, "
-        "%(version)s, %(at)s) "
-        "ON CONFLICT (player_id) DO UPDATE SET rating = EXCLUDED.rating, tier = EXCLUDED.tier, "
+        "INSERT INTO {t} AS r (game, player_id, rating, tier, highest_tier, wins, losses, version, "
+        "updated_at) VALUES (%(game)s, %(player_id)s, %(after)s, %(tier)s, %(highest_tier)s, %(win)s, "
+        "%(loss)s, %(version)s, %(at)s) "
+        "ON CONFLICT (game, player_id) DO UPDATE SET rating = EXCLUDED.rating, tier = EXCLUDED.tier, "
         "highest_tier = EXCLUDED.highest_tier, wins = r.wins + EXCLUDED.wins, "
         "losses = r.losses + EXCLUDED.losses, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at "
         "WHERE r.version < EXCLUDED.version"
@@ -47,20 +39,21 @@ def _rating_sql(schema: str, table: str) -> sql.Composed:
 
 def _history_sql(schema: str, table: str) -> sql.Composed:
     return sql.SQL(
-        "INSERT INTO {t} (player_id, version, match_id, result, before, after, delta, tier, "
+        "INSERT INTO {t} (game, player_id, version, match_id, result, before, after, delta, tier, "
         "highest_tier, at, reason) "
-        "VALUES (%(player_id)s, %(version)s, %(match_id)s, %(result)s, %(before)s, %(after)s, %(delta)s, "
-        "%(tier)s, %(highest_tier)s, %(at)s, %(reason)s) ON CONFLICT DO NOTHING"
+        "VALUES (%(game)s, %(player_id)s, %(version)s, %(match_id)s, %(result)s, %(before)s, %(after)s, "
+        "%(delta)s, %(tier)s, %(highest_tier)s, %(at)s, %(reason)s) ON CONFLICT DO NOTHING"
     ).format(t=sql.Identifier(schema, table))
 
 
 def apply(conn: psycopg.Connection[Any], schema: str, event: RecordedEvent) -> None:
     """Apply one stored event of a rating stream (others are ignored). A RatingUnchanged is a history
-    row only, with its reason and a delta of 0. The event's ``game`` says whose tables."""
+    row only, with its reason and a delta of 0. The event's ``game`` says whose rows."""
     if event.type not in (domain.RATING_CHANGED, domain.RATING_UNCHANGED):
         return
-    ratings, history = tables_of(event.data.get("game") or domain.ARCANA)
-    row = {**event.data, "version": event.version, "at": event.occurred_at}
+    ratings, history = TABLES
+    game = event.data.get("game") or domain.DEFAULT_GAME
+    row = {**event.data, "game": game, "version": event.version, "at": event.occurred_at}
     if event.type == domain.RATING_UNCHANGED:
         row.update(before=row["rating"], after=row["rating"], delta=0)
         conn.execute(_history_sql(schema, history), row)
@@ -79,4 +72,4 @@ def projection(schema: str) -> Projection:
     def handle(event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
         apply(conn, schema, event)
 
-    return Projection("ratings", tuple(t for pair in TABLES.values() for t in pair), handle)
+    return Projection("ratings", TABLES, handle)

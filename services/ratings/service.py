@@ -70,7 +70,7 @@ def _leaderboard_cursor(cursor: str) -> tuple[int, str]:
     return int(rating), str(uuid.UUID(bytes=player))
 
 
-def _public(row: Mapping[str, Any], game: str = domain.ARCANA) -> dict[str, Any]:
+def _public(row: Mapping[str, Any], game: str = domain.DEFAULT_GAME) -> dict[str, Any]:
     start = domain.start(row["player_id"], game)
     rating = start.rating if row.get("rating") is None else row["rating"]
     tier = replace(start, rating=rating).tier
@@ -111,7 +111,7 @@ class RatingsService:
             projections.apply(conn, self.schema, r)
 
     def load(
-        self, player_id: str, conn: psycopg.Connection[Any] | UnitOfWork, game: str = domain.ARCANA
+        self, player_id: str, conn: psycopg.Connection[Any] | UnitOfWork, game: str = domain.DEFAULT_GAME
     ) -> domain.PlayerRating:
         """The player's state on the ladder of ``game`` (Arcana's rating, the line's MMR)."""
         fold = Fold(lambda: domain.start(player_id, game), _evolve)
@@ -169,51 +169,47 @@ class RatingsService:
 
     # -- reading -------------------------------------------------------------------------------
 
-    def mine(self, player_id: str, game: str = domain.ARCANA) -> dict[str, Any]:
+    def mine(self, player_id: str, game: str = domain.DEFAULT_GAME) -> dict[str, Any]:
         """The player's own rating on the ladder of ``game``: rating, tiers, games, wins, losses (900
         bronze before any Arcana game; the line's MMR 1,000, tiers ``none``)."""
-        table, _ = projections.tables_of(game)
         with self.pool.connection() as conn:
-            row = store.rating_row(conn, self.schema, player_id, table) or {"player_id": player_id}
+            row = store.rating_row(conn, self.schema, player_id, game) or {"player_id": player_id}
         return {**_public(row, game), "wins": row.get("wins") or 0, "losses": row.get("losses") or 0}
 
-    def public(self, player_id: str, game: str = domain.ARCANA) -> dict[str, Any]:
+    def public(self, player_id: str, game: str = domain.DEFAULT_GAME) -> dict[str, Any]:
         """Another player's public rating on the ladder of ``game``. Raises ``PlayerNotFound``."""
         try:
             player_id = str(uuid.UUID(player_id))
         except ValueError:
             raise PlayerNotFound(player_id) from None
-        table, _ = projections.tables_of(game)
         with self.pool.connection() as conn:
-            row = store.rating_row(conn, self.schema, player_id, table)
+            row = store.rating_row(conn, self.schema, player_id, game)
         if row is None:
             raise PlayerNotFound(player_id)
         return _public(row, game)
 
-    def history(self, player_id: str, limit: int, after: str | None, game: str = domain.ARCANA) -> Page:
+    def history(self, player_id: str, limit: int, after: str | None, game: str = domain.DEFAULT_GAME) -> Page:
         """The player's ranked matches of ``game``, newest first: what each moved, or why it moved
         nothing (the reason and its words). Raises ``BadCursor``."""
         before = _history_cursor(after) if after is not None else None
-        _, table = projections.tables_of(game)
         with self.pool.connection() as conn:
-            rows = store.history_page(conn, self.schema, player_id, before, limit, table)
+            rows = store.history_page(conn, self.schema, player_id, before, limit, game)
         more, rows = len(rows) > limit, rows[:limit]
         for row in rows:
             row["message"] = _explain(row["reason"]) if row["reason"] else None
         return Page(rows, HISTORY_CURSOR.encode(rows[-1]["version"]) if more else None)
 
-    def leaderboard(self, limit: int, after: str | None, game: str = domain.ARCANA) -> Page:
+    def leaderboard(self, limit: int, after: str | None, game: str = domain.DEFAULT_GAME) -> Page:
         """Players on the ladder of ``game`` by rating (ties by player id), with rank (equal ratings
         share it) and display name. Raises ``BadCursor``."""
         cursor = _leaderboard_cursor(after) if after is not None else None
-        table, _ = projections.tables_of(game)
         with self.pool.connection() as conn:
-            rows = store.leaderboard_page(conn, self.schema, cursor, limit, table)
+            rows = store.leaderboard_page(conn, self.schema, cursor, limit, game)
             more, rows = len(rows) > limit, rows[:limit]
             if rows:
                 first = rows[0]
                 higher, before = store.position_of(
-                    conn, self.schema, first["rating"], first["player_id"], table
+                    conn, self.schema, first["rating"], first["player_id"], game
                 )
         items: list[dict[str, Any]] = []
         for i, row in enumerate(rows):

@@ -1,6 +1,6 @@
 """SQL of the ratings service besides the event store: display names, one rating, history pages and
-leaderboard pages (all read models of the ``ratings`` schema). The reads of a ladder take its tables
-(``projections.tables_of``: Arcana's ``ratings`` and ``rating_history`` unless told)."""
+leaderboard pages (all read models of the ``ratings`` schema). Every read of a ladder names its game:
+each game's rows are apart in the same tables (``ratings``, ``rating_history``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from typing import Any
 import psycopg
 from psycopg import sql
 from psycopg.rows import dict_row
-
-_RATING_COLUMNS = "player_id, rating, tier, highest_tier, wins, losses"
 
 
 def save_display_name(
@@ -28,17 +26,19 @@ def save_display_name(
 
 
 def rating_row(
-    conn: psycopg.Connection[Any], schema: str, player_id: str, table: str = "ratings"
+    conn: psycopg.Connection[Any], schema: str, player_id: str, game: str
 ) -> dict[str, Any] | None:
-    """The player's rating row with their display name (either may be missing: None when both are)."""
+    """The player's rating row on the ladder of ``game`` with their display name (either may be
+    missing: None when both are)."""
     query = sql.SQL(
         "SELECT p.player_id, u.display_name, r.rating, r.tier, r.highest_tier, r.wins, r.losses "
         "FROM (SELECT %s::text AS player_id) p "
-        "LEFT JOIN {r} r ON r.player_id = p.player_id LEFT JOIN {u} u ON u.player_id = p.player_id "
+        "LEFT JOIN {r} r ON r.player_id = p.player_id AND r.game = %s "
+        "LEFT JOIN {u} u ON u.player_id = p.player_id "
         "WHERE r.player_id IS NOT NULL OR u.player_id IS NOT NULL"
-    ).format(r=sql.Identifier(schema, table), u=sql.Identifier(schema, "display_names"))
+    ).format(r=sql.Identifier(schema, "ratings"), u=sql.Identifier(schema, "display_names"))
     with conn.cursor(row_factory=dict_row) as cur:
-        return cur.execute(query, (player_id,)).fetchone()
+        return cur.execute(query, (player_id, game)).fetchone()
 
 
 def history_page(
@@ -47,16 +47,16 @@ def history_page(
     player_id: str,
     before_version: int | None,
     limit: int,
-    table: str = "rating_history",
+    game: str,
 ) -> list[dict[str, Any]]:
-    """Up to ``limit`` + 1 history rows, newest first, with versions below ``before_version``."""
+    """Up to ``limit`` + 1 history rows of ``game``, newest first, with versions below ``before_version``."""
     query = sql.SQL(
         "SELECT version, match_id, result, before, after, delta, tier, highest_tier, at, reason FROM {} "
-        "WHERE player_id = %s AND version < %s ORDER BY version DESC LIMIT %s"
-    ).format(sql.Identifier(schema, table))
+        "WHERE game = %s AND player_id = %s AND version < %s ORDER BY version DESC LIMIT %s"
+    ).format(sql.Identifier(schema, "rating_history"))
     upper = before_version if before_version is not None else 2**31 - 1
     with conn.cursor(row_factory=dict_row) as cur:
-        return cur.execute(query, (player_id, upper, limit + 1)).fetchall()
+        return cur.execute(query, (game, player_id, upper, limit + 1)).fetchall()
 
 
 def leaderboard_page(
@@ -64,35 +64,36 @@ def leaderboard_page(
     schema: str,
     after: tuple[int, str] | None,
     limit: int,
-    table: str = "ratings",
+    game: str,
 ) -> list[dict[str, Any]]:
-    """Up to ``limit`` + 1 rows in leaderboard order (rating descending, player id ascending)
-    strictly after the ``(rating, player_id)`` cursor, with display names."""
+    """Up to ``limit`` + 1 rows of the ladder of ``game`` in leaderboard order (rating descending,
+    player id ascending) strictly after the ``(rating, player_id)`` cursor, with display names."""
     where = (
-        sql.SQL("WHERE r.rating < %(r)s OR (r.rating = %(r)s AND r.player_id > %(p)s)")
+        sql.SQL("AND (r.rating < %(r)s OR (r.rating = %(r)s AND r.player_id > %(p)s))")
         if after
         else sql.SQL("")
     )
     query = sql.SQL(
         "SELECT r.player_id, u.display_name, r.rating, r.tier, r.highest_tier, r.wins, r.losses FROM {r} r "
-        "LEFT JOIN {u} u ON u.player_id = r.player_id {where} "
+        "LEFT JOIN {u} u ON u.player_id = r.player_id WHERE r.game = %(g)s {where} "
         "ORDER BY r.rating DESC, r.player_id ASC LIMIT %(n)s"
-    ).format(r=sql.Identifier(schema, table), u=sql.Identifier(schema, "display_names"), where=where)
-    params = {"r": after[0] if after else None, "p": after[1] if after else None, "n": limit + 1}
+    ).format(r=sql.Identifier(schema, "ratings"), u=sql.Identifier(schema, "display_names"), where=where)
+    params = {"g": game, "r": after[0] if after else None, "p": after[1] if after else None, "n": limit + 1}
     with conn.cursor(row_factory=dict_row) as cur:
         return cur.execute(query, params).fetchall()
 
 
 def position_of(
-    conn: psycopg.Connection[Any], schema: str, rating: int, player_id: str, table: str = "ratings"
+    conn: psycopg.Connection[Any], schema: str, rating: int, player_id: str, game: str
 ) -> tuple[int, int]:
-    """(rows ranked strictly higher by rating, rows before it in leaderboard order)."""
+    """On the ladder of ``game``: (rows ranked strictly higher by rating, rows before it in
+    leaderboard order)."""
     query = sql.SQL(
         "SELECT count(*) FILTER (WHERE rating > %(r)s), "
         "count(*) FILTER (WHERE rating > %(r)s OR (rating = %(r)s AND player_id < %(p)s)) "
-        "FROM {} WHERE rating >= %(r)s"
-    ).format(sql.Identifier(schema, table))
-    row = conn.execute(query, {"r": rating, "p": player_id}).fetchone()
+        "FROM {} WHERE game = %(g)s AND rating >= %(r)s"
+    ).format(sql.Identifier(schema, "ratings"))
+    row = conn.execute(query, {"g": game, "r": rating, "p": player_id}).fetchone()
     return (int(row[0]), int(row[1])) if row else (0, 0)
 
 

@@ -4,8 +4,9 @@ A hidden Elo rating (zero-sum between the two players; K 40 for a player's first
 then 24, the match's K the mean of both) under the visible ladder points that follow it; start 900;
 tiers Bronze 0, Silver 1000, Gold 1150, Platinum 1300, Diamond 1450, Arcane 1600; the highest tier
 reached is a floor of the visible points only.
-One stream per player, ``rating-<player>``, of ``RatingChanged`` events. The line's MMR (``mmr.py``:
-start 1,000, win +2, loss -1, never below 0) is a ladder of its own, ``line-rating-<player>``. Which
+One stream per player and game with a ladder (its offer's ``Ladder``: the system and the stream,
+``rating-<player>`` for Arcana), of ``RatingChanged`` events. MMR (``mmr.py``: start 1,000, win +2,
+loss -1, never below 0; the line's, ``line-rating-<player>``) is the other system. Which
 ranked matches move whose rating is the match's fair-play verdict (``ranked_result``; ``libs.fairplay``).
 """
 
@@ -26,16 +27,17 @@ from .elo import (
     tier_for,
     visible_after,
 )
-from .mmr import LINE, MMR_LOSS, MMR_MIN, MMR_WIN, NO_TIER, START_MMR, new_mmr
+from .mmr import MMR_LOSS, MMR_MIN, MMR_WIN, NO_TIER, START_MMR, new_mmr
 from .model import (
-    ARCANA,
+    DEFAULT_GAME,
     DRAW,
     FLOOR,
-    LADDERS,
     LOSS,
     RATING_CHANGED,
     RATING_UNCHANGED,
+    SYSTEMS,
     WIN,
+    NoLadder,
     PlayerRating,
     RatingChanged,
     RatingEvent,
@@ -43,20 +45,21 @@ from .model import (
     event_from,
     evolve,
     fold,
+    has_ladder,
+    ladder_of,
+    ladders,
     rating_stream,
     start,
 )
 
 __all__ = [
-    "ARCANA",
     "CATCH_UP_MAX",
     "CATCH_UP_SHARE",
+    "DEFAULT_GAME",
     "DRAW",
     "FLOOR",
     "K_ESTABLISHED",
     "K_PROVISIONAL",
-    "LADDERS",
-    "LINE",
     "LOSS",
     "MMR_LOSS",
     "MMR_MIN",
@@ -68,10 +71,12 @@ __all__ = [
     "RATING_UNCHANGED",
     "START_MMR",
     "START_RATING",
+    "SYSTEMS",
     "TIERS",
     "TIER_NAMES",
     "WIN",
     "AlreadyRated",
+    "NoLadder",
     "PlayerRating",
     "RankedResult",
     "RatingChanged",
@@ -82,9 +87,12 @@ __all__ = [
     "evolve",
     "expected_score",
     "fold",
+    "has_ladder",
     "hidden_step",
     "k_factor",
     "keep",
+    "ladder_of",
+    "ladders",
     "new_mmr",
     "ranked_result",
     "rate",

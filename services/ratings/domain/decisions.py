@@ -8,8 +8,18 @@ from libs import fairplay
 from libs.contracts.match import MatchEnded
 
 from .elo import hidden_step, higher_tier, tier_for, visible_after
-from .mmr import LINE, NO_TIER, new_mmr
-from .model import ARCANA, DRAW, FLOOR, LADDERS, LOSS, WIN, PlayerRating, RatingChanged, RatingUnchanged
+from .mmr import NO_TIER, new_mmr
+from .model import (
+    DEFAULT_GAME,
+    DRAW,
+    FLOOR,
+    LOSS,
+    WIN,
+    PlayerRating,
+    RatingChanged,
+    RatingUnchanged,
+    has_ladder,
+)
 
 RANKED = "ranked"
 
@@ -23,20 +33,20 @@ class RankedResult:
     winner: str
     loser: str
     still: frozenset[str] = frozenset()
-    game: str = ARCANA  # whose ladder
+    game: str = DEFAULT_GAME  # whose ladder
 
 
 def _rated(match_ended: MatchEnded) -> bool:
     """A ranked match between two humans of a game with a ladder."""
-    return match_ended.mode == RANKED and not match_ended.bot and match_ended.game in LADDERS
+    return match_ended.mode == RANKED and not match_ended.bot and has_ladder(match_ended.game)
 
 
 def ranked_result(match_ended: MatchEnded) -> RankedResult | None:
     """The result of a ``MatchEnded`` when it moves a rating, else None: a ranked match between two
-    humans with a winner, of a game with a ladder (Arcana, the line), moving the ratings its verdict
-    says (``libs.fairplay``: from turn 4 both, within the repeat-opponent rule; a concede or forfeit
-    before turn 4 only the leaver's). Casual, practice, admin, draws, short matches, repeat opponents,
-    the arena and anything malformed change nothing."""
+    humans with a winner, of a game with a ladder (its offer's: Arcana, the line), moving the ratings
+    its verdict says (``libs.fairplay``: from turn 4 both, within the repeat-opponent rule; a concede
+    or forfeit before turn 4 only the leaver's). Casual, practice, admin, draws, short matches, repeat
+    opponents, the arena and anything malformed change nothing."""
     if not _rated(match_ended) or match_ended.draw:
         return None
     players = match_ended.players
@@ -55,7 +65,7 @@ class AlreadyRated(Exception):
     """This match has already moved this player's rating (a redelivery)."""
 
 
-def _line_changed(me: PlayerRating, match_id: str, won: bool) -> RatingChanged:
+def _mmr_changed(me: PlayerRating, match_id: str, won: bool) -> RatingChanged:
     after = new_mmr(me.rating, won)
     return RatingChanged(
         player_id=me.player_id,
@@ -68,15 +78,16 @@ def _line_changed(me: PlayerRating, match_id: str, won: bool) -> RatingChanged:
         result=WIN if won else LOSS,
         hidden_before=me.rating,
         hidden_after=after,
-        game=LINE,
+        game=me.game,
     )
 
 
 def _changed(me: PlayerRating, match_id: str, step: int, won: bool) -> RatingChanged:
-    """Arcana: the hidden rating moves by ``step`` (gained on a win, lost on a loss); the visible
-    points follow it (``visible_after``), held by the floor of the highest tier reached."""
-    if me.game == LINE:
-        return _line_changed(me, match_id, won)
+    """Elo (Arcana's): the hidden rating moves by ``step`` (gained on a win, lost on a loss); the
+    visible points follow it (``visible_after``), held by the floor of the highest tier reached. MMR
+    (the line's) moves by the result alone."""
+    if not me.tiered:
+        return _mmr_changed(me, match_id, won)
     hidden = me.hidden + (step if won else -step)
     after, floored = visible_after(me.rating, hidden, hidden - me.hidden, won, me.highest_tier)
     return RatingChanged(
@@ -91,6 +102,7 @@ def _changed(me: PlayerRating, match_id: str, step: int, won: bool) -> RatingCha
         hidden_before=me.hidden,
         hidden_after=hidden,
         reason=FLOOR if floored else None,
+        game=me.game,
     )
 
 
@@ -119,7 +131,7 @@ class Unmoved:
     player_id: str
     result: str
     reason: str
-    game: str = ARCANA
+    game: str = DEFAULT_GAME
 
 
 def unmoved(match_ended: MatchEnded) -> list[Unmoved]:

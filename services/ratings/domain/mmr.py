@@ -1,4 +1,4 @@
-"""The line's ladder (seed 001): MMR, its own ladder apart from Arcana's rating. Pure arithmetic.
+"""The MMR system (the line's ladder, seed 001), apart from Elo. Pure arithmetic.
 
 Everyone starts at 1,000; a counted ranked win is +2, a loss -1 (a win weighs more than a loss, so
 the pool slowly grows); no tiers and no floors, except that MMR never goes below 0.
@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from typing import Final
 
-LINE: Final = "line"
 START_MMR: Final = 1000
 MMR_WIN: Final = 2
 MMR_LOSS: Final = -1
 MMR_MIN: Final = 0
-NO_TIER: Final = "none"  # what a line RatingChanged carries as its tiers: the ladder has none
+NO_TIER: Final = "none"  # what an MMR RatingChanged carries as its tiers: the system has none
 
 
 def new_mmr(mmr: int, won: bool) -> int:

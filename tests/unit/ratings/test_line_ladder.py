@@ -24,16 +24,16 @@ def line_ended(verdict: dict[str, Any] | None = None, **over: Any) -> MatchEnded
 
 
 def test_a_new_line_player_starts_at_1000_without_tiers_on_a_stream_of_its_own() -> None:
-    p = d.start("a", d.LINE)
+    p = d.start("a", "line")
     assert (p.rating, p.tier, p.highest_tier, p.games) == (1000, "none", "none", 0)
-    assert d.rating_stream("a", d.LINE) == "line-rating-a" != d.rating_stream("a")
+    assert d.rating_stream("a", "line") == "line-rating-a" != d.rating_stream("a")
 
 
 def test_a_ranked_line_win_is_plus_2_and_a_loss_minus_1_whatever_the_gap() -> None:
     result = d.ranked_result(line_ended())
     assert result == d.RankedResult("m1", "a", "b", frozenset(), "line")
-    winner = d.start("a", d.LINE)
-    loser = d.PlayerRating("b", 1400, "none", game=d.LINE)  # far above: Elo would give it more
+    winner = d.start("a", "line")
+    loser = d.PlayerRating("b", 1400, "none", game="line")  # far above: Elo would give it more
     win, loss = d.rate(result, winner, loser)
     assert (win.before, win.after, win.delta, win.result, win.game) == (1000, 1002, 2, "win", "line")
     assert (loss.before, loss.after, loss.delta, loss.result, loss.game) == (1400, 1399, -1, "loss", "line")
@@ -44,20 +44,20 @@ def test_mmr_never_goes_below_zero_and_has_no_floor_above_it() -> None:
     assert d.new_mmr(0, won=False) == 0
     assert d.new_mmr(1, won=False) == 0
     assert d.new_mmr(1500, won=False) == 1499  # no tier floor holds it
-    loser = d.PlayerRating("b", 0, "none", game=d.LINE)
-    _, loss = d.rate(d.RankedResult("m1", "a", "b", game="line"), d.start("a", d.LINE), loser)
+    loser = d.PlayerRating("b", 0, "none", game="line")
+    _, loss = d.rate(d.RankedResult("m1", "a", "b", game="line"), d.start("a", "line"), loser)
     assert (loss.after, loss.delta) == (0, 0)
 
 
 def test_the_fold_of_a_line_stream_counts_games_and_keeps_no_tier() -> None:
-    a, wins = d.start("a", d.LINE), []
+    a, wins = d.start("a", "line"), []
     for i in range(3):
-        (win,) = d.rate(d.RankedResult(f"m{i}", "a", "b", frozenset({"b"}), "line"), a, d.start("b", d.LINE))
+        (win,) = d.rate(d.RankedResult(f"m{i}", "a", "b", frozenset({"b"}), "line"), a, d.start("b", "line"))
         a, wins = d.evolve(a, win), [*wins, win]
     assert (a.rating, a.wins, a.games, a.highest_tier, a.version) == (1006, 3, 3, "none", 3)
-    assert d.fold("a", wins, d.LINE) == a
+    assert d.fold("a", wins, "line") == a
     with pytest.raises(d.AlreadyRated):
-        d.rate(d.RankedResult("m2", "a", "b", game="line"), a, d.start("b", d.LINE))
+        d.rate(d.RankedResult("m2", "a", "b", game="line"), a, d.start("b", "line"))
 
 
 def test_only_the_verdicts_rating_flag_moves_the_line_ladder() -> None:
@@ -69,7 +69,7 @@ def test_only_the_verdicts_rating_flag_moves_the_line_ladder() -> None:
         ("a", "win", "repeat_opponent", "line"),
         ("b", "loss", "repeat_opponent", "line"),
     ]
-    unchanged = d.keep(d.start("a", d.LINE), kept[0])
+    unchanged = d.keep(d.start("a", "line"), kept[0])
     assert (unchanged.rating, unchanged.tier, unchanged.game) == (1000, "none", "line")
 
 
