@@ -1,8 +1,12 @@
-"""A tiny second game for the match service's tests: "first to say 3 wins". Players take turns
-saying the next number or the one after (1 or 2 more than the count); whoever says 3 wins. A turn
-lasts 5 s, then passes to the other player. The seed picks who starts and stays secret.
+"""A tiny fourth game for the tests: "first to say 3 wins". Players take turns saying the next number
+or the one after (1 or 2 more than the count); whoever says 3 wins. A turn lasts 5 s, then passes to
+the other player. The seed picks who starts and stays secret.
 
-Registered for a test stack by naming this module in ``ARCANA_GAMES``."""
+Its offer (``libs.games.offer``) gives it ranked and casual queues of two without decks, an Elo ladder
+of its own (stream ``count-rating-<player>``), a rewards table (30 coins a win, 10 a loss or draw) and
+pass XP with the quests every game reports. Registered for a test stack by naming this module in
+``ARCANA_GAMES``: matchmaking queues it, economy pays it and ratings rates it with no change to any
+service (tests/integration/*/test_fourth_game.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +15,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from libs import games as g
+from libs.games import offer as o
+
+WIN_COINS, OTHER_COINS = 30, 10
+OFFER = o.Offer(
+    queue=o.Queue((o.RANKED, o.CASUAL), (2,)),
+    ladder=o.Ladder(o.ELO, "count-rating"),
+    rewards=o.Rewards.every_mode(o.Reward("coins", WIN_COINS), o.Reward("coins", OTHER_COINS)),
+    progress=o.Progress(facts=("matches", "wins")),
+)
 
 
 class NotYourTurn(g.IllegalCommand):
@@ -44,6 +57,7 @@ class CountGame(g.Game):
     commands = {
         "say": g.CommandShape({"number": g.Param("int", required=True, low=1, high=3)}, "Say a number.")
     }
+    offer = OFFER
 
     def setup(self, setup: g.Setup) -> list[dict[str, Any]]:
         ids = [s.id for s in setup.seats]
