@@ -12,12 +12,13 @@ attribute ``Game.offer``); the services find it by the game's name through ``lib
 - ``Rewards``: the match rewards table (per mode: the first placement group's, every other place's);
 - ``Progress``: what an ended match moves in progression (season-pass XP, quests, a track of its own);
 - ``Collection``: how a player gets the game's cards (``welcome``: a set claimed once, decks saved of
-  it), for the economy.
+  it), for the economy;
+- ``Daily``: what the game shows of each day (Arcana's ascendant arcana), served by progression.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -115,6 +116,9 @@ class Cards(Protocol):
     def card(self, card_id: str) -> dict[str, Any]:
         """A card as JSON (the catalog's words); KeyError for an unknown id."""
 
+    def rarity(self, card_id: str) -> str | None:
+        """The card's rarity (what packs, crafting and copy limits go by), None for an unknown id."""
+
     def deck_problems(self, cards: Sequence[str], owned: Mapping[str, int]) -> list[str]:
         """Why ``cards`` is not a deck of a player owning ``owned`` (card id -> copies); empty: legal."""
 
@@ -124,15 +128,29 @@ class Cards(Protocol):
 
 @dataclass(frozen=True)
 class Collection:
-    """How a player gets the game's cards in the economy: a ``welcome`` set (card ids, one copy each,
-    the same for everyone) claimed once, then decks (``deck_size`` cards, at most ``max_decks`` saved),
-    checked by ``cards``; ``currency``: the currency the game's rewards pay in."""
+    """How a player gets the game's cards in the economy, and the decks they save of them
+    (``deck_size`` cards, at most ``max_decks`` saved, checked by ``cards``; ``currency``: what the
+    game's rewards pay in). Either a ``starter`` collection (card id -> copies) given with the wallet,
+    the rest bought in packs and crafted (Arcana's), or a ``welcome`` set (card ids, one copy each, the
+    same for everyone) the player claims once (the line's)."""
 
     cards: Cards
-    welcome: tuple[str, ...]
     deck_size: int
     max_decks: int
     currency: str
+    starter: Mapping[str, int] = field(default_factory=dict)
+    welcome: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Daily:
+    """What the game shows of each UTC day (``GET /v1/<game>/today``): under ``name``, ``of(date)``
+    (an ISO date; Arcana: the ascendant arcana, a card of its catalog); ``doc``: what it is, in words
+    (``ascendant arcana``)."""
+
+    name: str
+    of: Callable[[str], dict[str, Any]]
+    doc: str
 
 
 @dataclass(frozen=True)
@@ -145,3 +163,4 @@ class Offer:
     rewards: Rewards = Rewards()
     progress: Progress = Progress()
     collection: Collection | None = None
+    daily: Daily | None = None

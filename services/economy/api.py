@@ -23,7 +23,6 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from libs.games.arcana import CATALOG
 from libs.kit import ErrorTable, Problem
 from libs.kit.limits import TOO_MANY_REQUESTS, PlayerLimit, TooManyRequests, limited
 from libs.kit.web import current_service
@@ -57,6 +56,7 @@ from services.economy.domain import (
     WelcomeAlreadyClaimed,
 )
 from services.economy.domain.credits import PlayerCredit
+from services.economy.domain.games import PACKS
 from services.economy.domain.wallet import Credit, Wallet
 from services.economy.events import CardCrafted, CardDisenchanted
 from services.economy.service import Busy, EconomyService
@@ -155,7 +155,7 @@ def get_history(query: dict[str, Any]) -> Any:
 def get_collection() -> Any:
     """The copies you own of each card, with what the catalog says of it."""
     owned = _service().read(store.collection, _me())
-    return {"cards": [{"card_id": c, "copies": n, "card": CATALOG[c].to_dict()} for c, n in owned.items()]}
+    return {"cards": [{"card_id": c, "copies": n, "card": PACKS.cards.card(c)} for c, n in owned.items()]}
 
 
 @blp.route("/v1/packs", methods=["POST"])

@@ -1,4 +1,5 @@
-"""HTTP of the line's collection and lines (the economy's side of the second game, ``lines.py``).
+"""HTTP of the line's collection and lines (the economy's side of the second game, ``lines.py``), under
+``/v1/<game>/``: the game whose offer's collection is a welcome set (the line).
 
 - ``POST /v1/line/welcome`` → 201 the collection with the welcome set; 409 ``welcome_already_claimed``
 - ``GET  /v1/line/collection`` → 200 the line cards owned, with the catalog's card
@@ -18,6 +19,7 @@ from libs.web import Blueprint, current_player, idempotent, request_transaction,
 from libs.web.contract import uuid_path
 from services.economy import schemas
 from services.economy.api import DECK_WRITES, parse_deck_id
+from services.economy.domain.games import WELCOME_GAME
 from services.economy.lines import Lines
 from services.economy.service import EconomyService
 
@@ -37,7 +39,7 @@ def _me() -> str:
     return str(current_player())
 
 
-@blp.route("/v1/line/welcome", methods=["POST"])
+@blp.route(f"/v1/{WELCOME_GAME}/welcome", methods=["POST"])
 @require_player
 @idempotent
 @blp.response(201, schemas.LineCollectionOut)
@@ -47,7 +49,7 @@ def claim_welcome() -> Any:
     return _lines().claim_welcome(_me(), tx=request_transaction)
 
 
-@blp.route("/v1/line/collection", methods=["GET"])
+@blp.route(f"/v1/{WELCOME_GAME}/collection", methods=["GET"])
 @require_player
 @blp.response(200, schemas.LineCollectionOut)
 def get_collection() -> Any:
@@ -55,7 +57,7 @@ def get_collection() -> Any:
     return _lines().collection(_me())
 
 
-@blp.route("/v1/line/decks", methods=["GET"])
+@blp.route(f"/v1/{WELCOME_GAME}/decks", methods=["GET"])
 @require_player
 @blp.response(200, schemas.LineDecksOut)
 def list_lines() -> Any:
@@ -63,7 +65,7 @@ def list_lines() -> Any:
     return {"decks": _lines().decks(_me())}
 
 
-@blp.route("/v1/line/decks", methods=["POST"])
+@blp.route(f"/v1/{WELCOME_GAME}/decks", methods=["POST"])
 @require_player
 @limited(DECK_WRITES)
 @idempotent
@@ -74,7 +76,7 @@ def create_line(args: dict[str, Any]) -> Any:
     return _lines().save(_me(), None, args["name"], args["cards"], tx=request_transaction)
 
 
-@blp.route("/v1/line/decks/<deck_id>", parameters=_DECK_ID, methods=["PUT"])
+@blp.route(f"/v1/{WELCOME_GAME}/decks/<deck_id>", parameters=_DECK_ID, methods=["PUT"])
 @require_player
 @limited(DECK_WRITES)
 @idempotent
@@ -85,7 +87,7 @@ def replace_line(args: dict[str, Any], deck_id: str) -> Any:
     return _lines().save(_me(), parse_deck_id(deck_id), args["name"], args["cards"], tx=request_transaction)
 
 
-@blp.route("/v1/line/decks/<deck_id>", parameters=_DECK_ID, methods=["DELETE"])
+@blp.route(f"/v1/{WELCOME_GAME}/decks/<deck_id>", parameters=_DECK_ID, methods=["DELETE"])
 @require_player
 @limited(DECK_WRITES)
 @blp.response(204)
@@ -95,7 +97,7 @@ def delete_line(deck_id: str) -> Any:
     return None
 
 
-@blp.route("/v1/line/decks/<deck_id>/activate", parameters=_DECK_ID, methods=["POST"])
+@blp.route(f"/v1/{WELCOME_GAME}/decks/<deck_id>/activate", parameters=_DECK_ID, methods=["POST"])
 @require_player
 @limited(DECK_WRITES)
 @idempotent

@@ -1,4 +1,5 @@
-"""The line's collection and saved lines (stream ``line-<player>``, ``domain/line.py``), run as the
+"""The line's collection and saved lines (stream ``line-<player>``, ``domain/welcome.py``: the game whose
+offer's collection is a welcome set), run as the
 economy's other commands: read the stream, decide, append at the version read (``Repository``),
 the read models (``line_collection``, ``line_decks``) applied in the same transaction. Every
 command needs the player's opened wallet (404 ``wallet_not_found`` before it). A line as shown
@@ -16,9 +17,8 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from libs.eventstore import Fold, RecordedEvent, Repository, StreamCache, Transaction, UnitOfWork
-from libs.games.line import CATALOG
 from services.economy import store
-from services.economy.domain import DeckNotFound, line
+from services.economy.domain import DeckNotFound, welcome
 from services.economy.events import Event, event_from
 
 Conn = psycopg.Connection[Any]
@@ -26,11 +26,11 @@ T = TypeVar("T")
 
 
 def line_stream(player_id: str) -> str:
-    return f"line-{player_id}"
+    return f"{welcome.WELCOME_GAME}-{player_id}"
 
 
-def _evolve(state: line.LineBook, r: RecordedEvent) -> line.LineBook:
-    return line.evolve(state, event_from(r.type, r.data))
+def _evolve(state: welcome.LineBook, r: RecordedEvent) -> welcome.LineBook:
+    return welcome.evolve(state, event_from(r.type, r.data))
 
 
 class Lines:
@@ -54,7 +54,7 @@ class Lines:
     def _command(
         self,
         player_id: str,
-        decide: Callable[[line.LineBook], list[Event]],
+        decide: Callable[[welcome.LineBook], list[Event]],
         tx: Transaction | None,
         show: Callable[[Conn], T],
     ) -> T:
@@ -62,7 +62,7 @@ class Lines:
 
         def work(uow: UnitOfWork) -> T:
             self._opened_wallet(uow, player_id)
-            fold = Fold(lambda: line.LineBook(player_id), _evolve, cache=self._cache)
+            fold = Fold(lambda: welcome.LineBook(player_id), _evolve, cache=self._cache)
             loaded = self._repository.get(uow, line_stream(player_id), fold)
             events = decide(loaded.state)
             if events:
@@ -77,7 +77,7 @@ class Lines:
     def claim_welcome(self, player_id: str, *, tx: Transaction | None = None) -> dict[str, Any]:
         """The welcome set, once; returns the collection. Raises ``WelcomeAlreadyClaimed``."""
         return self._command(
-            player_id, line.decide_claim_welcome, tx, lambda c: self._collection(c, player_id)
+            player_id, welcome.decide_claim_welcome, tx, lambda c: self._collection(c, player_id)
         )
 
     def save(
@@ -92,22 +92,22 @@ class Lines:
         """Create (``deck_id`` None) or replace a line; returns it. Raises ``InvalidLine`` (every
         problem), ``DeckLimitReached``, ``DeckNotFound``."""
         new_id = deck_id or str(uuid.uuid4())
-        cmd = line.SaveLine(new_id, name, tuple(cards))
-        decide = line.decide_update if deck_id else line.decide_save
+        cmd = welcome.SaveLine(new_id, name, tuple(cards))
+        decide = welcome.decide_update if deck_id else welcome.decide_save
         return self._command(
             player_id, lambda s: decide(s, cmd), tx, lambda c: self._deck(c, player_id, new_id)
         )
 
     def delete(self, player_id: str, deck_id: str, *, tx: Transaction | None = None) -> None:
         """Raises ``DeckNotFound``, ``ActiveDeckUndeletable``."""
-        self._command(player_id, lambda s: line.decide_delete(s, deck_id), tx, lambda c: None)
+        self._command(player_id, lambda s: welcome.decide_delete(s, deck_id), tx, lambda c: None)
 
     def activate(self, player_id: str, deck_id: str, *, tx: Transaction | None = None) -> dict[str, Any]:
         """Make a line the active one (publishes ``ActiveDeckChanged``, game line); returns it.
         Raises ``DeckNotFound``, ``IllegalDeck``."""
         return self._command(
             player_id,
-            lambda s: line.decide_activate(s, deck_id),
+            lambda s: welcome.decide_activate(s, deck_id),
             tx,
             lambda c: self._deck(c, player_id, deck_id),
         )
@@ -127,15 +127,15 @@ class Lines:
 
     def _collection(self, c: Conn, player_id: str) -> dict[str, Any]:
         owned = store.collection(c, self.schema, player_id, "line_collection")
-        cards = [{"card_id": k, "copies": n, "card": CATALOG[k].to_dict()} for k, n in owned.items()]
+        cards = [{"card_id": k, "copies": n, "card": welcome.WELCOME.cards.card(k)} for k, n in owned.items()]
         return {"cards": cards, "welcome_claimed": bool(owned)}
 
     def _decks(self, c: Conn, player_id: str) -> list[dict[str, Any]]:
         owned = store.collection(c, self.schema, player_id, "line_collection")
         found = store.line_decks(c, self.schema, player_id)
         for deck in found:
-            problems = line.problems(deck["cards"], owned)
-            deck.update(legal=not problems, problems=problems, **line.links(deck["cards"]))
+            problems = welcome.problems(deck["cards"], owned)
+            deck.update(legal=not problems, problems=problems, **welcome.links(deck["cards"]))
         return found
 
     def _deck(self, c: Conn, player_id: str, deck_id: str) -> dict[str, Any]:

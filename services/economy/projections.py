@@ -19,6 +19,8 @@ from psycopg import sql
 
 from libs.bus import Projection
 from libs.eventstore import RecordedEvent
+from libs.games.registry import DEFAULT_GAME
+from services.economy.domain.games import WELCOME_GAME
 
 Conn = psycopg.Connection[Any]
 NAME = "economy"
@@ -240,7 +242,9 @@ def _deck_activated(conn: Conn, schema: str, e: RecordedEvent, table: str = "dec
 
 def _active_changed(conn: Conn, schema: str, e: RecordedEvent) -> None:
     d = e.data
-    if d.get("game", "arcana") == "line":  # the line's own active deck (one per player and game)
+    if (
+        d.get("game") or DEFAULT_GAME
+    ) == WELCOME_GAME:  # the line's own active deck (one per player and game)
         _deck_activated(conn, schema, e, "line_decks")
         return
     conn.execute(

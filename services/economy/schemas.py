@@ -5,14 +5,13 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate as v
 
-from libs.games.arcana import CATALOG
-from libs.games.line import CATALOG as LINE_CATALOG
-from libs.games.line import LINE_SIZE
 from libs.web import FullMatch, QueryInteger, StrictInteger, StrictSchema
 from services.economy.ceilings import GRANT_CEILING
+from services.economy.domain.games import PACKS, WELCOME
 from services.economy.domain.values import DECK_NAME_MAX, DECK_SIZE
 
-_CARD_IDS = sorted(CATALOG)
+_CARD_IDS = sorted(PACKS.cards.ids())
+LINE_SIZE = WELCOME.deck_size
 
 
 def card_id_field(**kwargs: object) -> ma.fields.String:
@@ -55,7 +54,7 @@ class DeckIn(StrictSchema):
 class LineIn(StrictSchema):
     name = ma.fields.String(required=True, validate=v.Length(min=1, max=DECK_NAME_MAX))
     cards = ma.fields.List(
-        ma.fields.String(validate=v.Length(min=1, max=64), metadata={"enum": sorted(LINE_CATALOG)}),
+        ma.fields.String(validate=v.Length(min=1, max=64), metadata={"enum": sorted(WELCOME.cards.ids())}),
         required=True,
         validate=v.Length(max=100),
         metadata={

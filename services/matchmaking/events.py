@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from libs.contracts.matchmaking import MatchRequested
+from libs.games.registry import DEFAULT_GAME
 from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
 
 TOPIC = "arcana.matchmaking.events"
@@ -49,7 +50,7 @@ class TicketOpened(IntegrationEvent):
     )
     opened_at: str = field(metadata={"doc": "when (ISO 8601, UTC): waiting time counts from here"})
     game: str = field(
-        default="arcana",
+        default=DEFAULT_GAME,
         metadata={"doc": "`arcana`, `line` or `arena` (`arcana` when absent: tickets before games)"},
     )
     sizes: list[int] = field(

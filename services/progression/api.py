@@ -19,7 +19,8 @@ import datetime as dt
 from typing import Any
 
 from libs import clock
-from libs.games.arcana import ARCANA, daily_arcana
+from libs.games import registry
+from libs.games.offer import Daily
 from libs.kit import ErrorTable, Problem
 from libs.kit.web import current_service
 from libs.web import (
@@ -172,10 +173,21 @@ def get_line_progress() -> Any:
         return views.line_progress_view(conn, svc.schema, _me())
 
 
-@blp.route("/v1/arcana/today", methods=["GET"])
-@blp.arguments(schemas.ArcanaQuery(), location="query")
-@blp.response(200, schemas.ArcanaOut)
-def arcana_today(args: dict[str, Any]) -> Any:
-    """The ascendant arcana of a UTC date (default today): the rules engine's own function."""
-    day = args.get("date") or _today()
-    return {"date": day, "arcana": ARCANA[daily_arcana(day.isoformat())].to_dict()}
+def _daily_route(game: str, daily: Daily) -> None:
+    """``GET /v1/<game>/today?date=``: what ``game`` shows of a UTC date (default today), by its
+    offer (``libs.games.offer.Daily``: Arcana's ascendant arcana), the game's own function."""
+    out = schemas.daily_out(daily.name, daily.doc)
+
+    def today(args: dict[str, Any]) -> Any:
+        day = args.get("date") or _today()
+        return {"date": day, daily.name: daily.of(day.isoformat())}
+
+    today.__doc__ = f"The {daily.doc} of a UTC date (default today): the rules engine's own function."
+    view = blp.response(200, out)(today)
+    view = blp.arguments(schemas.DayQuery(), location="query")(view)
+    blp.route(f"/v1/{game}/today", methods=["GET"], endpoint=f"{game}_today")(view)
+
+
+for _game, _offer in registry.offers().items():
+    if _offer.daily is not None:
+        _daily_route(_game, _offer.daily)

@@ -98,13 +98,17 @@ class TrackOut(ma.Schema):
     levels = ma.fields.List(ma.fields.Nested(TrackLevelOut), required=True)
 
 
-class ArcanaQuery(StrictSchema):
+class DayQuery(StrictSchema):
     date = IsoDate(metadata={"description": "YYYY-MM-DD (UTC); default today"})
 
 
-class ArcanaOut(ma.Schema):
-    date = ma.fields.Date(required=True)
-    arcana = ma.fields.Dict(required=True, metadata={"description": "the ascendant arcana of that date"})
+def daily_out(name: str, doc: str) -> type[ma.Schema]:
+    """The answer of a game's ``today``: the date, and under ``name`` what the game shows of it."""
+    fields = {
+        "date": ma.fields.Date(required=True),
+        name: ma.fields.Dict(required=True, metadata={"description": f"the {doc} of that date"}),
+    }
+    return ma.Schema.from_dict(fields, name=f"{name.capitalize()}Out")
 
 
 class LineProgressOut(ma.Schema):

@@ -28,11 +28,11 @@ from services.progression.domain import (
     RewardAlreadyGranted,
     SwapQuest,
     event_from,
-    line,
     quests,
     season_of,
     season_pass,
     streak,
+    track,
 )
 from services.progression.events import CATALOG, Event, QuestCompleted
 
@@ -53,13 +53,13 @@ def _load_pass(kept: dict[str, Any]) -> season_pass.SeasonPass:
 PASS_SNAPSHOTS = Snapshots(1, _save_pass, _load_pass, every=50)
 
 
-def _save_line(s: line.LineProgress) -> dict[str, Any]:
+def _save_line(s: track.LineProgress) -> dict[str, Any]:
     kept = {"arena_xp": s.arena_xp, "training_battles": s.training_battles, "matches": sorted(s.matches)}
     return {"player_id": s.player_id, **kept}
 
 
-def _load_line(kept: dict[str, Any]) -> line.LineProgress:
-    return line.LineProgress(
+def _load_line(kept: dict[str, Any]) -> track.LineProgress:
+    return track.LineProgress(
         kept["player_id"], kept["arena_xp"], kept["training_battles"], frozenset(kept["matches"])
     )
 
@@ -187,10 +187,10 @@ class ProgressionService:
         self._execute(run, conn=conn)
 
     def _line_of(self, uow: UnitOfWork, player: str, match: Any) -> None:
-        stream = line.track_stream(match.progress.track, player)
-        fold = Fold(lambda: line.LineProgress(player), _evolving(line.evolve), snapshots=LINE_SNAPSHOTS)
+        stream = track.track_stream(match.progress.track, player)
+        fold = Fold(lambda: track.LineProgress(player), _evolving(track.evolve), snapshots=LINE_SNAPSHOTS)
         loaded = self.repository.get(uow, stream, fold)
-        self._append(uow, stream, loaded.version, line.record(loaded.state, match))
+        self._append(uow, stream, loaded.version, track.record(loaded.state, match))
 
     def _match_of(self, uow: UnitOfWork, player: str, match: Any) -> None:
         state, offer = self._quest_day(uow, player, match.day)

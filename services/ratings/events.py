@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from libs.contracts.ratings import RatingChanged
+from libs.games.registry import DEFAULT_GAME
 from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
 
 TOPIC = "arcana.ratings.events"
@@ -30,7 +31,7 @@ class RatingUnchanged(IntegrationEvent):
         }
     )
     game: str = field(
-        default="arcana",
+        default=DEFAULT_GAME,
         metadata={"doc": "whose ladder: `arcana` (the rating) or `line` (its MMR); `arcana` when absent"},
     )
 

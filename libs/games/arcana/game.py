@@ -24,18 +24,12 @@ from libs.games import arcana as rules
 from libs.games.arcana import facts
 from libs.games.arcana.bots import greedy_bot
 from libs.games.arcana.errors import ERRORS
+from libs.games.arcana.offer import OFFER
 from libs.games.arcana.state import restore as restore_state
-from libs.games.offer import CASUAL, ELO, RANKED, STARTER_DECK, Ladder, Offer, Queue, Reward, Rewards
+from libs.games.offer import Offer
 
 MULLIGAN_SECONDS = 30
 TURN_SECONDS = 60
-WIN_COINS, LOSS_COINS = 60, 20  # a draw pays each player the loss's
-
-OFFER = Offer(  # ranked and casual queues of two with the starter deck until one is built, the Elo ladder
-    queue=Queue((RANKED, CASUAL), (2,), deck=STARTER_DECK),
-    ladder=Ladder(ELO, "rating"),
-    rewards=Rewards.every_mode(Reward("coins", WIN_COINS), Reward("coins", LOSS_COINS)),
-)
 SPECTATOR = "spectator"  # never a player's id (UUIDs, `bot-<uuid>`): sees only what is public
 
 

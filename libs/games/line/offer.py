@@ -42,6 +42,10 @@ class LineCards:
     def card(self, card_id: str) -> dict[str, Any]:
         return CATALOG[card_id].to_dict()
 
+    def rarity(self, card_id: str) -> str | None:
+        card = CATALOG.get(card_id)
+        return card.rarity if card else None
+
     def deck_problems(self, cards: Sequence[str], owned: Mapping[str, int]) -> list[str]:
         return line_problems(cards, owned)
 
@@ -67,5 +71,5 @@ OFFER = Offer(
     progress=Progress(
         pass_xp=False, facts=SHARED_FACTS, quests_in_practice=False, track="line", track_xp=ARENA_XP_WIN
     ),
-    collection=Collection(LineCards(), WELCOME_SET, LINE_SIZE, MAX_SAVED_LINES, "shards"),
+    collection=Collection(LineCards(), LINE_SIZE, MAX_SAVED_LINES, "shards", welcome=WELCOME_SET),
 )

@@ -1,9 +1,9 @@
-"""The economy domain, pure (standard library, ``libs.games.arcana`` and ``libs.games.line`` only): commands,
-events, decisions and evolution of wallets and decks, the fair pack function and its exact odds."""
+"""The economy domain, pure (standard library, and the games' offers through ``libs.games.registry``):
+commands, events, decisions and evolution of wallets and decks, the fair pack function and its exact odds."""
 
 from services.economy.events import EVENT_TYPES, Event, event_from
 
-from . import bounds, credits, decks, line, odds, packs, rewards, values, wallet
+from . import bounds, credits, decks, games, odds, packs, rewards, values, wallet, welcome
 from .errors import (
     AboveCeiling,
     ActiveDeckUndeletable,
@@ -52,10 +52,11 @@ __all__ = [
     "credits",
     "decks",
     "event_from",
-    "line",
+    "games",
     "odds",
     "packs",
     "rewards",
     "values",
     "wallet",
+    "welcome",
 ]

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TypeVar
 
-from libs.games.arcana import deck_problems
 from services.economy.events import ActiveDeckChanged, DeckActivated, DeckDeleted, DeckSaved, Event
 
 from .errors import (
@@ -29,6 +28,7 @@ from .errors import (
     IllegalDeck,
     InvalidDeck,
 )
+from .games import PACKS
 from .values import DECK_SIZE, MAX_DECKS, STARTER_DECK_CARDS, STARTER_DECK_NAME, copy_limit, rarity_of
 
 
@@ -90,7 +90,7 @@ def ownership_problems(cards: Sequence[str], collection: Mapping[str, int]) -> l
 
 def legality(cards: Sequence[str], collection: Mapping[str, int]) -> list[str]:
     """Every reason the deck cannot be played with ``collection`` (empty: legal)."""
-    return deck_problems(cards, collection)
+    return PACKS.cards.deck_problems(cards, collection)
 
 
 def decide_starter(state: Decks, deck_id: str, collection: Mapping[str, int]) -> list[Event]:

@@ -1,11 +1,12 @@
-"""Prices and limits of the economy (docs/rules.md, "Economy"), and the catalog grouped by rarity."""
+"""Prices and limits of the economy (docs/rules.md, "Economy"), and the catalog of the game whose
+cards come in packs (``games.PACKS``: Arcana's, by its offer) grouped by rarity."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Final
 
-from libs.games.arcana import CATALOG, STARTER_COLLECTION, STARTER_DECK
+from .games import PACKS, STARTER_DECK
 
 RARITIES: Final = ("common", "uncommon", "rare", "epic", "legendary")
 RARE_OR_BETTER: Final = ("rare", "epic", "legendary")
@@ -31,25 +32,24 @@ STARTING_COINS: Final = 400
 DAILY_LOGIN_COINS: Final = 50
 MATCH_WIN_COINS: Final = 60
 MATCH_LOSS_COINS: Final = 20  # also what a draw pays each player
-MAX_DECKS: Final = 5
-DECK_SIZE: Final = 20
+MAX_DECKS: Final = PACKS.max_decks  # 5
+DECK_SIZE: Final = PACKS.deck_size  # 20
 DECK_NAME_MAX: Final = 40
 STARTER_DECK_NAME: Final = "Starter deck"
 
 CARDS_BY_RARITY: Final[Mapping[str, tuple[str, ...]]] = {
-    rarity: tuple(sorted(cid for cid, card in CATALOG.items() if card.rarity == rarity))
+    rarity: tuple(sorted(cid for cid in PACKS.cards.ids() if PACKS.cards.rarity(cid) == rarity))
     for rarity in RARITIES
 }
 """For each rarity, its catalog card ids in ascending order (the order pack opening indexes)."""
 
-STARTER_CARDS: Final[Mapping[str, int]] = dict(STARTER_COLLECTION)
+STARTER_CARDS: Final[Mapping[str, int]] = dict(PACKS.starter)
 STARTER_DECK_CARDS: Final[tuple[str, ...]] = tuple(STARTER_DECK)
 
 
 def rarity_of(card_id: str) -> str | None:
     """The card's rarity, or None for an id not in the catalog."""
-    card = CATALOG.get(card_id)
-    return card.rarity if card else None
+    return PACKS.cards.rarity(card_id)
 
 
 def copy_limit(rarity: str) -> int:

@@ -3,7 +3,7 @@ pass, the line's arena XP and training battles, their events and errors. Dates a
 randomness comes in as seeds written into events.
 """
 
-from services.progression.domain import line, quests, season_pass, streak
+from services.progression.domain import quests, season_pass, streak, track
 from services.progression.domain.catalog import QUESTS, Quest, Season, season_by_id, season_of
 from services.progression.domain.commands import RecordMatch, RecordVisit, SwapQuest
 from services.progression.domain.errors import (
@@ -33,10 +33,10 @@ __all__ = [
     "SwapAlreadyUsed",
     "SwapQuest",
     "event_from",
-    "line",
     "quests",
     "season_by_id",
     "season_of",
     "season_pass",
     "streak",
+    "track",
 ]

@@ -7,7 +7,7 @@ event's ``occurred_at``, given by the caller.
 
 What a match of each game moves is its offer's ``Progress`` (``libs.games.offer``, found by the game's
 name in ``libs.games.registry``): whether it gives pass XP (the first placement group wins, every other
-place loses; the line gives none: its XP is on a track of its own, ``line.py``), the quest facts it
+place loses; the line gives none: its XP is on a track of its own, ``track.py``), the quest facts it
 reports (Arcana every one; the arena and the line only ``matches`` and ``wins``, never units, spells,
 hero damage, draws, kills, going second), and whether a practice match moves quests (not the line's,
 a fight resolved at once against a bot). A game's finished practice matches are training battles when

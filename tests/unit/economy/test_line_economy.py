@@ -19,9 +19,9 @@ from services.economy.domain import (
     InvalidAmount,
     InvalidLine,
     WelcomeAlreadyClaimed,
-    line,
     wallet,
 )
+from services.economy.domain import welcome as line
 from services.economy.domain.credits import PlayerCredit, PlayerShards, match_credits
 from services.economy.domain.rewards import Reward, match_reward
 from services.economy.events import ActiveDeckChanged, ShardsCredited

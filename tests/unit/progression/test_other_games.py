@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from libs.contracts import MatchEnded
-from services.progression.domain import QUESTS, line, quests
+from services.progression.domain import QUESTS, quests, track
 from services.progression.domain.facts import MatchResult
 from services.progression.events import ArenaXpEarned, QuestProgressed, TrainingBattleFought
 
@@ -41,33 +41,33 @@ def practice(winner: str) -> MatchResult:
 
 def test_a_line_training_win_gives_arena_xp_and_a_training_battle_but_no_pass_xp_nor_quests() -> None:
     match = practice("me")
-    events = line.record(line.LineProgress("me"), match)
+    events = track.record(track.LineProgress("me"), match)
     assert events == [TrainingBattleFought("me", "m1", True, 1), ArenaXpEarned("me", "m1", 20, 20)]
     assert match.track_players() == ["me"] and match.quest_players() == [] and match.xp_for("me") == 0
 
 
 def test_a_lost_training_fight_is_still_a_training_battle_and_each_counts_once() -> None:
-    state = line.LineProgress("me")
+    state = track.LineProgress("me")
     for i, winner in enumerate(("bot-1", "me", "bot-1")):
         match = practice(winner)
-        events = line.record(state, MatchResult(**{**match.__dict__, "match_id": f"m{i}"}))
-        state = line.fold("me", events) if i == 0 else _apply(state, events)
+        events = track.record(state, MatchResult(**{**match.__dict__, "match_id": f"m{i}"}))
+        state = track.fold("me", events) if i == 0 else _apply(state, events)
     assert (state.training_battles, state.arena_xp) == (3, 20)
     again = MatchResult(**{**practice("me").__dict__, "match_id": "m1"})
-    assert line.record(state, again) == []  # a redelivery counts nothing more
+    assert track.record(state, again) == []  # a redelivery counts nothing more
     assert practice("bot-1").track_players() == ["me"]  # the bot has no progress
 
 
-def _apply(state: line.LineProgress, events: list[Any]) -> line.LineProgress:
+def _apply(state: track.LineProgress, events: list[Any]) -> track.LineProgress:
     for e in events:
-        state = line.evolve(state, e)
+        state = track.evolve(state, e)
     return state
 
 
 def test_a_casual_line_win_gives_arena_xp_and_moves_only_shared_quests() -> None:
     match = result("line", "casual", ["me", "foe"], {"me": {**XP, "coins": True}, "foe": NOTHING})
-    assert line.record(line.LineProgress("me"), match) == [ArenaXpEarned("me", "m1", 20, 20)]
-    assert line.record(line.LineProgress("foe"), match) == []
+    assert track.record(track.LineProgress("me"), match) == [ArenaXpEarned("me", "m1", 20, 20)]
+    assert track.record(track.LineProgress("foe"), match) == []
     assert match.quest_players() == ["me"] and match.xp_for("me") == 0
     assert match.count(QUESTS["standard-wins"], "me") == match.count(QUESTS["easy-matches"], "me") == 1
     for arcana_only in ("easy-units", "standard-beasts", "easy-hero-damage", "standard-second-wins"):

@@ -1,10 +1,11 @@
-"""The line's collection and saved lines of one player (stream ``line-<player>``).
+"""The collection and saved decks of the game whose cards are a welcome set (``games.WELCOME``, by its
+offer: the line's; stream ``line-<player>``), of one player.
 
-The welcome set (``libs.games.line.catalog.WELCOME_SET``: 3 creeps, 7 uncommon heroes and a support hero,
-one copy each, the same for everyone) is claimed once. A line is five different line cards the
-player owns, in row order (the front, left, first); it is refused with every problem named
+The welcome set (the line's: 3 creeps, 7 uncommon heroes and a support hero, one copy each, the same for
+everyone) is claimed once. A line is five different line cards the player owns, in row order (the
+front, left, first), as the game's cards judge it; it is refused with every problem named
 (``InvalidLine``). At most five lines, one active: activating one, or editing the active one,
-publishes ``ActiveDeckChanged`` with ``game="line"``; the active line cannot be deleted.
+publishes ``ActiveDeckChanged`` with the game's name; the active line cannot be deleted.
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from libs.games.line import CATALOG, WELCOME_SET, active_links, bake, line_problems
-from libs.games.line.constants import GAME, MAX_SAVED_LINES
 from services.economy.events import (
     ActiveDeckChanged,
     Event,
@@ -32,6 +31,7 @@ from .errors import (
     InvalidLine,
     WelcomeAlreadyClaimed,
 )
+from .games import WELCOME, WELCOME_GAME
 
 
 @dataclass(frozen=True)
@@ -51,12 +51,12 @@ def decide_claim_welcome(state: LineBook) -> list[Event]:
     """The welcome set, once. Raises ``WelcomeAlreadyClaimed``."""
     if state.welcomed:
         raise WelcomeAlreadyClaimed("the welcome set was claimed already; it is given once")
-    return [LineWelcomeClaimed(state.player_id, list(WELCOME_SET))]
+    return [LineWelcomeClaimed(state.player_id, list(WELCOME.welcome))]
 
 
 def problems(cards: Sequence[str], owned: Mapping[str, int]) -> list[str]:
     """Every reason ``cards`` is not a line of this collection (empty: legal)."""
-    return line_problems(cards, owned)
+    return WELCOME.cards.deck_problems(cards, owned)
 
 
 def decide_save(state: LineBook, cmd: SaveLine) -> list[Event]:
@@ -65,8 +65,8 @@ def decide_save(state: LineBook, cmd: SaveLine) -> list[Event]:
     if found:
         raise InvalidLine("; ".join(found), {"problems": found})
     created = cmd.deck_id not in state.decks
-    if created and len(state.decks) >= MAX_SAVED_LINES:
-        raise DeckLimitReached(f"at most {MAX_SAVED_LINES} lines; delete one first")
+    if created and len(state.decks) >= WELCOME.max_decks:
+        raise DeckLimitReached(f"at most {WELCOME.max_decks} lines; delete one first")
     saved = LineDeckSaved(state.player_id, cmd.deck_id, cmd.name, list(cmd.cards), created)
     return [saved, *_republish(evolve(state, saved))]
 
@@ -99,18 +99,16 @@ def _republish(state: LineBook) -> list[Event]:
     if state.active is None:
         return []
     deck = state.decks[state.active]
-    now = ActiveDeckChanged(state.player_id, deck.deck_id, deck.name, list(deck.cards), True, [], game=GAME)
+    now = ActiveDeckChanged(
+        state.player_id, deck.deck_id, deck.name, list(deck.cards), True, [], game=WELCOME_GAME
+    )
     return [] if now == state.published else [now]
 
 
 def links(cards: Sequence[str]) -> dict[str, Any]:
     """The links a line lights and each card's stats with them baked in (what the fight uses); empty
     for a list that is not five known cards."""
-    if line_problems(cards):
-        return {"links": [], "stats": []}
-    row = [CATALOG[c] for c in cards]
-    lit = active_links(row)
-    return {"links": [link.to_dict() for link in lit], "stats": [f.to_dict() for f in bake(row, lit)]}
+    return WELCOME.cards.deck_preview(cards)
 
 
 def evolve(state: LineBook, event: Event) -> LineBook:
