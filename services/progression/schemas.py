@@ -104,7 +104,7 @@ class DayQuery(StrictSchema):
 
 def daily_out(name: str, doc: str) -> type[ma.Schema]:
     """The answer of a game's ``today``: the date, and under ``name`` what the game shows of it."""
-    fields = {
+    fields: dict[str, ma.fields.Field] = {
         "date": ma.fields.Date(required=True),
         name: ma.fields.Dict(required=True, metadata={"description": f"the {doc} of that date"}),
     }
