@@ -162,15 +162,26 @@ def get_cosmetics() -> Any:
         return views.cosmetics_view(conn, svc.schema, _me())
 
 
-@blp.route("/v1/line/progress", methods=["GET"])
-@require_player
-@blp.response(200, schemas.LineProgressOut)
-def get_line_progress() -> Any:
-    """The caller's progress in the line: arena XP (a track apart from the season pass) and training
-    battles (finished line practice matches, won or lost)."""
-    svc = _service()
-    with svc.pool.connection() as conn:
-        return views.line_progress_view(conn, svc.schema, _me())
+def _track_route(game: str, track: str) -> None:
+    """``GET /v1/<game>/progress``: the caller's progress on ``game``'s own track (its offer's
+    ``Progress.track``: the line's arena XP) and its training battles."""
+
+    def get_progress() -> Any:
+        svc = _service()
+        with svc.pool.connection() as conn:
+            return views.track_view(conn, svc.schema, _me(), track)
+
+    get_progress.__doc__ = (
+        f"The caller's progress in the {game}: arena XP (a track apart from the season pass) and training\n"
+        f"battles (finished {game} practice matches, won or lost)."
+    )
+    view = blp.response(200, schemas.LineProgressOut)(get_progress)
+    blp.route(f"/v1/{game}/progress", methods=["GET"], endpoint=f"get_{game}_progress")(require_player(view))
+
+
+for _game, _offer in registry.offers().items():
+    if _offer.progress.track is not None:
+        _track_route(_game, _offer.progress.track)
 
 
 def _daily_route(game: str, daily: Daily) -> None:

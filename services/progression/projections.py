@@ -76,13 +76,13 @@ _SQL: dict[str, str] = {
         "ON CONFLICT (player_id, season_id) DO UPDATE SET xp = EXCLUDED.xp, level = EXCLUDED.level"
     ),
     "ArenaXpEarned": (
-        "INSERT INTO {line_progress} (player_id, arena_xp) VALUES (%(player_id)s, %(arena_xp)s) "
-        "ON CONFLICT (player_id) DO UPDATE SET arena_xp = EXCLUDED.arena_xp"
+        "INSERT INTO {line_progress} (track, player_id, arena_xp) VALUES (%(track)s, %(player_id)s, "
+        "%(arena_xp)s) ON CONFLICT (track, player_id) DO UPDATE SET arena_xp = EXCLUDED.arena_xp"
     ),
     "TrainingBattleFought": (
-        "INSERT INTO {line_progress} (player_id, training_battles) "
-        "VALUES (%(player_id)s, %(training_battles)s) "
-        "ON CONFLICT (player_id) DO UPDATE SET training_battles = EXCLUDED.training_battles"
+        "INSERT INTO {line_progress} (track, player_id, training_battles) "
+        "VALUES (%(track)s, %(player_id)s, %(training_battles)s) "
+        "ON CONFLICT (track, player_id) DO UPDATE SET training_battles = EXCLUDED.training_battles"
     ),
     "RewardGranted": (
         "INSERT INTO {rewards} (reward_id, player_id, coins, packs, reason, source, granted_at) "
@@ -90,6 +90,9 @@ _SQL: dict[str, str] = {
         "%(occurred_at)s)"
     ),
 }
+
+
+TRACK_EVENTS = ("ArenaXpEarned", "TrainingBattleFought")
 
 
 @functools.lru_cache(maxsize=64)
@@ -108,6 +111,8 @@ def _params(event: RecordedEvent) -> dict[str, Any]:
     elif event.type == "RewardGranted":
         d["source"] = json.dumps(d["source"])
         d["occurred_at"] = event.occurred_at
+    elif event.type in TRACK_EVENTS:  # of the stream <track>-<player>
+        d["track"] = event.stream.removesuffix(f"-{d['player_id']}")
     return d
 
 

@@ -41,12 +41,12 @@ def streak_row(conn: psycopg.Connection[Any], schema: str, player: str) -> tuple
     return tuple(row) if row else None
 
 
-def line_progress_row(conn: psycopg.Connection[Any], schema: str, player: str) -> tuple[int, int] | None:
-    """(arena_xp, training_battles) of ``player``, or None before any line match counted."""
-    query = sql.SQL("SELECT arena_xp, training_battles FROM {} WHERE player_id = %s").format(
+def track_row(conn: psycopg.Connection[Any], schema: str, player: str, track: str) -> tuple[int, int] | None:
+    """(XP, training battles) of ``player`` on ``track``, or None before any match counted on it."""
+    query = sql.SQL("SELECT arena_xp, training_battles FROM {} WHERE track = %s AND player_id = %s").format(
         _table(schema, "line_progress")
     )
-    row = conn.execute(query, (player,)).fetchone()
+    row = conn.execute(query, (track, player)).fetchone()
     return (int(row[0]), int(row[1])) if row else None
 
 

@@ -105,7 +105,7 @@ def cosmetics_view(conn: psycopg.Connection[Any], schema: str, player: str) -> d
     return {"seasons": seasons}
 
 
-def line_progress_view(conn: psycopg.Connection[Any], schema: str, player: str) -> dict[str, Any]:
-    """The line's arena XP and training battles of ``player`` (0 and 0 before any)."""
-    arena_xp, battles = store.line_progress_row(conn, schema, player) or (0, 0)
+def track_view(conn: psycopg.Connection[Any], schema: str, player: str, track: str) -> dict[str, Any]:
+    """The XP (the line's arena XP) and training battles of ``player`` on ``track`` (0 and 0 before any)."""
+    arena_xp, battles = store.track_row(conn, schema, player, track) or (0, 0)
     return {"arena_xp": arena_xp, "training_battles": battles}
