@@ -11,8 +11,8 @@ attribute ``Game.offer``); the services find it by the game's name through ``lib
   with tiers; ``mmr``: +2 a win, -1 a loss, no tiers), and the stream the history is kept in;
 - ``Rewards``: the match rewards table (per mode: the first placement group's, every other place's);
 - ``Progress``: what an ended match moves in progression (season-pass XP, quests, a track of its own);
-- ``Collection``: how a player gets the game's cards (``welcome``: a set claimed once, decks saved of
-  it), for the economy;
+- ``Collection``: how a player gets the game's cards (a ``starter`` collection and packs, or a
+  ``welcome`` set claimed once) and the decks saved of them, judged by its ``Cards``, for the economy;
 - ``Daily``: what the game shows of each day (Arcana's ascendant arcana), served by progression.
 """
 
