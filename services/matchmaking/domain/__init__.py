@@ -25,7 +25,7 @@ from .requests import (
     request_stream,
     request_table,
 )
-from .tables import TABLE_WAIT_SECONDS, Table, form_tables, match_pass
+from .tables import WAIT_STEP_SECONDS, Table, form_tables, match_pass, wait_seconds
 from .ticket import (
     ANSWER_SECONDS,
     CANCELLED,
@@ -86,7 +86,6 @@ __all__ = [
     "PAIRED",
     "PAIRING_GAP_SECONDS",
     "RETURNED_REASONS",
-    "TABLE_WAIT_SECONDS",
     "TICKET_CANCELLED",
     "TICKET_EVENTS",
     "TICKET_FAILED",
@@ -95,6 +94,7 @@ __all__ = [
     "TICKET_PAIRED",
     "TICKET_RETURNED",
     "WAITING",
+    "WAIT_STEP_SECONDS",
     "WINDOW_UNLIMITED_AFTER",
     "ActiveDeck",
     "Event",
@@ -140,5 +140,6 @@ __all__ = [
     "table_sizes_offered",
     "ticket_stream",
     "unanswered",
+    "wait_seconds",
     "window",
 ]

@@ -1,7 +1,9 @@
-"""The arena's tables: which waiting arena tickets to seat together now. Pure and deterministic.
+"""The tables of a game seated by table sizes (the arena's): which waiting tickets to seat together now.
+Pure and deterministic.
 
-A table of 4 forms as soon as four tickets accepting 4 wait; a table of 3 once the oldest of three
-tickets accepting 3 has waited 10 s; a table of 2 once the oldest of two accepting 2 has waited 20 s.
+A table of the game's largest size forms as soon as that many tickets accepting it wait; each size
+below it once the oldest of as many tickets accepting it has waited 10 s more (the arena: a table of 4
+at once, of 3 after 10 s, of 2 after 20 s).
 The oldest ticket is served first: in arrival order, each ticket not yet seated takes the largest size
 it accepts that may form now, with the oldest tickets accepting that size. A larger table fills
 while the wait is short; the group settles for a smaller one as it grows.
@@ -13,10 +15,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from .games import by_tables
+from .games import by_tables, queue_of
 from .pairing import Waiting, pairing_pass
 
-TABLE_WAIT_SECONDS = {4: 0.0, 3: 10.0, 2: 20.0}  # the oldest ticket's wait before a table of that size
+WAIT_STEP_SECONDS = 10.0  # each size below the game's largest waits this much longer
+
+
+def wait_seconds(size: int, sizes: Sequence[int]) -> float:
+    """The oldest ticket's wait before a table of ``size`` forms, of a game seating ``sizes``."""
+    return WAIT_STEP_SECONDS * (max(sizes) - size)
 
 
 @dataclass(frozen=True)
@@ -46,11 +53,11 @@ def form_tables(waiting: Sequence[Waiting], now: datetime) -> list[Table]:
     """The tables to seat now, each game apart, of the games seated by table sizes (other games'
     tickets are ignored)."""
     games = sorted(g for g in {w.game for w in waiting} if by_tables(g))
-    return [t for g in games for t in _tables_of([w for w in waiting if w.game == g], now)]
+    return [t for g in games for t in _tables_of([w for w in waiting if w.game == g], now, queue_of(g).sizes)]
 
 
-def _tables_of(waiting: Sequence[Waiting], now: datetime) -> list[Table]:
-    """The tables to seat now of one game's waiting tickets."""
+def _tables_of(waiting: Sequence[Waiting], now: datetime, sizes: Sequence[int]) -> list[Table]:
+    """The tables to seat now of one game's waiting tickets (the game seats ``sizes``)."""
     queue = sorted(waiting, key=_age)
     taken: set[str] = set()
     short: set[int] = set()  # sizes too few free tickets accept: stays so, as free tickets only go
@@ -60,7 +67,7 @@ def _tables_of(waiting: Sequence[Waiting], now: datetime) -> list[Table]:
             continue
         taken.add(anchor.ticket_id)
         for size in sorted(set(anchor.sizes) - short, reverse=True):
-            if anchor.waited(now) < TABLE_WAIT_SECONDS[size]:
+            if anchor.waited(now) < wait_seconds(size, sizes):
                 continue
             seated = _seat(anchor, size, queue, taken)
             if seated is None:

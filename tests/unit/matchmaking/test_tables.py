@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from services.matchmaking import domain as d
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+ARENA_SIZES = (2, 3, 4)
 
 
 def at(seconds: float) -> datetime:
@@ -24,6 +25,13 @@ def w(tid: str, t: float = 0, sizes: tuple[int, ...] = (2, 3, 4), player: str | 
 
 def seated(tables: list[d.Table]) -> list[list[str]]:
     return [[x.ticket_id for x in table.tickets] for table in tables]
+
+
+def test_the_arena_waits_0_10_and_20_seconds_before_tables_of_4_3_and_2() -> None:
+    assert [d.wait_seconds(size, ARENA_SIZES) for size in (4, 3, 2)] == [0.0, 10.0, 20.0]
+    assert (
+        d.wait_seconds(4, (2, 3, 4, 5, 6)) == 20.0
+    )  # a game of larger tables: 10 s a size below its largest
 
 
 def test_four_tickets_accepting_4_sit_at_once() -> None:
@@ -104,7 +112,7 @@ def test_tables_respect_every_rule(drawn: list[tuple[float, tuple[int, ...], int
         size = len(table.tickets)
         assert all(size in x.sizes for x in table.tickets), "sizes respected"
         assert len({x.player_id for x in table.tickets}) == size, "never a player twice"
-        assert table.tickets[0].waited(now) >= d.TABLE_WAIT_SECONDS[size], "the oldest waited enough"
+        assert table.tickets[0].waited(now) >= d.wait_seconds(size, ARENA_SIZES), "the oldest waited enough"
         assert list(table.tickets) == sorted(table.tickets, key=lambda x: (x.opened_at, x.ticket_id))
         players = {x.player_id for x in table.tickets}
         youngest = max(x.opened_at for x in table.tickets)
@@ -113,7 +121,7 @@ def test_tables_respect_every_rule(drawn: list[tuple[float, tuple[int, ...], int
     for size in (2, 3, 4):  # nothing that may sit now is left waiting
         takers = sorted((x for x in left if size in x.sizes), key=lambda x: x.opened_at)
         if len({x.player_id for x in takers}) >= size:
-            assert takers[0].waited(now) < d.TABLE_WAIT_SECONDS[size]
+            assert takers[0].waited(now) < d.wait_seconds(size, ARENA_SIZES)
 
 
 @settings(max_examples=100, deadline=None)
