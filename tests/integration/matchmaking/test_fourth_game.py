@@ -36,11 +36,14 @@ def test_the_fourth_game_is_queued_by_its_offer_paired_on_its_ladder_and_its_mat
 ) -> None:
     ada, bob = player(), player()
     changed = RatingChanged(
-        ada.id, str(uuid.uuid4()), 900, 1040, "silver", "silver", 140, "win", game="count"
-    )
+        ada.id, str(uuid.uuid4()), 900, 930, "bronze", "bronze", 30, "win",
+        hidden_before=900, hidden_after=1040, game="count",
+    )  # fmt: skip
     deliver(foreign_event("RatingChanged", changed.data(), version=1))
 
-    ranked = join(ada, {"mode": "ranked", "game": "count"})  # no deck: its offer needs none
+    ranked = join(
+        ada, {"mode": "ranked", "game": "count"}
+    )  # no deck: its offer needs none; its hidden rating
     assert (ranked["game"], ranked["sizes"], ranked["rating"]) == ("count", [2], 1040)
     assert ada.delete(f"/v1/queue/{ranked['ticket_id']}").status_code == 200
     arcana = join(ada, {"mode": "ranked", "game": "arcana"})
