@@ -182,7 +182,6 @@ class ConsumerRunner(BackgroundLoop):
         self.probe = ClusterProbe(bootstrap)
         self.cluster_id: str | None = None
         self._probed_at = 0.0
-        self._remake = False  # a new broker was found: close the consumer and make it again
         self.max_attempts = max_attempts
         self.dead_letters = DeadLetterPublisher(bootstrap, dead_letter_topic(service_name or schema))
         self.applied = 0  # events handled (new to the inbox)
@@ -323,9 +322,8 @@ class ConsumerRunner(BackgroundLoop):
         own); False when stopped first. A group that joins before its topic exists is assigned no
         partition of it, and with the dev broker the rejoin once the topic appears is assigned none
         either, so the consumer would read nothing until it restarted
-        (tests/integration/bus/test_consumer_topics.py). On a new broker the group may have
-        rejoined before the relays created the topics there: ``_new_cluster`` has the consumer made
-        again (here it waits for any topic still missing)."""
+        (tests/integration/bus/test_consumer_topics.py). Making the consumer again once a topic
+        appears did not help there: the new member of the group was never assigned anything."""
         while not self._stop.is_set():
             absent = self.probe.view(list(self.topics)).missing_topics
             missing = [topic for topic in self.topics if topic in absent]
@@ -355,10 +353,6 @@ class ConsumerRunner(BackgroundLoop):
         """A new broker: read every assigned partition again from its beginning."""
         log.warning("%s: new broker (cluster %s, was %s): reading again", self.name, current, self.cluster_id)
         self.cluster_id = current
-        # Its group rejoined there maybe before the relays created the topics, and was then
-        # assigned nothing for good (see _wait_for_topics): after this poll, the consumer is made
-        # again once every topic exists there.
-        self._remake = True
         assigned = list(consumer.assignment()) if partitions is None else partitions
         if assigned:
             consumer.seek_to_beginning(*assigned)
@@ -453,9 +447,6 @@ class ConsumerRunner(BackgroundLoop):
                         if consumer is None:
                             break
                     metrics.polled(self.name, self.poll_once(consumer), consumer)
-                    if self._remake:
-                        self._remake = False
-                        consumer = self._close(consumer)
                 except Exception as exc:
                     if isinstance(exc, KafkaError | OSError):
                         log.warning("%s: broker trouble (%r); reconnecting", self.name, exc)
