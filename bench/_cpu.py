@@ -1,42 +1,71 @@
-"""CPU time spent by each part of the stack during a benchmark phase (user + system seconds).
+"""CPU time spent by each kind of process of the stack during a benchmark phase (user + system
+seconds), sampled from /proc (psutil).
 
-The parts are told apart by command line: ``web`` (gunicorn), ``celery``, ``relay``,
-``consumers``, ``postgres`` (the embedded server's processes), ``broker`` (Tansu) and ``client``
-(this benchmark process). A process that starts inside the phase counts whole; one that ends
-inside it is not counted.
+The kinds are told apart by command line: ``web`` (the gthread gunicorn, master and workers),
+``waits`` (the gevent gunicorn of the long-polls, ``services.match.waits_wsgi``), ``postgres`` (the
+embedded server: the postmaster and its backends and helpers), ``relays``, ``consumers``,
+``celery-worker`` (and its pool), ``celery-beat``, ``broker`` (Tansu); and ``generator``, this
+benchmark process (its players, and nothing else: its children are the stack).
+
+Processes that end inside a phase count too: each process's figure is its own CPU plus that of the
+children it has reaped (/proc's ``cutime``/``cstime``). PostgreSQL's backends are the postmaster's
+children and are reaped by it, so a backend that lived only between two samples is in the
+postmaster's figure; ``pg_ctl`` detaches the postmaster from whoever started it, which is why
+``time make bench-…`` never counted them. A process that started inside the phase counts whole; one
+that ended inside it is subtracted as sampled before only when its parent (which reaped it) is
+sampled after.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import Any
 
 import psutil
 
 from libs.devstack.postgres import SYSTEM_USER
 
-PARTS = ("client", "web", "postgres", "relay", "celery", "consumers", "broker")
+GENERATOR = "generator"
+SERVER_PARTS = (
+    "web",
+    "waits",
+    "postgres",
+    "relays",
+    "consumers",
+    "celery-worker",
+    "celery-beat",
+    "broker",
+)
+PARTS = (GENERATOR, *SERVER_PARTS)
+_MARKERS = (
+    ("waits_wsgi", "waits"),
+    ("gunicorn", "web"),
+    (" beat ", "celery-beat"),
+    ("celery", "celery-worker"),
+    ("libs.kit.relay", "relays"),
+    ("libs.kit.consume", "consumers"),
+    ("tansu", "broker"),
+)
+
+
+@dataclass(frozen=True)
+class Sample:
+    part: str
+    seconds: float  # CPU so far, its reaped children's included
+    ppid: int
 
 
 def _part(proc: psutil.Process, me: int) -> str | None:
     if proc.pid == me:
-        return "client"
+        return GENERATOR
     try:
-        if proc.username() == SYSTEM_USER:
+        if proc.username() == SYSTEM_USER or proc.name() == "postgres":
             return "postgres"
-        line = " ".join(proc.cmdline())
+        line = f" {' '.join(proc.cmdline())} "
     except (psutil.Error, OSError):
         return None
-    for marker, part in (
-        ("gunicorn", "web"),
-        ("celery", "celery"),
-        ("libs.kit.relay", "relay"),
-        ("libs.kit.consume", "consumers"),
-        ("tansu", "broker"),
-    ):
-        if marker in line:
-            return part
-    return None
+    return next((part for marker, part in _MARKERS if marker in line), None)
 
 
 def tree(roots: list[int]) -> set[int]:
@@ -53,10 +82,10 @@ def tree(roots: list[int]) -> set[int]:
     return pids
 
 
-def snapshot(only: set[int] | None = None) -> dict[int, tuple[str, float]]:
-    """Every stack process (or only those of ``only``, and this one): pid → (part, CPU seconds so far)."""
+def snapshot(only: set[int] | None = None) -> dict[int, Sample]:
+    """Every stack process (or only those of ``only``, and this one): pid → its sample."""
     me = os.getpid()
-    seen: dict[int, tuple[str, float]] = {}
+    seen: dict[int, Sample] = {}
     for proc in psutil.process_iter():
         if only is not None and proc.pid != me and proc.pid not in only:
             continue
@@ -65,18 +94,31 @@ def snapshot(only: set[int] | None = None) -> dict[int, tuple[str, float]]:
             continue
         try:
             times = proc.cpu_times()
+            ppid = proc.ppid()
         except (psutil.Error, OSError):
             continue
-        seen[proc.pid] = (part, times.user + times.system)
+        seconds = times.user + times.system
+        if part != GENERATOR:  # the generator's children are the stack, counted as themselves
+            seconds += times.children_user + times.children_system
+        seen[proc.pid] = Sample(part, seconds, ppid)
     return seen
 
 
-def spent(before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]]) -> dict[str, float]:
-    """CPU seconds per part between two snapshots."""
+def spent(before: dict[int, Sample], after: dict[int, Sample]) -> dict[str, float]:
+    """CPU seconds per kind between two snapshots."""
     total = dict.fromkeys(PARTS, 0.0)
-    for pid, (part, cpu) in after.items():
-        total[part] += cpu - (before[pid][1] if pid in before else 0.0)
+    for pid, now in after.items():
+        then = before.get(pid)
+        total[now.part] += now.seconds - (then.seconds if then is not None else 0.0)
+    for pid, then in before.items():
+        if pid not in after and then.ppid in after:  # reaped by a parent we sample: in its figure
+            total[then.part] -= then.seconds
     return total
+
+
+def server(seconds: dict[str, float]) -> float:
+    """The server's part of ``spent``: every kind but the generator."""
+    return sum(seconds[part] for part in SERVER_PARTS)
 
 
 def postmasters(url: str) -> list[int]:
@@ -103,14 +145,14 @@ class StackProcesses:
     def pids(self) -> set[int]:
         return tree([*self.roots, *(p.pid for p in self.stack.procs.values())])
 
-    def snapshot(self) -> dict[int, tuple[str, float]]:
+    def snapshot(self) -> dict[int, Sample]:
         return snapshot(only=self.pids())
 
     def web_memory(self) -> tuple[int, int]:
-        """(RSS bytes, threads) of the stack's gunicorn processes (the gthread one and, when the
-        long-polls have their own, the gevent one)."""
+        """(RSS bytes, threads) of the stack's gunicorn processes (the gthread ones and, when the
+        long-polls have their own, the gevent ones)."""
         rss = threads = 0
-        roots = [proc.pid for name in ("web", "waits") if (proc := self.stack.procs.get(name))]
+        roots = [proc.pid for name, proc in self.stack.procs.items() if name.startswith(("web", "waits"))]
         for pid in tree(roots):
             try:
                 proc = psutil.Process(pid)

@@ -1,0 +1,124 @@
+"""The benchmarks' load generator: every simulated player a coroutine of one asyncio loop, over one
+aiohttp session, in this one process.
+
+A thread per player (``harness/client.py``) cost about as much CPU as the server it measured: at
+M = 500 live matches half of the machine's 16-17 ms per command was the benchmark's own 1,000
+threads. A coroutine waiting on a socket costs nothing until its answer comes, and aiohttp's
+parser is compiled, so the generator's share is small and printed apart from the server's
+(``bench/_cpu.py``).
+
+How a player learns what happened while it waited is a ``Feed``: ``LongPollFeed`` asks
+``GET /v1/matches/{id}/events?after=…&wait=…`` again after each answer, as the product's clients
+without the event stream do. A feed for the event stream (``GET /v1/matches/{id}/stream``) fits the
+same shape: its ``Update`` says nothing of whose move it is (``awaiting`` None), so the player asks
+``/legal-commands`` after it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import aiohttp
+
+from harness.client import Reply
+
+# gunicorn closes a kept-alive connection after 5 s (--keep-alive 5): the generator drops its own
+# sooner, so no request is sent on a connection the server is closing.
+KEEPALIVE_SECONDS = 3.0
+# What a request may meet when the server is slow, restarting or gone: counted, never fatal.
+TRANSPORT_ERRORS = (aiohttp.ClientError, TimeoutError, OSError)
+
+
+class Http:
+    """One aiohttp session to ``base_url`` shared by every player of the loop: connections are
+    pooled and kept alive, as many at once as requests in flight (no limit)."""
+
+    def __init__(self, base_url: str, timeout: float = 60.0) -> None:
+        self.base_url = base_url
+        self.timeout = aiohttp.ClientTimeout(total=timeout)
+        self._session: aiohttp.ClientSession | None = None
+
+    @property
+    def session(self) -> aiohttp.ClientSession:
+        if self._session is None:  # made inside the running loop
+            connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=KEEPALIVE_SECONDS)
+            self._session = aiohttp.ClientSession(
+                self.base_url, connector=connector, timeout=self.timeout, auto_decompress=False
+            )
+        return self._session
+
+    async def get(self, path: str, token: str | None = None, timeout: float | None = None) -> Reply:
+        return await self.request("GET", path, token=token, timeout=timeout)
+
+    async def post(self, path: str, payload: Any, token: str | None = None) -> Reply:
+        return await self.request("POST", path, json.dumps(payload).encode(), token=token)
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        *,
+        token: str | None = None,
+        timeout: float | None = None,
+    ) -> Reply:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+        limit = self.timeout if timeout is None else aiohttp.ClientTimeout(total=timeout)
+        async with self.session.request(method, path, data=body, headers=headers, timeout=limit) as r:
+            return Reply(r.status, await r.read())
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+
+@dataclass(frozen=True)
+class Update:
+    """What a feed returned: the events after the version asked for (none when the wait ran out),
+    the match's version now, and, when the feed says it, whose move it is and the viewer's legal
+    commands (None: ask ``/legal-commands``)."""
+
+    events: list[dict[str, Any]]
+    version: int
+    awaiting: list[str] | None = None
+    legal_commands: list[dict[str, Any]] | None = None
+
+
+class Refused(Exception):
+    """The server answered a feed's request with another status than 200."""
+
+    def __init__(self, reply: Reply) -> None:
+        super().__init__(f"{reply.status} {reply.body[:300]!r}")
+        self.reply = reply
+
+
+class Feed(Protocol):
+    async def next(self, after: int, wait: int) -> Update:
+        """The events after version ``after``, waiting up to ``wait`` s for the first of them."""
+        ...
+
+
+class LongPollFeed:
+    """``GET /events?after=…&wait=…``: one request per answer; its answer carries ``awaiting`` and
+    the viewer's legal commands, so a player needs no other request to know its move."""
+
+    def __init__(self, http: Http, match: str, token: str) -> None:
+        self.http, self.match, self.token = http, match, token
+
+    async def next(self, after: int, wait: int) -> Update:
+        path = f"/v1/matches/{self.match}/events?after={after}&wait={wait}"
+        reply = await self.http.get(path, self.token, timeout=wait + 30)
+        if reply.status != 200:
+            raise Refused(reply)
+        body = reply.json()
+        return Update(body["events"], body["version"], body.get("awaiting"), body.get("legal_commands"))
+
+
+FeedFactory = Callable[[Http, str, str], Feed]
+FEEDS: dict[str, FeedFactory] = {"long-poll": LongPollFeed}
