@@ -19,7 +19,7 @@ their own gevent process (``ARCANA_WAITS``, default ``on`` here):
    latency p50/p99 (from the moment the command's response reached its sender to the moment the
    opponent's feed returned its events; one sample per command the opponent waited for), errors
    (5xx, transport errors, statuses no client should get), the **server's CPU per command by process
-   kind** and the generator's apart (``bench/_cpu.py``), and what PostgreSQL wrote per command
+   kind** and the generator's apart (``harness/cpu.py``), and what PostgreSQL wrote per command
    (``bench/_pgstat.py``).
 
 Every player is a coroutine of one asyncio loop in this process, over one aiohttp session
@@ -43,10 +43,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench import _cpu as cpu
 from bench import _pgstat as pgstat
 from bench._stack import database
 from bench.bench_match import _pick
+from harness import cpu
 from harness.loadgen import FEEDS, TRANSPORT_ERRORS, Http, Refused, Update
 from harness.stack import OPERATOR_TOKEN, Stack
 from libs.devstack.broker import DevBroker

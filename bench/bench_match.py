@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench import _cpu as cpu
 from bench._stack import database
+from harness import cpu
 from harness.client import Client, Reply
 from harness.stack import OPERATOR_TOKEN, Stack
 from libs.devstack.broker import DevBroker

@@ -45,8 +45,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
-from bench import _cpu as cpu
-from harness import recovery
+from harness import cpu, recovery
 from harness.makerun import MakeRun
 from libs.config import env_int
 

@@ -5,7 +5,7 @@ A thread per player (``harness/client.py``) cost about as much CPU as the server
 M = 500 live matches half of the machine's 16-17 ms per command was the benchmark's own 1,000
 threads. A coroutine waiting on a socket costs nothing until its answer comes, and aiohttp's
 parser is compiled, so the generator's share is small and printed apart from the server's
-(``bench/_cpu.py``).
+(``harness/cpu.py``).
 
 How a player learns what happened while it waited is a ``Feed``: ``LongPollFeed`` asks
 ``GET /v1/matches/{id}/events?after=…&wait=…`` again after each answer, as the product's clients
