@@ -291,7 +291,8 @@ async def _play(http: Http, pairs: list[Pair], mine: cpu.StackProcesses, db: str
     ]
     tasks = [asyncio.create_task(p.play()) for p in players]
     await asyncio.sleep(max(0.0, tally.measure_from - time.monotonic()))
-    before, wrote = mine.snapshot(), pgstat.sample(db)
+    wrote = pgstat.sample(db)  # before the CPU sample: the generator's window holds only its players
+    before = mine.snapshot()
     await asyncio.gather(*tasks)
     measured = time.monotonic() - tally.measure_from
     used = cpu.spent(before, mine.snapshot())

@@ -19,6 +19,8 @@ sampled after.
 from __future__ import annotations
 
 import os
+import time
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,22 +70,32 @@ def _part(proc: psutil.Process, me: int) -> str | None:
     return next((part for marker, part in _MARKERS if marker in line), None)
 
 
+# CPU seconds this process has spent sampling (walking /proc): the generator's figure leaves it out.
+_sampling = 0.0
+
+
 def tree(roots: list[int]) -> set[int]:
     """The pids of ``roots`` and of all their descendants (to tell one stack from others on a
-    shared machine: ``snapshot(only=...)``)."""
+    shared machine: ``snapshot(only=...)``); /proc is read once."""
+    children: dict[int, list[int]] = defaultdict(list)
+    for proc in psutil.process_iter(["ppid"]):
+        children[proc.info["ppid"]].append(proc.pid)
     pids: set[int] = set()
-    for pid in roots:
-        try:
-            proc = psutil.Process(pid)
+    todo = [pid for pid in roots if psutil.pid_exists(pid)]  # a root's own pid, alive
+    while todo:
+        pid = todo.pop()
+        if pid not in pids:
             pids.add(pid)
-            pids.update(child.pid for child in proc.children(recursive=True))
-        except (psutil.Error, OSError):
-            continue
+            todo.extend(children.get(pid, ()))
     return pids
 
 
-def snapshot(only: set[int] | None = None) -> dict[int, Sample]:
-    """Every stack process (or only those of ``only``, and this one): pid → its sample."""
+def snapshot(only: set[int] | None = None, started: float | None = None) -> dict[int, Sample]:
+    """Every stack process (or only those of ``only``, and this one): pid → its sample. The CPU this
+    process spends sampling (since ``started``, ``time.process_time()``, when the caller's own
+    sampling began earlier) is not the generator's: it is left out of its figure."""
+    global _sampling
+    started = time.process_time() if started is None else started
     me = os.getpid()
     seen: dict[int, Sample] = {}
     for proc in psutil.process_iter():
@@ -98,9 +110,12 @@ def snapshot(only: set[int] | None = None) -> dict[int, Sample]:
         except (psutil.Error, OSError):
             continue
         seconds = times.user + times.system
-        if part != GENERATOR:  # the generator's children are the stack, counted as themselves
+        if part == GENERATOR:
+            seconds -= _sampling + (time.process_time() - started)
+        else:  # the generator's children are the stack, counted as themselves
             seconds += times.children_user + times.children_system
         seen[proc.pid] = Sample(part, seconds, ppid)
+    _sampling += time.process_time() - started
     return seen
 
 
@@ -146,7 +161,8 @@ class StackProcesses:
         return tree([*self.roots, *(p.pid for p in self.stack.procs.values())])
 
     def snapshot(self) -> dict[int, Sample]:
-        return snapshot(only=self.pids())
+        started = time.process_time()
+        return snapshot(only=self.pids(), started=started)
 
     def web_memory(self) -> tuple[int, int]:
         """(RSS bytes, threads) of the stack's gunicorn processes (the gthread ones and, when the
