@@ -20,7 +20,7 @@ import uuid
 from datetime import UTC, datetime
 
 from libs.config import env_int
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 from services.match import domain
 from services.match.domain import Match, Row
 

@@ -21,7 +21,7 @@ import pytest
 import requests
 
 from harness.stack import OPERATOR_TOKEN, Stack
-from libs.rules import STARTER_DECK
+from libs.games.arcana import STARTER_DECK
 
 pytestmark = pytest.mark.e2e
 
