@@ -47,7 +47,7 @@ from bench import _pgstat as pgstat
 from bench._stack import database
 from bench.bench_match import _pick
 from harness import cpu
-from harness.loadgen import FEEDS, TRANSPORT_ERRORS, Http, Refused, Update
+from harness.loadgen import FEEDS, TRANSPORT_ERRORS, Feed, Http, Refused, Update
 from harness.stack import OPERATOR_TOKEN, Stack
 from libs.devstack.broker import DevBroker
 from libs.devstack.ports import free_port
@@ -154,12 +154,14 @@ class Player:
         self.match = ""
         self.version = 0
         self.legal: list[dict[str, Any]] | None = None  # None: ask
+        self.feed: Feed | None = None  # one per match: a stream's stays open between waits
 
     async def play(self) -> None:
         await asyncio.sleep(self.rng.uniform(0, THINK[1]))  # players arrive at different moments
         while time.monotonic() < self.deadline:
             if self.pair.match != self.match:
                 self.match, self.version, self.legal = self.pair.match, self.pair.version, None
+                self.feed = FEEDS[FEED](self.http, self.match, self.token)
             try:
                 await self.step()
             except (*TRANSPORT_ERRORS, Refused) as exc:
@@ -214,9 +216,9 @@ class Player:
 
     async def follow(self) -> None:
         """Not my move: the feed's next events, then what may I do now?"""
+        assert self.feed is not None
         wait = max(1, min(WAIT, int(self.deadline - time.monotonic())))
-        feed = FEEDS[FEED](self.http, self.match, self.token)
-        update = await feed.next(self.version, wait)
+        update = await self.feed.next(self.version, wait)
         self.delivered(update, time.monotonic())
         self.version = update.version
         if update.awaiting is None:  # the feed does not say: ask
