@@ -1,16 +1,19 @@
 """A match played across two web processes and two long-poll processes, as on two machines behind a
-load balancer: each player sends its commands to one web replica and follows the match on the other
-(``GET /events?wait=`` long-polls, which that replica passes on to its own gevent process). Both
-replicas share nothing but PostgreSQL; a long-poll learns of an append made by the other replica
-through PostgreSQL's NOTIFY (``services/match/notify.py``).
+load balancer: each player sends its commands to one web replica and follows the match on the other,
+both with ``GET /events?wait=`` long-polls and with the event stream (``GET /stream``), which that
+replica passes on to its own gevent process. Both replicas share nothing but PostgreSQL; a waiting
+request learns of an append made by the other replica through PostgreSQL's NOTIFY
+(``services/match/notify.py``).
 
-What is asserted: every event each player may see reaches its long-polls exactly once and in order
-(the list they gathered is, event for event, the one ``/events?after=0`` gives afterwards), and each
-long-poll process served long-polls of this match while each web replica answered commands.
+What is asserted: every event each player may see reaches its long-polls, and its stream, exactly
+once and in order (the list each gathered is, event for event, the one ``/events?after=0`` gives
+afterwards), and each long-poll process served this match's long-polls and streams while each web
+replica answered commands.
 """
 
 from __future__ import annotations
 
+import http.client
 import random
 import threading
 import uuid
@@ -22,11 +25,13 @@ import requests
 
 from harness.stack import OPERATOR_TOKEN, Stack
 from libs.games.arcana import STARTER_DECK
+from tests.sse import SseReader
 
 pytestmark = pytest.mark.e2e
 
 COMMANDS = 40  # enough for several turns of both players, each answer followed by the other's polls
 WAIT = 5  # s per long-poll: short, so the readers notice the end soon after the last event
+HEARTBEAT = 2  # s between a quiet stream's pings: its reader looks at the end that often
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +39,8 @@ def stack(
     postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Stack]:
     root = tmp_path_factory.mktemp("replicas")
-    with Stack(postgres_url, kafka_bootstrap, root, web_replicas=2, waits_apart=True) as s:
+    env = {"ARCANA_STREAM_HEARTBEAT_SECONDS": str(HEARTBEAT)}
+    with Stack(postgres_url, kafka_bootstrap, root, env=env, web_replicas=2, waits_apart=True) as s:
         assert {"web", "web-2", "waits", "waits-2"} <= set(s.components)
         s.wait_ready()
         yield s
@@ -66,6 +72,38 @@ class Reader(threading.Thread):
                 self.version = answer["version"]
         except BaseException as exc:  # reported by the test
             self.failure = exc
+
+
+class StreamReader(threading.Thread):
+    """One player following the match on its event stream on one replica until a state frame says
+    the match's version reached ``until``: every event message, in the order they came."""
+
+    def __init__(self, port: int, match: str, token: str) -> None:
+        super().__init__(daemon=True)
+        self.port, self.match, self.token = port, match, token
+        self.events: list[dict[str, Any]] = []
+        self.version = 0  # the version the last state frame described
+        self.until: int | None = None
+        self.failure: BaseException | None = None
+
+    def run(self) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10 * HEARTBEAT)
+        try:
+            headers = {"Authorization": f"Bearer {self.token}", "Accept": "text/event-stream"}
+            conn.request("GET", f"/v1/matches/{self.match}/stream?after=0", headers=headers)
+            response = conn.getresponse()
+            assert response.status == 200, response.read()
+            for frame in SseReader(iter(lambda: response.read1(65536), b"")):
+                if frame.event == "state":
+                    self.version = frame.json["version"]
+                elif frame.event is None and frame.data:
+                    self.events.append(frame.json)
+                if self.until is not None and self.version >= self.until:
+                    return
+        except BaseException as exc:  # reported by the test
+            self.failure = exc
+        finally:
+            conn.close()
 
 
 def _session(stack: Stack, player: str) -> requests.Session:
@@ -125,33 +163,42 @@ def test_a_match_played_across_two_web_and_two_waits_processes_reaches_every_eve
     sessions = {p: _session(stack, p) for p in players}
     # The first player commands through replica one and reads through two; the second the other way.
     commands_at = {players[0]: one, players[1]: two}
-    readers = {
+    polls = {
         players[0]: Reader(two, match, sessions[players[0]]),
         players[1]: Reader(one, match, sessions[players[1]]),
     }
-    for reader in readers.values():
+    ports = {players[0]: int(two.rsplit(":", 1)[1]), players[1]: int(one.rsplit(":", 1)[1])}
+    streams = {p: StreamReader(ports[p], match, stack.token(p)) for p in players}
+    readers: list[tuple[str, str, Reader | StreamReader]] = [
+        *(("long-polls", p, r) for p, r in polls.items()),
+        *(("stream", p, r) for p, r in streams.items()),
+    ]
+    for _, _, reader in readers:
         reader.start()
 
     last = _play(commands_at, match, sessions)
     assert last > 10, "the match hardly moved"
-    for reader in readers.values():
+    for how, player, reader in readers:
         reader.until = last
         reader.join(timeout=WAIT + 60)
-        assert not reader.is_alive(), f"a reader never saw version {last}"
+        assert not reader.is_alive(), f"{player}'s {how} never reached version {last}"
         assert reader.failure is None, reader.failure
 
-    for player, reader in readers.items():
+    for how, player, reader in readers:
         versions = [e["version"] for e in reader.events]
-        assert versions == sorted(set(versions)), f"{player}: an event twice or out of order: {versions}"
+        assert versions == sorted(set(versions)), (
+            f"{player}'s {how}: an event twice or out of order: {versions}"
+        )
         every = sessions[player].get(f"{commands_at[player]}/v1/matches/{match}/events?after=0", timeout=30)
         assert every.status_code == 200, every.text
         expected = [e for e in every.json()["events"] if e["version"] <= reader.version]
-        assert reader.events == expected, f"{player}: the long-polls missed or changed events"
+        assert reader.events == expected, f"{player}'s {how} missed or changed events"
         assert reader.version >= last
 
-    path = f"/v1/matches/{match}/events"
     for name in ("waits", "waits-2"):
-        assert path in stack.log(name), f"{name} served no long-poll of the match"
+        for path in (f"/v1/matches/{match}/events", f"/v1/matches/{match}/stream"):
+            assert path in stack.log(name), f"{name} served no {path}"
     for name in ("web", "web-2"):
         assert f"/v1/matches/{match}/commands" in stack.log(name), f"{name} answered no command"
-        assert path not in stack.log(name), f"{name} served a long-poll itself, not its waits process"
+        for path in (f"/v1/matches/{match}/events", f"/v1/matches/{match}/stream"):
+            assert path not in stack.log(name), f"{name} served {path} itself, not its waits process"
