@@ -160,13 +160,20 @@ class Player:
         await asyncio.sleep(self.rng.uniform(0, THINK[1]))  # players arrive at different moments
         while time.monotonic() < self.deadline:
             if self.pair.match != self.match:
-                self.match, self.version, self.legal = self.pair.match, self.pair.version, None
-                self.feed = FEEDS[FEED](self.http, self.match, self.token)
+                await self.follow_match(self.pair.match)
             try:
                 await self.step()
             except (*TRANSPORT_ERRORS, Refused) as exc:
                 self.tally.error(repr(exc))
                 self.legal = None
+        if self.feed is not None:
+            await self.feed.close()
+
+    async def follow_match(self, match: str) -> None:
+        if self.feed is not None:
+            await self.feed.close()
+        self.match, self.version, self.legal = match, self.pair.version, None
+        self.feed = FEEDS[FEED](self.http, self.match, self.token)
 
     async def step(self) -> None:
         if self.legal is None:

@@ -16,6 +16,8 @@ same shape: its ``Update`` says nothing of whose move it is (``awaiting`` None),
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -103,6 +105,10 @@ class Feed(Protocol):
         """The events after version ``after``, waiting up to ``wait`` s for the first of them."""
         ...
 
+    async def close(self) -> None:
+        """Let go of what the feed holds open (its player moves to another match)."""
+        ...
+
 
 class LongPollFeed:
     """``GET /events?after=…&wait=…``: one request per answer; its answer carries ``awaiting`` and
@@ -119,6 +125,90 @@ class LongPollFeed:
         body = reply.json()
         return Update(body["events"], body["version"], body.get("awaiting"), body.get("legal_commands"))
 
+    async def close(self) -> None:
+        return None
+
+
+class StreamFeed:
+    """``GET /v1/matches/{id}/stream`` (Server-Sent Events): one response kept open, read by a task of
+    its own into a queue of updates, one per batch (its events, then the ``state`` frame that says
+    whose move it is). A stream that ends (the server's ``max_seconds``, a restart) is opened again
+    after the last version seen; a 204 says the match has ended and the player has all of it."""
+
+    def __init__(self, http: Http, match: str, token: str) -> None:
+        self.http, self.match, self.token = http, match, token
+        self.updates: asyncio.Queue[Update | BaseException] = asyncio.Queue()
+        self.reader: asyncio.Task[None] | None = None
+        self.seen = 0
+
+    async def next(self, after: int, wait: int) -> Update:
+        if self.reader is None or self.reader.done():
+            self.seen = max(self.seen, after)
+            self.reader = asyncio.create_task(self._read())
+        events: list[dict[str, Any]] = []
+        try:
+            while True:
+                got = await asyncio.wait_for(self.updates.get(), wait)
+                if isinstance(got, BaseException):
+                    raise got
+                events += [e for e in got.events if e["version"] > after]
+                if got.version > after or got.awaiting == []:
+                    return Update(events, got.version, got.awaiting, got.legal_commands)
+        except TimeoutError:
+            return Update(events, after)
+
+    async def _read(self) -> None:
+        path = f"/v1/matches/{self.match}/stream?after={self.seen}"
+        headers = {"Authorization": f"Bearer {self.token}", "Accept": "text/event-stream"}
+        try:
+            no_limit = aiohttp.ClientTimeout(total=None, sock_read=None)
+            async with self.http.session.get(path, headers=headers, timeout=no_limit) as r:
+                if r.status == 204:  # ended, and nothing after ``seen``
+                    await self.updates.put(Update([], self.seen, [], []))
+                    return
+                if r.status != 200:
+                    raise Refused(Reply(r.status, await r.read()))
+                await self._frames(r.content)
+        except BaseException as exc:  # handed to the player; cancellation (close) ends quietly
+            if not isinstance(exc, asyncio.CancelledError):
+                await self.updates.put(exc)
+            raise
+
+    async def _frames(self, content: aiohttp.StreamReader) -> None:
+        events: list[dict[str, Any]] = []
+        while raw := await content.readuntil(b"\n\n"):
+            kind, data = _frame(raw.decode())
+            if kind == "message":
+                events.append(json.loads(data))
+            elif kind == "state":
+                state = json.loads(data)
+                self.seen = state["version"]
+                await self.updates.put(
+                    Update(events, state["version"], state["awaiting"], state["legal_commands"])
+                )
+                events = []
+
+    async def close(self) -> None:
+        if self.reader is not None:
+            self.reader.cancel()
+            with contextlib.suppress(BaseException):
+                await self.reader
+
+
+def _frame(raw: str) -> tuple[str, str]:
+    """A Server-Sent Events frame's type (``message`` unless named; ``comment`` for a ping or the
+    ``retry`` line) and its data."""
+    kind, data = "comment", []
+    for line in raw.splitlines():
+        name, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if name == "event":
+            kind = value
+        elif name == "data":
+            data.append(value)
+            kind = "message" if kind == "comment" else kind
+    return kind, "\n".join(data)
+
 
 FeedFactory = Callable[[Http, str, str], Feed]
-FEEDS: dict[str, FeedFactory] = {"long-poll": LongPollFeed}
+FEEDS: dict[str, FeedFactory] = {"long-poll": LongPollFeed, "stream": StreamFeed}
