@@ -12,9 +12,10 @@ their own gevent process (``ARCANA_WAITS``, default ``on`` here):
    memory and threads per waiting long-poll (against the same server before the set-up);
 3. playing (``BENCH_SECONDS``, default 60 s): each player, as a game client would, thinks 2-6 s
    (uniform, seeded) before each command it may make, and while the match does not wait for it
-   follows the match with its feed (``BENCH_FEED``: ``long-poll``, ``/events`` after its last known
-   version, ``wait=25``); the long-poll's answer says whether it is the player's move and with which
-   legal commands. A pair whose match ends starts another. Measured (over the last
+   follows the match with its feed (``BENCH_FEED``: ``long-poll``, the default, ``/events`` after its
+   last known version, ``wait=25``; or ``stream``, one ``/stream`` response open per player and
+   match); the long-poll's answer, or the stream's state frame, says whether it is the player's
+   move and with which legal commands. A pair whose match ends starts another. Measured (over the last
    ``SECONDS - WARMUP`` seconds): commands/s, command latency p50/p99 (the POST), event delivery
    latency p50/p99 (from the moment the command's response reached its sender to the moment the
    opponent's feed returned its events; one sample per command the opponent waited for), errors

@@ -9,9 +9,10 @@ parser is compiled, so the generator's share is small and printed apart from the
 
 How a player learns what happened while it waited is a ``Feed``: ``LongPollFeed`` asks
 ``GET /v1/matches/{id}/events?after=…&wait=…`` again after each answer, as the product's clients
-without the event stream do. A feed for the event stream (``GET /v1/matches/{id}/stream``) fits the
-same shape: its ``Update`` says nothing of whose move it is (``awaiting`` None), so the player asks
-``/legal-commands`` after it.
+without the event stream do; ``StreamFeed`` keeps ``GET /v1/matches/{id}/stream`` (Server-Sent
+Events) open and hands over each batch with the state frame that follows it. Both say whose move it
+is and with which legal commands; a feed whose ``Update`` does not (``awaiting`` None) makes the
+player ask ``/legal-commands``.
 """
 
 from __future__ import annotations
