@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench import _cpu as cpu
 from bench._stack import database
+from harness import cpu
 from harness.client import Client, Reply
 from harness.stack import OPERATOR_TOKEN, Stack
 from libs.devstack.broker import DevBroker
@@ -231,7 +231,7 @@ def main() -> None:
             f"{r['commands_s'] / r['healthz_s']:>12.2f} {r['requests_s'] / r['healthz_s']:>12.2f} "
             f"{r['finished']:>8} {r['errors']:>4}"
         )
-    print("  CPU per command, ms (this stack's processes only; client = this benchmark):")
+    print("  CPU per command, ms (this stack's processes only; generator = this benchmark):")
     print("  " + " ".join(f"{name:>9}" for name in ("N", *cpu.PARTS, "total")))
     for r in results:
         per = {part: r["cpu"][part] * 1000 / max(r["commands_s"] * SECONDS, 1) for part in cpu.PARTS}

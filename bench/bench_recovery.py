@@ -6,14 +6,16 @@ The steps are those of ``harness/recovery.py`` (the e2e test runs them with M = 
 1. set-up (not measured): `make run` (``python -m libs.devstack.run``, on a temporary data folder and
    free ports, ``ARCANA_CLOCK_FILE`` set); M operator matches (``BENCH_RECOVERY_M``, default 1,000),
    each past the mulligan and a few commands, over ``BENCH_RECOVERY_THREADS`` (default 8) keep-alive
-   clients; each match's snapshot (both views, both event lists); then, right before the crash, the
-   last moves: each turn ended once more (an acknowledged command) and the other player looking;
+   clients (set-up only: what is measured after the crash runs as coroutines of one asyncio loop,
+   ``harness/loadgen.py``); each match's snapshot (both views, both event lists); then, right before
+   the crash, the last moves: each turn ended once more (an acknowledged command) and the other
+   player looking;
 2. t0: every process `make run` started (gunicorn's master and workers, Celery's worker and pool,
    beat, the relays, the consumers, the broker) and PostgreSQL (postmaster and backends) SIGKILLed in
    one pass; the clock moved 61 s forward, so every turn deadline passes while the stack is down;
    `make run` itself, the supervisor, brings everything back with its own restart delays;
 3. measured, in seconds from t0: PostgreSQL accepting connections, ``/readyz`` 200, every match's
-   view answering 200 for both players (over the same few keep-alive connections; each read is
+   view answering 200 for both players (``BENCH_RECOVERY_THREADS`` reads at a time; each read is
    tried again after a refused connection or a 5xx), every overdue deadline enforced (one
    long-poll per match on ``/events`` after its snapshot's version, as a waiting client holds it,
    until a ``TurnTimedOut`` comes), and, off the players' path, the relays' republishing of the
@@ -43,8 +45,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
-from bench import _cpu as cpu
-from harness import recovery
+from harness import cpu, recovery
 from harness.makerun import MakeRun
 from libs.config import env_int
 
@@ -173,11 +174,11 @@ def run(root: Path) -> int:
         crashed = recovery.crash(stack)
         jump = recovery.CLOCK_JUMP_SECONDS
         print(f"t0: {crashed.killed} processes SIGKILLed; the clock moved {jump} s forward", flush=True)
-        client_cpu = cpu.snapshot(only=set())  # this process alone: the stack's are all new after t0
+        generator_cpu = cpu.snapshot(only=set())  # this process alone: the stack's are all new after t0
         found = recovery.watch_recovery(
             stack, snapshots, crashed, heads=heads, before=before, threads=THREADS, limit=LIMIT
         )
-        spent = cpu.spent(client_cpu, cpu.snapshot(only=_stack_pids(stack)))
+        spent = cpu.spent(generator_cpu, cpu.snapshot(only=_stack_pids(stack)))
         window = time.monotonic() - crashed.at
         timeline.stop()
         _report(found, timeline, crashed, stack, worker_lines)
@@ -213,12 +214,13 @@ def _stack_pids(stack: MakeRun) -> set[int]:
 
 
 def _report_cpu(spent: dict[str, float], window: float) -> None:
-    parts = ", ".join(f"{part} {seconds:.1f}" for part, seconds in spent.items())
-    total = sum(spent.values())
+    parts = ", ".join(f"{part} {spent[part]:.1f}" for part in cpu.SERVER_PARTS)
+    server = cpu.server(spent)
     print(
-        f"\nCPU seconds from t0 until the watching ended ({window:.1f} s; processes alive at its end, "
-        f"so PostgreSQL's closed backends are missing): {parts}; total {total:.1f} "
-        f"= {total / window:.2f} of the {os.cpu_count()} cores; load average now {os.getloadavg()[0]:.1f}"
+        f"\nCPU seconds from t0 until the watching ended ({window:.1f} s; the processes alive at its "
+        f"end and the children they reaped, PostgreSQL's closed backends included): server {server:.1f} "
+        f"= {server / window:.2f} of the {os.cpu_count()} cores ({parts}); the generator apart: "
+        f"{spent[cpu.GENERATOR]:.1f}; load average now {os.getloadavg()[0]:.1f}"
     )
 
 
@@ -234,7 +236,6 @@ def _verdict(found: recovery.Recovery, problems: list[str], snapshots: list[reco
 
 
 def main() -> int:
-    threading.stack_size(512 * 1024)  # a long-poll thread per match in this process
     signal.signal(signal.SIGALRM, _on_deadline)
     signal.signal(signal.SIGTERM, _on_deadline)
     signal.alarm(DEADLINE)

@@ -13,7 +13,8 @@ with M = 3. The stack is `make run` itself (``harness/makerun.py``).
 3. ``crash``: every process `make run` started and PostgreSQL, SIGKILLed in one pass; the clock is
    moved 61 s forward, so every turn deadline passes while the stack is down. `make run`'s
    supervisor brings everything back.
-4. ``watch_recovery``: seconds from the crash until PostgreSQL accepts connections, ``/readyz``
+4. ``watch_recovery`` (the players as coroutines of one asyncio loop, ``harness/loadgen.py``):
+   seconds from the crash until PostgreSQL accepts connections, ``/readyz``
    answers 200, every match's view answers 200 for both players, every overdue deadline is enforced
    (a ``TurnTimedOut`` after the snapshot's version, seen by a long-poll as a client waits for it),
    and the relays have published the whole log again to the new, empty broker.
@@ -30,6 +31,7 @@ with M = 3. The stack is `make run` itself (``harness/makerun.py``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import http.client
 import json
@@ -49,6 +51,7 @@ import psycopg
 from psycopg import sql
 
 from harness.client import Client, Reply
+from harness.loadgen import TRANSPORT_ERRORS, Http, LongPollFeed, Refused
 from harness.makerun import MakeRun
 from libs.db import make_pool
 from libs.eventstore import EventStore
@@ -380,8 +383,9 @@ def watch_recovery(
     threads: int,
     limit: float,
 ) -> Recovery:
-    """Every milestone of ``Recovery``, each watched in threads of its own from the crash on, none
-    longer than ``limit`` seconds after it."""
+    """Every milestone of ``Recovery``, each watched from the crash on, none longer than ``limit``
+    seconds after it: PostgreSQL, ``/readyz`` and the relays each in a thread of their own, the
+    players (views and long-polls) as coroutines of one asyncio loop in another."""
     until = crashed.at + limit
     found = Recovery()
     web_up = threading.Event()
@@ -395,18 +399,17 @@ def watch_recovery(
     def ready() -> None:
         found.ready = since_crash(_ready(stack.base, web_up, until))
 
-    def views() -> None:
-        at, found.unanswered = _read_views(stack.base, snapshots, web_up, threads, until)
-        found.views = since_crash(at)
-
-    def deadlines() -> None:
-        at, found.not_enforced = _deadlines_enforced(stack.base, snapshots, crashed.wall, web_up, until)
-        found.deadlines = since_crash(at)
+    def players() -> None:
+        (views, unanswered), (deadlines, not_enforced) = asyncio.run(
+            _watch_players(stack.base, snapshots, crashed.wall, web_up, threads, until)
+        )
+        found.views, found.unanswered = since_crash(views), unanswered
+        found.deadlines, found.not_enforced = since_crash(deadlines), not_enforced
 
     def republished() -> None:
         found.republished = since_crash(_republished(stack.database_url, heads, before, until))
 
-    watchers = [threading.Thread(target=w) for w in (postgres, ready, views, deadlines, republished)]
+    watchers = [threading.Thread(target=w) for w in (postgres, ready, players, republished)]
     for watcher in watchers:
         watcher.start()
     for watcher in watchers:
@@ -443,97 +446,93 @@ def _ready(base: str, web_up: threading.Event, until: float) -> float | None:
         client.close()
 
 
-def _read_views(
-    base: str, snapshots: Sequence[Snapshot], web_up: threading.Event, threads: int, until: float
-) -> tuple[float | None, list[str]]:
+Watched = tuple[float | None, list[str]]
+
+
+async def _watch_players(
+    base: str,
+    snapshots: Sequence[Snapshot],
+    crashed_at: datetime,
+    web_up: threading.Event,
+    connections: int,
+    until: float,
+) -> tuple[Watched, Watched]:
+    """The views read and the deadlines awaited, from the moment the web answers, over one aiohttp
+    session (``harness/loadgen.py``)."""
+    while not web_up.is_set() and time.monotonic() < until:
+        await asyncio.sleep(0.05)
+    client = Http(base, timeout=LONG_POLL_SECONDS + 30)
+    try:
+        views, deadlines = await asyncio.gather(
+            _read_views(client, snapshots, connections, until),
+            _deadlines_enforced(client, snapshots, crashed_at, until),
+        )
+    finally:
+        await client.close()
+    return views, deadlines
+
+
+async def _read_views(client: Http, snapshots: Sequence[Snapshot], connections: int, until: float) -> Watched:
     """Each match's view, for each player, read until it answers 200 (a refused connection or a 5xx
-    is tried again) over ``threads`` keep-alive connections; returns when the last one answered
+    is tried again), ``connections`` reads at a time; returns when the last one answered
     (monotonic; None unless all did) and those that did not (or answered another status)."""
     pending = deque((s.match, p) for s in snapshots for p in s.match.players)
     unanswered: list[str] = []
-    last = [0.0]
-    lock = threading.Lock()
+    last = 0.0
 
-    def worker() -> None:
-        client = Client(base, timeout=30)
-        web_up.wait(max(0.0, until - time.monotonic()))
-        try:
-            while time.monotonic() < until:
-                with lock:
-                    if not pending:
-                        return
-                    match, player = pending.popleft()
-                status = _status(client, match.path, match.tokens[player])
-                with lock:
-                    if status is None or status >= 500:
-                        pending.append((match, player))
-                    elif status == 200:
-                        last[0] = max(last[0], time.monotonic())
-                    else:
-                        unanswered.append(f"{match.match_id} as {player}: {status}")
-                if status is None or status >= 500:
-                    time.sleep(RETRY_SECONDS)
-        finally:
-            client.close()
+    async def reader() -> None:
+        nonlocal last
+        while pending and time.monotonic() < until:
+            match, player = pending.popleft()
+            status = await _status(client, match.path, match.tokens[player])
+            if status is None or status >= 500:
+                pending.append((match, player))
+                await asyncio.sleep(RETRY_SECONDS)
+            elif status == 200:
+                last = max(last, time.monotonic())
+            else:
+                unanswered.append(f"{match.match_id} as {player}: {status}")
 
-    workers = [threading.Thread(target=worker) for _ in range(threads)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
+    await asyncio.gather(*(reader() for _ in range(connections)))
     unanswered += [f"{m.match_id} as {p}: never answered" for m, p in pending]
-    return (last[0] if not unanswered else None), unanswered
+    return (last if not unanswered else None), unanswered
 
 
-def _status(client: Client, path: str, token: str) -> int | None:
+async def _status(client: Http, path: str, token: str) -> int | None:
     try:
-        return client.get(path, token).status
-    except (OSError, http.client.HTTPException):
+        return (await client.get(path, token, timeout=30)).status
+    except TRANSPORT_ERRORS:
         return None
 
 
-def _deadlines_enforced(
-    base: str, snapshots: Sequence[Snapshot], crashed_at: datetime, web_up: threading.Event, until: float
-) -> tuple[float | None, list[str]]:
+async def _deadlines_enforced(
+    client: Http, snapshots: Sequence[Snapshot], crashed_at: datetime, until: float
+) -> Watched:
     """For each match that was playing, a long-poll of its first player on ``/events`` after the
     snapshot's version (again after each answer that settles nothing, see ``_outcome``) until a
-    ``TurnTimedOut`` decided after the crash comes; one thread per match, as each client waits.
+    ``TurnTimedOut`` decided after the crash comes; a coroutine per match, as each client waits.
     Returns when the last one came (monotonic; None unless all did) and the matches where none came
     (ended after the crash without one, or the limit passed)."""
     playing = [s for s in snapshots if s.playing]
     outcomes: dict[str, tuple[str, float]] = {}
-    lock = threading.Lock()
 
-    def wait_for_timeout(s: Snapshot) -> None:
-        client = Client(base, timeout=LONG_POLL_SECONDS + 30)
-        token = s.match.tokens[s.match.players[0]]
+    async def wait_for_timeout(s: Snapshot) -> None:
+        feed = LongPollFeed(client, s.match.match_id, s.match.tokens[s.match.players[0]])
         after = s.version
-        web_up.wait(max(0.0, until - time.monotonic()))
-        try:
-            while time.monotonic() < until:
-                wait = max(1, min(LONG_POLL_SECONDS, int(until - time.monotonic())))
-                try:
-                    reply = client.get(f"{s.match.path}/events?after={after}&wait={wait}", token)
-                except (OSError, http.client.HTTPException):
-                    reply = None
-                if reply is None or reply.status != 200:
-                    time.sleep(RETRY_SECONDS)
-                    continue
-                answer = reply.json()
-                outcome = _outcome(answer["events"], crashed_at)
-                if outcome is not None:
-                    with lock:
-                        outcomes[s.match.match_id] = (outcome, time.monotonic())
-                    return
-                after = answer["version"]
-        finally:
-            client.close()
+        while time.monotonic() < until:
+            wait = max(1, min(LONG_POLL_SECONDS, int(until - time.monotonic())))
+            try:
+                update = await feed.next(after, wait)
+            except (*TRANSPORT_ERRORS, Refused):
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
+            outcome = _outcome(update.events, crashed_at)
+            if outcome is not None:
+                outcomes[s.match.match_id] = (outcome, time.monotonic())
+                return
+            after = update.version
 
-    pollers = [threading.Thread(target=wait_for_timeout, args=(s,)) for s in playing]
-    for p in pollers:
-        p.start()
-    for p in pollers:
-        p.join()
+    await asyncio.gather(*(wait_for_timeout(s) for s in playing))
     enforced = [at for outcome, at in outcomes.values() if outcome == "enforced"]
     missing = [
         s.match.match_id

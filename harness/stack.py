@@ -17,7 +17,9 @@ folder of its own (Celery's filesystem queue, logs) and ``ARCANA_CLOCK_FILE``. C
 as in ``processes.all_components``: ``web``, ``celery-worker``, ``celery-beat``, ``relays`` (every
 service's relay, one process), ``consumers`` (every service's subscriptions, one process). Each runs
 in its own session, so ``kill`` reaches every process of it (the gunicorn master and its workers,
-the Celery worker and its pool).
+the Celery worker and its pool). ``web_replicas=2`` adds ``web-2`` (and ``waits-2`` when the
+long-polls are apart: ``waits_apart=True``, or ``ARCANA_WAITS=on``) on a port of its own:
+``stack.urls``.
 """
 
 from __future__ import annotations
@@ -64,6 +66,8 @@ class Stack:
         *,
         env: dict[str, str] | None = None,
         port: int | None = None,
+        web_replicas: int = 1,
+        waits_apart: bool | None = None,
     ) -> None:
         self.root = Path(root)
         self.data = self.root / "data"
@@ -90,7 +94,12 @@ class Stack:
             ARCANA_SCRYPT_N="1024",
             **(env or {}),
         )
-        self.components = {c.name: c for c in processes.all_components(self.port, self.data)}
+        more = tuple(free_port() for _ in range(web_replicas - 1))
+        self.components = {
+            c.name: c for c in processes.all_components(self.port, self.data, more, waits_apart)
+        }
+        # Each web replica's base URL (``web``, ``web-2``, …); ``url`` is the first.
+        self.urls = [self.url, *(f"http://127.0.0.1:{p}" for p in more)]
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
         migrate_all(self.database_url)
 
@@ -172,18 +181,17 @@ class Stack:
         self.env.update(DATABASE_URL=database_url, KAFKA_BOOTSTRAP_SERVERS=kafka_bootstrap)
 
     def wait_ready(self, timeout: float = 60.0) -> None:
-        """Until gunicorn answers ``/healthz`` (fails early when a component exited)."""
+        """Until every web replica's gunicorn answers ``/healthz`` (fails early when a component
+        exited)."""
         deadline = time.monotonic() + timeout
-        while True:
-            for name, proc in self.procs.items():
-                assert proc.poll() is None, f"{name} exited:\n{self.log(name)[-3000:]}"
-            try:
-                if requests.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return
-            except requests.RequestException:
-                pass
-            assert time.monotonic() < deadline, f"no /healthz after {timeout}s:\n{self.log('web')[-3000:]}"
-            time.sleep(0.1)
+        for url in self.urls:
+            while not _healthy(url):
+                for name, proc in self.procs.items():
+                    assert proc.poll() is None, f"{name} exited:\n{self.log(name)[-3000:]}"
+                assert time.monotonic() < deadline, (
+                    f"no {url}/healthz after {timeout}s:\n{self.log('web')[-3000:]}"
+                )
+                time.sleep(0.1)
 
     def log(self, name: str) -> str:
         path = self.logs / f"{name}.log"
@@ -252,6 +260,13 @@ def waits_apart(
         yield s
     for name in ("web", "waits"):
         assert '"status": 500' not in s.log(name), s.log(name)[-3000:]
+
+
+def _healthy(url: str) -> bool:
+    try:
+        return requests.get(f"{url}/healthz", timeout=1).status_code == 200
+    except requests.RequestException:
+        return False
 
 
 def _wait_group_gone(pgid: int, timeout: float = 3.0) -> None:

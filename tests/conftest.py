@@ -120,6 +120,7 @@ SERIAL_GROUPS = (
     ("tests/e2e/test_production_celery", "own-stacks"),
     ("tests/e2e/test_waiting_apart", "own-stacks"),
     ("tests/e2e/test_match_stream_e2e", "own-stacks"),
+    ("tests/e2e/test_many_replicas", "own-stacks"),
     ("tests/e2e/", "stacks-b"),  # economy, fair play, the whole loop, and a new module
     # not a stack: its module fixture (100,000 packs, ~15 s) is then built once, not on every worker
     ("tests/unit/economy/test_pack_statistics", "pack-statistics"),

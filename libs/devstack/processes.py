@@ -20,6 +20,7 @@ class Component:
     name: str
     argv: list[str]
     env: dict[str, str] = field(default_factory=dict)
+    port: int | None = None  # the HTTP port it serves, when it serves one
 
 
 def services_present() -> list[str]:
@@ -55,6 +56,7 @@ def gunicorn(
     workers: int | None = None,
     threads: int | None = None,
     long_polls: int | None = None,
+    replica: int = 1,
 ) -> Component:
     """gunicorn with ``workers`` processes (``ARCANA_WEB_WORKERS``, default 2) of ``threads`` threads
     (``ARCANA_WEB_THREADS``, default ``gunicorn_conf.THREADS``); it passes the match long-polls on to
@@ -67,10 +69,15 @@ def gunicorn(
     connections = threads + (conf.WORKER_CONNECTIONS - conf.THREADS)
     worker = f"--worker-class gthread --threads {threads} --worker-connections {connections}"
     argv = _gunicorn_argv("services.wsgi:app", "libs.web.gunicorn_conf", port, workers, worker)
-    env = {"PROMETHEUS_MULTIPROC_DIR": str(data_dir / "metrics")}
+    env = {"PROMETHEUS_MULTIPROC_DIR": str(data_dir / _replica_name("metrics", replica))}
     if long_polls:
         env["ARCANA_LONG_POLLS_AT"] = f"127.0.0.1:{long_polls}"
-    return Component("web", argv, env)
+    return Component(_replica_name("web", replica), argv, env, port)
+
+
+def _replica_name(name: str, replica: int) -> str:
+    """``web``, ``web-2``, ``web-3``…: the first replica keeps the name it always had."""
+    return name if replica == 1 else f"{name}-{replica}"
 
 
 def _gunicorn_argv(app: str, config: str, port: int, workers: int, worker: str) -> list[str]:
@@ -81,7 +88,7 @@ def _gunicorn_argv(app: str, config: str, port: int, workers: int, worker: str) 
     return [PY, "-m", "gunicorn", app, *options.split()]
 
 
-def waits(port: int, data_dir: Path) -> Component:
+def waits(port: int, data_dir: Path, replica: int = 1) -> Component:
     """The long-poll process on ``port`` (``services/match/waits_wsgi.py``): it serves the match events
     long-polls with gevent; the gthread gunicorn, the one port clients see, passes them on to it.
     Two workers, like the gthread gunicorn: a burst of new long-polls
@@ -92,12 +99,13 @@ def waits(port: int, data_dir: Path) -> Component:
 
     worker = f"--worker-class gevent --worker-connections {conf.CONNECTIONS}"
     return Component(
-        "waits",
+        _replica_name("waits", replica),
         _gunicorn_argv("services.match.waits_wsgi:app", "libs.gevent_conf", port, 2, worker),
         {
-            "PROMETHEUS_MULTIPROC_DIR": str(data_dir / "metrics-waits"),
+            "PROMETHEUS_MULTIPROC_DIR": str(data_dir / _replica_name("metrics-waits", replica)),
             "ARCANA_DB_POOL_TIMEOUT": str(conf.POOL_TIMEOUT),
         },
+        port,
     )
 
 
@@ -110,13 +118,21 @@ def cooperative_waits() -> bool:
     return importlib.util.find_spec("gevent") is not None
 
 
-def web(port: int, data_dir: Path) -> list[Component]:
+def web(port: int, data_dir: Path, replica: int = 1, apart: bool | None = None) -> list[Component]:
     """What serves HTTP on ``port``: the gthread gunicorn, passing the long-polls on to the long-poll
-    process on a port of its own, or serving them itself (``cooperative_waits``)."""
-    if not cooperative_waits():
-        return [gunicorn(port, data_dir)]
-    inner = int(os.environ.get("ARCANA_WAITS_PORT", "0")) or free_port()
-    return [waits(inner, data_dir), gunicorn(port, data_dir, long_polls=inner)]
+    process on a port of its own, or serving them itself (``apart``, default ``cooperative_waits``).
+    ``replica`` numbers the copies of a stack with several (``web_replicas``)."""
+    if not (cooperative_waits() if apart is None else apart):
+        return [gunicorn(port, data_dir, replica=replica)]
+    inner = (int(os.environ.get("ARCANA_WAITS_PORT", "0")) if replica == 1 else 0) or free_port()
+    return [waits(inner, data_dir, replica), gunicorn(port, data_dir, long_polls=inner, replica=replica)]
+
+
+def web_replicas(ports: list[int], data_dir: Path, apart: bool | None = None) -> list[Component]:
+    """``len(ports)`` copies of ``web``, the i-th on ``ports[i]``, each with its own long-poll
+    process when they are apart: what several web and waits pods behind a load balancer are, on one
+    machine. Every copy serves every match (they share nothing but PostgreSQL, as pods do)."""
+    return [c for i, port in enumerate(ports, start=1) for c in web(port, data_dir, i, apart)]
 
 
 def celery_worker(concurrency: int = 2) -> Component:
@@ -169,5 +185,10 @@ def consumers() -> Component:
     return Component("consumers", [PY, "-m", "libs.kit.consume", *_consuming_services()])
 
 
-def all_components(port: int, data_dir: Path) -> list[Component]:
-    return [*web(port, data_dir), celery_worker(), celery_beat(data_dir), relays(), consumers()]
+def all_components(
+    port: int, data_dir: Path, more_web_ports: tuple[int, ...] = (), waits_apart: bool | None = None
+) -> list[Component]:
+    """Every process of the stack: one web on ``port`` (and one more on each of ``more_web_ports``,
+    see ``web_replicas``), the Celery worker and beat, the relays, the consumers."""
+    front = web_replicas([port, *more_web_ports], data_dir, waits_apart)
+    return [*front, celery_worker(), celery_beat(data_dir), relays(), consumers()]
