@@ -4,6 +4,7 @@ service's definition can name it without loading Kafka's client."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -27,3 +28,10 @@ class Publication:
 
     topics: tuple[str, ...]
     route: Route
+
+
+def without(event: RecordedEvent, fields: frozenset[str], version: int) -> RecordedEvent:
+    """``event`` as a topic carries it without ``fields`` (e.g. a deck's cards), as schema ``version``
+    (the form declared for that topic): the stored event keeps them."""
+    data = {k: v for k, v in event.data.items() if k not in fields}
+    return dataclasses.replace(event, data=data, schema_version=version)

@@ -14,7 +14,7 @@ from libs.contracts.accounts import (
     SessionRevoked,
 )
 from libs.contracts.base import IntegrationEvent, MalformedEvent, Unacceptable, integration_event
-from libs.contracts.economy import ActiveDeckChanged
+from libs.contracts.economy import DECKS_TOPIC, ActiveDeckChanged, ActiveDeckChangedInFull
 from libs.contracts.ids import default_display_name, match_id_for
 from libs.contracts.match import (
     MatchCreated,
@@ -28,7 +28,9 @@ from libs.contracts.progression import QuestCompleted, RewardGranted, StreakDayK
 from libs.contracts.ratings import RatingChanged
 
 __all__ = [
+    "DECKS_TOPIC",
     "ActiveDeckChanged",
+    "ActiveDeckChangedInFull",
     "AllSessionsRevoked",
     "DisplayNameChanged",
     "IntegrationEvent",

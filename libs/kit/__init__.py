@@ -8,7 +8,7 @@ event catalog and the tests all find services through :func:`discover`. See
 ``docs/service-template.md``.
 """
 
-from libs.kit.definition import Publication, ServiceDef, Subscription
+from libs.kit.definition import Publication, ServiceDef, Subscription, without
 from libs.kit.errors import ErrorTable, Problem
 from libs.kit.events import EventCatalog, IntegrationEvent, integration_event, qualified_type
 from libs.kit.registry import definition, discover, service_names
@@ -29,4 +29,5 @@ __all__ = [
     "integration_event",
     "qualified_type",
     "service_names",
+    "without",
 ]

@@ -10,8 +10,9 @@ and dead-letter tools:
 - it reads only the topics of its ``subscriptions``, in the consumer groups named after them.
 
 And ``arcana-analyst``, for analysts: it reads every public topic and the match records (every
-catalog's topic; never a dead-letter topic), in consumer groups named ``arcana-analyst-*`` (or
-none, reading from the beginning as ``arcana export --topic`` does), and writes nothing.
+catalog's topic but a ``private`` one, such as economy's deck lists; never a dead-letter topic),
+in consumer groups named ``arcana-analyst-*`` (or none, reading from the beginning as ``arcana
+export --topic`` does), and writes nothing.
 
 The patches make each service's relay and consumers log in as its user (``libs.bus.security``:
 SASL SCRAM-SHA-512 over TLS, the password from the Secret the Strimzi User Operator creates for the
@@ -82,8 +83,9 @@ ANALYST = "arcana-analyst"
 
 
 def analyst_user(services: list[ServiceDef]) -> dict[str, Any]:
-    """The read-only KafkaUser of analysts: every catalog's topic, groups ``arcana-analyst-*``."""
-    topics = sorted({c.topic for svc in services for c in svc.events})
+    """The read-only KafkaUser of analysts: every catalog's topic but the private ones, groups
+    ``arcana-analyst-*``."""
+    topics = sorted({c.topic for svc in services for c in svc.events if not c.private})
     acls = [_acl("topic", t, ["Describe", "Read"]) for t in topics]
     acls.append(
         {

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from libs.bus.publication import Publication
+from libs.bus.publication import Publication, without
 from libs.kit.errors import ErrorTable
 from libs.kit.events import EventCatalog
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from libs.config import Settings
     from libs.eventstore import RecordedEvent, Upcasters
 
-__all__ = ["EventHandler", "Publication", "Runtime", "ServiceDef", "Subscription"]
+__all__ = ["EventHandler", "Publication", "Runtime", "ServiceDef", "Subscription", "without"]
 
 # (service object, event, connection of the consumer's transaction) -> anything (ignored)
 EventHandler = Callable[[Any, "RecordedEvent", "psycopg.Connection[Any]"], object]

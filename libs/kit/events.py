@@ -39,12 +39,14 @@ class FieldDoc:
 class EventCatalog:
     """What one topic carries: ``events`` published by ``service`` on ``topic``. Each is a dataclass
     with ``TYPE`` and ``VERSION``: an integration event, or a game engine's typed event
-    (``libs.games.arcana.facts``) on the match topics."""
+    (``libs.games.arcana.facts``) on the match topics. A ``private`` topic is read only by the
+    services that subscribe to it; the analysts' Kafka user is given no access (deck lists)."""
 
     service: str
     topic: str
     events: Sequence[Any]
     description: str = ""
+    private: bool = False  # only its subscribers read it: never the analysts (libs.kit.acls)
 
     def types(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(e.TYPE for e in self.events))

@@ -2,7 +2,9 @@
 (``libs.kit.events``), the domain's decisions and what ``arcana.economy.events`` carries.
 
 Every one of them is stored in the economy's event store and published on
-``arcana.economy.events`` (``CATALOG``; docs/events.md). ``ActiveDeckChanged``, which other
+``arcana.economy.events`` (``CATALOG``; docs/events.md), the deck events without their cards
+(``PUBLISHED_FORMS``); ``ActiveDeckChanged`` goes with its cards to ``arcana.economy.decks`` too
+(``DECKS``, the match service's alone; ``publication.py``). ``ActiveDeckChanged``, which other
 services consume, is declared in ``libs.contracts.economy``. Wallet stream ``wallet-<player>``:
 ``WalletOpened``, ``WalletCredited``, ``PackOpened``, ``CardCrafted``, ``CardDisenchanted``,
 ``ShardsCredited`` (the line's currency). Decks stream ``decks-<player>``: ``DeckSaved``,
@@ -19,10 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from libs.contracts.economy import ActiveDeckChanged
+from libs.contracts.economy import DECKS_TOPIC, ActiveDeckChangedInFull
+from libs.contracts.economy import ActiveDeckChanged as PublishedActiveDeckChanged
 from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
 
 TOPIC = "arcana.economy.events"
+ActiveDeckChanged = ActiveDeckChangedInFull  # as stored: with the deck's cards
 _PLAYER = "the player's id, as in the stream's name (from version 2; read into version 1 events)"
 _SINCE_V2 = 2  # the version that put the player (and a credit's earning time) in the data
 
@@ -185,6 +189,28 @@ class LineDeckSaved(IntegrationEvent):
     created: bool = field(metadata={"doc": "a new line (else a replacement)"})
 
 
+@dataclass(frozen=True)
+class _SavedWithoutCards(IntegrationEvent):
+    """A saved deck or line as the public topic carries it: which one, never its cards."""
+
+    player_id: str = field(metadata={"doc": "the player's id"})
+    deck_id: str = field(metadata={"doc": "the deck's or line's id (UUID)"})
+    name: str = field(metadata={"doc": "its name"})
+    created: bool = field(metadata={"doc": "a new one (else a replacement)"})
+
+
+@integration_event("DeckSaved", version=3)
+@dataclass(frozen=True)
+class PublishedDeckSaved(_SavedWithoutCards):
+    """A deck created or replaced (it may be incomplete): version 2 as stored, without its cards."""
+
+
+@integration_event("LineDeckSaved", version=2)
+@dataclass(frozen=True)
+class PublishedLineDeckSaved(_SavedWithoutCards):
+    """A line created or replaced: version 1 as stored, without its cards."""
+
+
 @integration_event("LineDeckDeleted", version=1)
 @dataclass(frozen=True)
 class LineDeckDeleted(IntegrationEvent):
@@ -219,10 +245,28 @@ def event_from(type_: str, data: dict[str, Any]) -> IntegrationEvent:
     return EVENT_TYPES[type_].from_data(data)
 
 
+# What the topic carries of a stored deck event: its form without cards (issue 34, finding 2).
+PUBLISHED_FORMS: dict[str, type[IntegrationEvent]] = {
+    cls.TYPE: cls for cls in (PublishedDeckSaved, PublishedLineDeckSaved, PublishedActiveDeckChanged)
+}
+
 CATALOG = EventCatalog(
     "economy",
     TOPIC,
-    tuple(EVENT_TYPES.values()),
+    tuple(PUBLISHED_FORMS.get(cls.TYPE, cls) for cls in EVENT_TYPES.values()),
     "Wallets, collections, packs and decks. Streams `wallet-<player>`, `decks-<player>` and "
-    "`line-<player>` (the line's collection and lines).",
+    "`line-<player>` (the line's collection and lines). No deck list: `DeckSaved`, `LineDeckSaved` "
+    "and `ActiveDeckChanged` come without their cards (the analysts read this topic while matches "
+    "run); the active deck's cards go to `arcana.economy.decks`, which only the match service reads.",
+)
+
+DECKS = EventCatalog(
+    "economy",
+    DECKS_TOPIC,
+    (ActiveDeckChangedInFull,),
+    "Each player's active deck per game with its cards (`ActiveDeckChanged` as stored, keyed by "
+    "`decks-<player>` or `line-<player>`), for the match service, whose Kafka user alone may read "
+    "it: the analysts' may not (a deck list is hidden until the match that plays it has ended; the "
+    "match's record on `arcana.match.records` then shows it).",
+    private=True,
 )

@@ -9,7 +9,8 @@ from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
 from services.economy import api, consumers, line_api
 from services.economy.ceilings import GRANT_CEILING
-from services.economy.events import CATALOG
+from services.economy.events import CATALOG, DECKS
+from services.economy.publication import PUBLICATION
 from services.economy.service import EconomyService
 from services.economy.upcasting import UPCASTERS
 
@@ -39,7 +40,8 @@ SERVICE = ServiceDef(
     build=build,
     blueprints=_blueprints,
     errors=api.ERRORS,
-    events=(CATALOG,),
+    events=(CATALOG, DECKS),
+    publication=PUBLICATION,  # deck events without cards; the active deck's cards for match alone
     upcasters=UPCASTERS,
     subscriptions=(
         Subscription(

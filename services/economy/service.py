@@ -51,7 +51,7 @@ from services.economy.domain import (
 from services.economy.domain.bounds import Ceiling
 from services.economy.domain.credits import PlayerCredit, PlayerShards, within_daily_limit
 from services.economy.domain.packs import new_server_seed
-from services.economy.events import CATALOG, Event, PackOpened, event_from
+from services.economy.events import EVENT_TYPES, Event, PackOpened, event_from
 from services.economy.lines import Lines
 from services.economy.upcasting import UPCASTERS
 
@@ -120,7 +120,7 @@ class EconomyService:
         self.schema = schema
         self.grant_ceiling = grant_ceiling or DEFAULT_GRANT_CEILING
         self.events = EventStore(pool, schema, UPCASTERS)
-        self.repository = Repository(pool, self.events, project=self._project, declared=CATALOG.events)
+        self.repository = Repository(pool, self.events, project=self._project, declared=EVENT_TYPES.values())
         self.cache = StreamCache()
         self._wallets: Fold[wallet.Wallet | None] = Fold(
             lambda: None, _evolving(wallet.evolve), snapshots=WALLET_SNAPSHOTS, cache=self.cache

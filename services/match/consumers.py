@@ -7,8 +7,9 @@
   the game as economy published it, none in the arena; older requests carry ``{"id", "deck"}``,
   vetted against it) start a match, or a ``MatchRequestRejected`` (``creation.requested``);
 - ``PlayerRegistered`` (``arcana.accounts.events``): the players that exist (for requests);
-- ``ActiveDeckChanged`` (``arcana.economy.events``): each player's active deck per game (practice,
-  requests).
+- ``ActiveDeckChanged`` (``arcana.economy.decks``, in full: economy's public topic carries no
+  cards, and only match's Kafka user may read this one): each player's active deck per game
+  (practice, requests).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 import psycopg
 
-from libs.contracts import ActiveDeckChanged, PlayerRegistered
+from libs.contracts import ActiveDeckChangedInFull, PlayerRegistered
 from libs.eventstore import RecordedEvent
 from services.match.service import MatchService
 
@@ -35,13 +36,13 @@ def request_match(svc: MatchService, event: RecordedEvent, conn: psycopg.Connect
 
 
 ACTIVE_DECK_CONSUMER = "match-active-decks"
-ACTIVE_DECK_CHANGED = ActiveDeckChanged.TYPE
+ACTIVE_DECK_CHANGED = ActiveDeckChangedInFull.TYPE
 
 
 def active_deck_changed(svc: MatchService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
     """Keep the player's active deck from economy's ``ActiveDeckChanged`` (for practice matches and
     requests); a malformed one is a dead letter (``MalformedEvent``)."""
-    deck = ActiveDeckChanged.decode(event)
+    deck = ActiveDeckChangedInFull.decode(event)
     svc.creation.keep_active_deck(deck.data(), event.version, conn)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from psycopg_pool import ConnectionPool
 
 from libs.bus import topic_for
+from libs.contracts import DECKS_TOPIC
 from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
 from services.match import api, consumers
@@ -112,7 +113,7 @@ SERVICE = ServiceDef(
         ),
         Subscription(
             consumers.ACTIVE_DECK_CONSUMER,
-            (topic_for("economy"),),
+            (DECKS_TOPIC,),  # the active decks with their cards: match's alone to read
             {consumers.ACTIVE_DECK_CHANGED: consumers.active_deck_changed},
         ),
     ),

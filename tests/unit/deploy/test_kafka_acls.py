@@ -110,7 +110,7 @@ def test_production_logs_each_relay_and_consumer_in_as_its_services_user() -> No
 
 def test_the_analysts_user_reads_the_public_and_records_topics_and_writes_nothing() -> None:
     analyst = _users()[acls.ANALYST]
-    catalogs = {c.topic for s in kit.discover() for c in s.events}
+    catalogs = {c.topic for s in kit.discover() for c in s.events if not c.private}
     assert _granted(analyst, "topic", "Read") == catalogs
     assert "arcana.match.records" in catalogs and "arcana.match.events" in catalogs
     assert not _granted(analyst, "topic", "Write") and not _granted(analyst, "topic", "Create")
@@ -119,3 +119,15 @@ def test_the_analysts_user_reads_the_public_and_records_topics_and_writes_nothin
         a["resource"] for a in analyst["spec"]["authorization"]["acls"] if a["resource"]["type"] == "group"
     ]
     assert group == {"type": "group", "name": "arcana-analyst-", "patternType": "prefix"}
+
+
+def test_only_the_match_service_reads_the_deck_lists() -> None:
+    """Issue 34, finding 2: economy's active decks with their cards go to a topic of their own that
+    the match service's user alone may read (never the analysts', while a match plays the deck);
+    economy's public topic, which the analysts read, carries no deck list (tests/integration/economy/
+    test_published_decks.py)."""
+    readers = {
+        name for name, user in _users().items() if "arcana.economy.decks" in _granted(user, "topic", "Read")
+    }
+    assert readers == {"arcana-match"}
+    assert "arcana.economy.events" in _granted(_users()[acls.ANALYST], "topic", "Read")
