@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from libs.bus.publication import Publication, without
 from libs.kit.errors import ErrorTable
-from libs.kit.events import EventCatalog
+from libs.kit.events import EventCatalog, IntegrationEvent
 
 if TYPE_CHECKING:
     import psycopg
@@ -67,6 +67,8 @@ class ServiceDef:
       ``subscriptions`` by :func:`libs.kit.definition`, and a check of every token in its app.
     - ``upcasters`` (optional): how its stored events of older shapes read as the current ones;
       every reader of its store (the service, ``arcana rebuild``, ``arcana export``) uses them.
+    - ``stored`` (optional): events it stores that no catalog lists as stored because its
+      ``publication`` publishes them in another form (economy's deck events, without their cards).
     """
 
     name: str
@@ -81,6 +83,7 @@ class ServiceDef:
     own_sessions: bool = False
     purge_closed: Callable[[Any, datetime], int] | None = None
     upcasters: Upcasters | None = None
+    stored: tuple[type[IntegrationEvent], ...] = ()
 
     @property
     def schema(self) -> str:

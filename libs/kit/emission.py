@@ -45,8 +45,9 @@ class Violation:
 
 
 def declared(service: str) -> frozenset[type[IntegrationEvent]]:
-    """Every event class the service's catalogs list."""
-    return frozenset(e for catalog in definition(service).events for e in catalog.events)
+    """Every event class the service's catalogs list, and those it stores to publish otherwise."""
+    svc = definition(service)
+    return frozenset(e for catalog in svc.events for e in catalog.events) | frozenset(svc.stored)
 
 
 def check(service: str) -> list[Violation]:

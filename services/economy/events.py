@@ -245,6 +245,9 @@ def event_from(type_: str, data: dict[str, Any]) -> IntegrationEvent:
     return EVENT_TYPES[type_].from_data(data)
 
 
+# Stored as decided, published only in another form (``PUBLISHED_FORMS``; ``SERVICE.stored``).
+STORED_ONLY = (DeckSaved, LineDeckSaved)
+
 # What the topic carries of a stored deck event: its form without cards (issue 34, finding 2).
 PUBLISHED_FORMS: dict[str, type[IntegrationEvent]] = {
     cls.TYPE: cls for cls in (PublishedDeckSaved, PublishedLineDeckSaved, PublishedActiveDeckChanged)

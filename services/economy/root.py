@@ -9,7 +9,7 @@ from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
 from services.economy import api, consumers, line_api
 from services.economy.ceilings import GRANT_CEILING
-from services.economy.events import CATALOG, DECKS
+from services.economy.events import CATALOG, DECKS, STORED_ONLY
 from services.economy.publication import PUBLICATION
 from services.economy.service import EconomyService
 from services.economy.upcasting import UPCASTERS
@@ -41,6 +41,7 @@ SERVICE = ServiceDef(
     blueprints=_blueprints,
     errors=api.ERRORS,
     events=(CATALOG, DECKS),
+    stored=STORED_ONLY,  # published without their cards (CATALOG declares that form)
     publication=PUBLICATION,  # deck events without cards; the active deck's cards for match alone
     upcasters=UPCASTERS,
     subscriptions=(

@@ -47,10 +47,12 @@ def test_the_catalog_names_publishers_and_consumers() -> None:
 
 
 def test_services_consume_only_events_and_lifecycle_topics() -> None:
-    """Services consume another's ``.events`` or ``.lifecycle`` topic. Match's complete records of
-    ended matches (every hidden card) are for analysts: no service subscribes to them."""
+    """Services consume another's ``.events`` or ``.lifecycle`` topic, or one it declares private
+    (economy's deck lists, for match alone: tests/unit/deploy/test_kafka_acls.py). Match's complete
+    records of ended matches (every hidden card) are for analysts: no service subscribes to them."""
     services = kit.discover()
     consumable = {t for s in services for t in (topic_for(s.name), lifecycle_topic_for(s.name))}
+    consumable |= {c.topic for s in services for c in s.events if c.private}
     for svc in services:
         for sub in svc.subscriptions:
             assert set(sub.topics) <= consumable, (svc.name, sub.name, sub.topics)
