@@ -187,7 +187,10 @@ def test_two_new_players_train_unlock_ranked_fight_and_are_paid_as_the_seed_says
         assert p.api.line_progress()["arena_xp"] == ARENA_XP_PER_TRAINING_WIN * wins[p.id]
 
     # The combat log each player sees is the replay's; the seed is in the store, never in a view.
-    [seed] = [e["seed"] for e in _replay(stack, match_id, None) if e["type"] == "FightStarted"]
+    [fight] = [e for e in _replay(stack, match_id, None) if e["type"] == "FightStarted"]
+    seed = fight["seed"]
+    # each played the line they set active (economy -> arcana.economy.decks -> match's read model)
+    assert {side["id"]: side["line"] for side in fight["players"]} == lines
     for p in (a, b):
         replayed = _replay(stack, match_id, p.id)
         shown = p.api.events(match_id)["events"]
