@@ -52,6 +52,7 @@ def _fight_started(e: Event) -> State:
         links=(links[0], links[1]),
         hp=(tuple(f.hp for f in sides[0]), tuple(f.hp for f in sides[1])),
         record=(e,),
+        rules=e.get("rules", 1),
     )
 
 

@@ -11,6 +11,10 @@ SEATS: Final = frozenset({2})  # a fight is always two sides
 MAX_ROUNDS: Final = 40
 MAX_SAVED_LINES: Final = 5  # per player, one active (kept by the economy service)
 TRAINING_TO_UNLOCK_RANKED: Final = 3
+# The version of the line's rules a fight is played under (written in its FightStarted as `rules`; absent:
+# 1). 1: the classic link needed three different cards; 2: one card may meet several of its requirements.
+RULES_VERSION: Final = 2
+RULES_VERSIONS: Final = (1, 2)
 
 
 def heal_amount(round_: int) -> int:

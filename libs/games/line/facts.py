@@ -44,6 +44,14 @@ class FightStartedPublic(LineFact):
     match_id: str = field(metadata=_doc("the match id"))
     first: str = field(metadata=_doc("the id of the player whose side acts first in round 1"))
     players: list[dict[str, Any]] = field(metadata=_doc(_PLAYERS))
+    rules: int = field(
+        default=1,
+        kw_only=True,
+        metadata=_doc(
+            "the version of the line's rules the fight is played under (absent: 1, every fight before "
+            "versions; 2: one card may meet several of the classic link's requirements)"
+        ),
+    )
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ class Line(Game):
     name: ClassVar[str] = "line"
     seats: ClassVar[frozenset[int]] = frozenset({2})
     state_class: ClassVar[type | None] = State  # snapshots by its type hints (``libs.games.codec``)
-    snapshot_shape: ClassVar[int] = 1  # bump it when ``State`` (or a class it holds) changes
+    snapshot_shape: ClassVar[int] = 2  # bump it when ``State`` (or a class it holds) changes
     errors: ClassVar[tuple[type[IllegalCommand], ...]] = ERRORS
     commands: ClassVar[Mapping[str, CommandShape]] = {}
     starter_deck: ClassVar[tuple[str, ...]] = catalog.WELCOME_LINE
@@ -46,7 +46,8 @@ class Line(Game):
     public_events: ClassVar[tuple[Any, ...]] = tuple(facts.PUBLIC.values())
 
     def setup(self, setup: Setup) -> list[dict[str, Any]]:
-        """The whole fight. `options`: `first` (a player id). A bad line raises `InvalidLine` with every
+        """The whole fight. `options`: `first` (a player id), `rules` (a rules version; default the
+        current). A bad line raises `InvalidLine` with every
         problem per player."""
         problems = {s.id: found for s in setup.seats if (found := catalog.line_problems(s.deck))}
         if problems:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .catalog import Card
-from .constants import Link, Role, Tag
+from .constants import RULES_VERSION, Link, Role, Tag
 
 Bonus = tuple[int, int, int]  # +ATK, +ARM, +HP
 
@@ -119,7 +119,24 @@ def _anchor(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | None:
 
 
 def _classic(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | None:
-    """Three different cards, one tank/initiator, one carry/nuker, one support/healer: everyone +1 HP."""
+    """In the five, a tank/initiator, a carry/nuker and a support/healer (one card may be several of
+    them, rules version 2): everyone +1 HP. The slots: three different cards when the five has them (as
+    version 1 chose them), else the fewest that meet the three."""
+    fronts, hitters, helpers = _slots(masks, FRONTISH), _slots(masks, DAMAGEISH), _slots(masks, SUPPORTISH)
+    if not (fronts and hitters and helpers):
+        return None
+    return _classic_v1(cards, masks) or _link(
+        CLASSIC, 1, _fewest(fronts, hitters, helpers), _all(cards, (0, 0, 1))
+    )
+
+
+def _fewest(fronts: tuple[int, ...], hitters: tuple[int, ...], helpers: tuple[int, ...]) -> tuple[int, ...]:
+    """The fewest slots with one in each group (the first such, the groups' slots taken left to right)."""
+    return min((tuple(sorted({a, b, c})) for a in fronts for b in hitters for c in helpers), key=len)
+
+
+def _classic_v1(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | None:
+    """Rules version 1: three different cards, one tank/initiator, one carry/nuker, one support/healer."""
     fronts, hitters, helpers = _slots(masks, FRONTISH), _slots(masks, DAMAGEISH), _slots(masks, SUPPORTISH)
     for a in fronts:
         for b in hitters:
@@ -163,20 +180,18 @@ def _push(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | None:
     return _link(PUSH, 2, slots, bonus)
 
 
-LINKS: Final[tuple[Callable[[Sequence[Card], Sequence[int]], ActiveLink | None], ...]] = (
-    _anchor,
-    _classic,
-    _control_net,
-    _nuker_choir,
-    _slippery,
-    _push,
-)
+Finder = Callable[[Sequence[Card], Sequence[int]], ActiveLink | None]
+# each rules version's link finders, in the order of `Link`
+LINKS: Final[dict[int, tuple[Finder, ...]]] = {
+    1: (_anchor, _classic_v1, _control_net, _nuker_choir, _slippery, _push),
+    2: (_anchor, _classic, _control_net, _nuker_choir, _slippery, _push),
+}
 
 
-def active_links(cards: Sequence[Card]) -> list[ActiveLink]:
-    """The links a line lights, in the order of `Link`."""
+def active_links(cards: Sequence[Card], rules: int = RULES_VERSION) -> list[ActiveLink]:
+    """The links a line lights under rules version `rules`, in the order of `Link`."""
     masks = [_mask(c.words) for c in cards]
-    return [link for find in LINKS if (link := find(cards, masks)) is not None]
+    return [link for find in LINKS[rules] if (link := find(cards, masks)) is not None]
 
 
 def bake(cards: Sequence[Card], links: Sequence[ActiveLink]) -> tuple[Fighter, ...]:

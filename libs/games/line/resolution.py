@@ -84,6 +84,7 @@ def ended(opening: State, out: Outcome, record: tuple[Mapping[str, Any], ...]) -
         healed=out.healed,
         hits=out.hits,
         record=record,
+        rules=opening.rules,
     )
 
 

@@ -9,7 +9,7 @@ from libs.games.sdk.plumbing import setup_fields
 from libs.games.sdk.rng import pick
 
 from .catalog import CATALOG, validate_line
-from .constants import SEATS, Ev
+from .constants import RULES_VERSION, RULES_VERSIONS, SEATS, Ev
 from .errors import InvalidSetup
 from .links import active_links, bake
 from .resolution import Event, ended, play
@@ -24,7 +24,9 @@ def start(setup: Mapping[str, Any]) -> list[Event]:
     decide afterwards.
 
     `setup`: `match_id`, `seed` (int), `players` (two `{"id", "deck": [five card ids]}`, ids distinct),
-    optional `first` (a player id; default: drawn from the seed). Raises `InvalidSetup` for a malformed
+    optional `first` (a player id; default: drawn from the seed), optional `rules` (the rules version,
+    default `RULES_VERSION`; written in FightStarted unless it is 1, which is how fights before it were
+    recorded). Raises `InvalidSetup` for a malformed
     setup and `InvalidLine` for a deck that is not five different catalog cards.
     """
     return fight(setup)[0]
@@ -45,8 +47,11 @@ def fight_started(setup: Mapping[str, Any]) -> tuple[Event, State]:
         first = pids[pick(seed, FIRST_SIDE, 2)]
     elif first not in pids:
         raise InvalidSetup(f"first player {first!r} is not in the fight")
+    rules = setup.get("rules", RULES_VERSION)
+    if rules not in RULES_VERSIONS or isinstance(rules, bool):
+        raise InvalidSetup(f"rules version {rules!r} is not one of {list(RULES_VERSIONS)}")
     lines = [validate_line(p.get("deck")) for p in players]
-    links = [active_links([CATALOG[c] for c in line]) for line in lines]
+    links = [active_links([CATALOG[c] for c in line], rules) for line in lines]
     fighters = [bake([CATALOG[c] for c in line], side) for line, side in zip(lines, links, strict=True)]
     event = {
         "type": Ev.FIGHT_STARTED.value,
@@ -63,6 +68,8 @@ def fight_started(setup: Mapping[str, Any]) -> tuple[Event, State]:
             for i in (0, 1)
         ],
     }
+    if rules != 1:
+        event["rules"] = rules
     state = State(
         match_id=match_id,
         seed=seed,
@@ -73,5 +80,6 @@ def fight_started(setup: Mapping[str, Any]) -> tuple[Event, State]:
         links=(tuple(links[0]), tuple(links[1])),
         hp=(tuple(f.hp for f in fighters[0]), tuple(f.hp for f in fighters[1])),
         record=(event,),
+        rules=rules,
     )
     return event, state

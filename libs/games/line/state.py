@@ -45,6 +45,8 @@ class State:
     hits: Pair = (0, 0)
     record: tuple[Mapping[str, Any], ...] = field(default=(), repr=False)
     """Every event of the fight so far, FightStarted first: the combat log is read from it."""
+    rules: int = 1
+    """The rules version the fight is played under (FightStarted's `rules`; absent there: 1)."""
 
     def side(self, player_id: str) -> int:
         """0 or 1 for a player of the fight; ValueError otherwise."""
@@ -77,6 +79,7 @@ class State:
             "healed": list(self.healed),
             "hits": list(self.hits),
             "record": [dict(e) for e in self.record],
+            "rules": self.rules,
         }
 
 
@@ -85,8 +88,11 @@ def state_hash(state: State) -> str:
 
     The record's events are hashed in their schema version 1 shape (the player named ``player``,
     as version 2's ``player_id``): a fight stored before the rename replays, upcast, to the hash it
-    stored, and one stored since has the hash it would have had then."""
+    stored, and one stored since has the hash it would have had then. A fight of rules version 1 (every
+    fight recorded before versions) hashes without the version, as it did then."""
     canonical = state.to_dict()
+    if canonical["rules"] == 1:
+        del canonical["rules"]
     canonical["record"] = [_as_version_1(e) for e in canonical["record"]]
     text = json.dumps(canonical, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()

@@ -79,12 +79,28 @@ def test_hand_made_lines_of_any_length_equal_the_reference(chunk: int) -> None:
 
 
 def test_links_and_baked_stats_equal_the_reference() -> None:
+    """The reference reads links as rules version 1 did (the classic link on three different cards)."""
     rng = random.Random(2301)
     for _ in range(4000):
         cards = [CATALOG[c] for c in rng.sample(IDS, 5)]
-        links = active_links(cards)
+        links = active_links(cards, 1)
         assert links == reference.active_links(cards)
         assert bake(cards, links) == reference.bake(cards, links)
+
+
+def test_version_2_differs_from_version_1_by_the_classic_link_alone_and_only_where_one_card_is_several() -> (
+    None
+):
+    rng = random.Random(2302)
+    changed = 0
+    for _ in range(4000):
+        cards = [CATALOG[c] for c in rng.sample(IDS, 5)]
+        old, new = active_links(cards, 1), active_links(cards, 2)
+        if old != new:
+            changed += 1
+            assert [x for x in new if x.id != "classic"] == old and "classic" not in {x.id for x in old}
+            assert len(next(x for x in new if x.id == "classic").slots) < 3  # one card meets two needs
+    assert changed > 0
 
 
 def test_a_fast_fight_still_folds_to_its_state() -> None:

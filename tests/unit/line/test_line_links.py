@@ -15,8 +15,8 @@ def make(name: str, roles: list[str], tags: list[str] = (), atk: int = 3, arm: i
 PLAIN = make("plain", ["carry"])
 
 
-def lit(cards: list[Card]) -> dict[str, int]:
-    return {link.id: link.tier for link in active_links(cards)}
+def lit(cards: list[Card], rules: int = 2) -> dict[str, int]:
+    return {link.id: link.tier for link in active_links(cards, rules)}
 
 
 def stats(cards: list[Card]) -> list[tuple[int, int, int]]:
@@ -35,16 +35,39 @@ def test_anchor_a_support_or_a_healer_gives_everyone_1_armour() -> None:
         assert stats(cards) == [(3, 4, 10)] * 5
 
 
-def test_classic_needs_three_different_cards_and_gives_everyone_1_hp() -> None:
+def test_classic_a_tank_a_carry_and_a_support_give_everyone_1_hp() -> None:
     tank, support = make("t", ["tank"]), make("s", ["support"])
     cards = [tank, PLAIN, support, PLAIN, PLAIN]
-    assert lit(cards) == {"anchor": 1, "classic": 1}
+    for rules in (1, 2):
+        assert lit(cards, rules) == {"anchor": 1, "classic": 1}
     assert stats(cards) == [(3, 4, 11)] * 5
-    # one card that is both tank and carry counts once: no classic with only a support beside it
+    assert "classic" not in lit([tank, support, support, support, support])  # no carry or nuker
+
+
+def test_classic_version_1_needed_three_different_cards() -> None:
     both = make("tc", ["tank", "carry"])
-    filler = make("f", ["support"])  # a second support is no carry either
-    assert "classic" not in lit([both, support, filler, filler, filler])
-    assert "classic" in lit([both, support, make("i", ["support"], ["initiator"]), filler, filler])
+    support = make("s", ["support"])
+    assert "classic" not in lit([both, support, support, support, support], rules=1)
+    assert "classic" in lit([both, support, make("i", ["support"], ["initiator"]), support, support], rules=1)
+
+
+def test_classic_version_2_one_card_may_meet_several_requirements() -> None:
+    both = make("tc", ["tank", "carry"])
+    support = make("s", ["support"])
+    links = active_links([support, both, support, support, support])
+    classic = next(x for x in links if x.id == "classic")
+    assert classic.slots == (0, 1)  # the tank-carry meets two needs, the first support the third
+    assert "classic" in lit([make("all", ["tank", "carry", "support"]), PLAIN, PLAIN, PLAIN, PLAIN])
+
+
+def test_the_seeds_classic_case_sun_herald_is_support_and_initiator() -> None:
+    line = ["sun_herald", "reed_archer", "ash_hound", "blade_dancer", "gale_duelist"]
+    cards = [CATALOG[c] for c in line]
+    assert "classic" not in lit(cards, rules=1)  # the old misreading
+    assert lit(cards) == {"anchor": 1, "classic": 1, "slippery": 2}
+    classic = next(x for x in active_links(cards) if x.id == "classic")
+    assert classic.slots == (0, 1)
+    assert [hp for _, _, hp in stats(cards)] == [c.hp + 1 for c in cards]
 
 
 def test_control_net_takes_its_best_tier() -> None:
