@@ -120,11 +120,14 @@ def _living(side: list[Unit]) -> list[int]:
     return [i for i, u in enumerate(side) if u.hp > 0]
 
 
-def fight(lines: list[list[str]], seed: int, first: int | None = None) -> Reading:
+def fight(lines: list[list[str]], seed: int) -> Reading:
     read = [units(line) for line in lines]
-    sides = [read[0][1], read[1][1]]
+    return combat([read[0][1], read[1][1]], first_side(seed), [read[0][0], read[1][0]])
+
+
+def combat(sides: list[list[Unit]], first: int, links: list[list[str]] | None = None) -> Reading:
+    """The fight of two sides of cards with their links already in their stats (any length from 1)."""
     stats = [[(u.atk, u.arm, u.hp) for u in side] for side in sides]
-    first = first_side(seed) if first is None else first
     rounds: list[list[Step]] = []
     winner, reason = -1, "round_limit"
     for r in range(1, 41):
@@ -146,7 +149,7 @@ def fight(lines: list[list[str]], seed: int, first: int | None = None) -> Readin
     if winner < 0:
         winner, tie = _tie_break(sides, first)
     score = sum(u.hp for u in sides[winner])  # the fallen are at 0
-    return Reading([read[0][0], read[1][0]], stats, first, rounds, winner, reason, tie, score)
+    return Reading(links or [[], []], stats, first, rounds, winner, reason, tie, score)
 
 
 def _hits(sides: list[list[Unit]], begins: int, r: int, log: list[Step]) -> int:
