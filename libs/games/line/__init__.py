@@ -4,6 +4,7 @@
 `visible_event`, `combat_log` and `result` are what a viewer and the services see (docs/line.md).
 """
 
+from .autofill import autofill
 from .bots import pick_line
 from .catalog import (
     CATALOG,
@@ -49,6 +50,7 @@ __all__ = [
     "TieBreak",
     "UnknownPlayer",
     "active_links",
+    "autofill",
     "bake",
     "combat_log",
     "decide",
