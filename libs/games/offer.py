@@ -140,6 +140,9 @@ class Collection:
     currency: str
     starter: Mapping[str, int] = field(default_factory=dict)
     welcome: tuple[str, ...] = ()
+    autofill: Callable[[Mapping[str, int]], Sequence[str]] | None = None
+    """A deck the game proposes from a collection (card id -> copies); ValueError when it holds too few
+    cards for one. None: the game proposes none."""
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@
 
 - ``POST /v1/line/welcome`` → 201 the collection with the welcome set; 409 ``welcome_already_claimed``
 - ``GET  /v1/line/collection`` → 200 the line cards owned, with the catalog's card
+- ``POST /v1/line/decks/autofill`` → 200 a proposed five (most links, then stats), nothing saved;
+  422 ``invalid_line`` for a collection of fewer than five different cards
 - ``GET|POST /v1/line/decks``, ``PUT|DELETE /v1/line/decks/{id}``, ``POST /v1/line/decks/{id}/activate``;
   422 ``invalid_line`` (details.problems names every problem), 409 ``deck_limit_reached``,
   ``active_deck``; 404 ``deck_not_found``; 429 over the deck-write limit
@@ -74,6 +76,15 @@ def list_lines() -> Any:
 def create_line(args: dict[str, Any]) -> Any:
     """Save a new line: five different line cards you own, the front (left) first."""
     return _lines().save(_me(), None, args["name"], args["cards"], tx=request_transaction)
+
+
+@blp.route(f"/v1/{WELCOME_GAME}/decks/autofill", methods=["POST"])
+@require_player
+@blp.response(200, schemas.LineAutofillOut)
+def autofill_line() -> Any:
+    """Propose a five from your collection: the most links lit, then the highest stats (the links baked
+    in), the same five for the same collection; nothing is saved (swap by hand, then save it)."""
+    return _lines().autofill(_me())
 
 
 @blp.route(f"/v1/{WELCOME_GAME}/decks/<deck_id>", parameters=_DECK_ID, methods=["PUT"])

@@ -18,7 +18,7 @@ from psycopg_pool import ConnectionPool
 
 from libs.eventstore import Fold, RecordedEvent, Repository, StreamCache, Transaction, UnitOfWork
 from services.economy import store
-from services.economy.domain import DeckNotFound, welcome
+from services.economy.domain import DeckNotFound, InvalidLine, welcome
 from services.economy.events import Event, event_from
 
 Conn = psycopg.Connection[Any]
@@ -124,6 +124,21 @@ class Lines:
         """The player's lines, each with its legality, links and baked stats."""
         with self.pool.connection() as c:
             return self._decks(c, player_id)
+
+    def autofill(self, player_id: str) -> dict[str, Any]:
+        """A proposed line of the player's collection (the game's ``Collection.autofill``) with its links
+        and baked stats; nothing is written. Raises ``InvalidLine`` when the collection holds too few
+        cards (or the game proposes none)."""
+        with self.pool.connection() as c:
+            owned = store.collection(c, self.schema, player_id, "line_collection")
+        propose = welcome.WELCOME.autofill
+        try:
+            if propose is None:
+                raise ValueError(f"{welcome.WELCOME_GAME} proposes no line")
+            cards = list(propose(owned))
+        except ValueError as e:
+            raise InvalidLine(str(e), {"problems": [str(e)]}) from None
+        return {"cards": cards, **welcome.links(cards)}
 
     def _collection(self, c: Conn, player_id: str) -> dict[str, Any]:
         owned = store.collection(c, self.schema, player_id, "line_collection")

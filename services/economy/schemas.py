@@ -225,5 +225,19 @@ class LineDeckOut(DeckOut):
     )
 
 
+class LineAutofillOut(ma.Schema):
+    cards = ma.fields.List(
+        ma.fields.String(),
+        required=True,
+        metadata={"description": "the proposed five, the front (left) first"},
+    )
+    links = ma.fields.List(ma.fields.Nested(LinkOut), required=True, metadata={"description": "links lit"})
+    stats = ma.fields.List(
+        ma.fields.Nested(FighterOut),
+        required=True,
+        metadata={"description": "each card as it would enter the fight, every link baked in, left first"},
+    )
+
+
 class LineDecksOut(ma.Schema):
     decks = ma.fields.List(ma.fields.Nested(LineDeckOut), required=True)

@@ -22,6 +22,7 @@ from libs.games.offer import (
     Rewards,
 )
 
+from .autofill import autofill
 from .catalog import CATALOG, WELCOME_SET, line_problems
 from .constants import LINE_SIZE, MAX_SAVED_LINES
 from .links import active_links, bake
@@ -71,5 +72,7 @@ OFFER = Offer(
     progress=Progress(
         pass_xp=False, facts=SHARED_FACTS, quests_in_practice=False, track="line", track_xp=ARENA_XP_WIN
     ),
-    collection=Collection(LineCards(), LINE_SIZE, MAX_SAVED_LINES, "shards", welcome=WELCOME_SET),
+    collection=Collection(
+        LineCards(), LINE_SIZE, MAX_SAVED_LINES, "shards", welcome=WELCOME_SET, autofill=autofill
+    ),
 )

@@ -25,6 +25,7 @@ ENDPOINTS = {
     "/v1/line/decks",
     "/v1/line/decks/{deck_id}",
     "/v1/line/decks/{deck_id}/activate",
+    "/v1/line/decks/autofill",
 }
 
 

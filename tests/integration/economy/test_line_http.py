@@ -103,3 +103,37 @@ def test_activation_publishes_the_line_for_match_and_matchmaking(
     assert last.data["cards"] == second  # the active line edited: published again
     assert me.delete(f"/v1/line/decks/{spare['deck_id']}").status_code == 204
     assert [d["deck_id"] for d in me.get("/v1/line/decks").get_json()["decks"]] == [first["deck_id"]]
+
+
+def test_autofill_proposes_the_best_five_of_the_collection_and_writes_nothing(
+    client: Any, counts: Any
+) -> None:
+    from libs.games.line import autofill
+
+    me = client()
+    empty = me.post("/v1/line/decks/autofill")
+    assert empty.status_code == 422 and empty.get_json()["error"]["code"] == "invalid_line"
+    assert "the collection has 0" in empty.get_json()["error"]["details"]["problems"][0]
+    me.post("/v1/line/welcome")
+    before = counts()
+    r = me.post("/v1/line/decks/autofill")
+    assert r.status_code == 200, r.get_json()
+    proposed = r.get_json()
+    assert proposed["cards"] == list(autofill(WELCOME_SET))
+    assert [link["id"] for link in proposed["links"]] == [
+        "anchor",
+        "classic",
+        "control_net",
+        "nuker_choir",
+        "slippery",
+    ]
+    assert [s["card_id"] for s in proposed["stats"]] == proposed["cards"]
+    assert me.post("/v1/line/decks/autofill").get_json() == proposed  # deterministic
+    assert counts() == before and me.get("/v1/line/decks").get_json()["decks"] == []
+    saved = me.post("/v1/line/decks", {"name": "auto", "cards": proposed["cards"]})
+    assert saved.status_code == 201 and saved.get_json()["legal"]
+
+
+def test_autofill_needs_a_player(app: Any) -> None:
+    r = app.test_client().post("/v1/line/decks/autofill")
+    assert r.status_code == 401 and r.get_json()["error"]["code"]
