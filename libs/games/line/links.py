@@ -6,7 +6,7 @@ may be active; within one link only its best tier counts. Armour never drops bel
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -70,6 +70,7 @@ NUKER_CHOIR, SLIPPERY, PUSH = Link.NUKER_CHOIR.value, Link.SLIPPERY.value, Link.
 # one bit per group of words a link counts
 _GROUPS: Final = (_SUPPORTISH, _FRONTISH, _DAMAGEISH, _CONTROL, _NUKER, _ESCAPE, _PUSHER)
 SUPPORTISH, FRONTISH, DAMAGEISH, CONTROL, NUKER, ESCAPE, PUSHER = (1 << i for i in range(len(_GROUPS)))
+_ALL_GROUPS: Final = (SUPPORTISH, FRONTISH, DAMAGEISH, CONTROL, NUKER, ESCAPE, PUSHER)
 
 # Memos of what a line's setup computes again and again: a catalog has a few dozen word sets, and its
 # cards with every combination of link bonuses make a few thousand fighters (building one of these frozen
@@ -103,29 +104,40 @@ def _fighter(card: Card, atk: int, arm: int, hp: int) -> Fighter:
     return fighter
 
 
-def _slots(masks: Sequence[int], group: int) -> tuple[int, ...]:
-    """The slots whose card falls in `group`."""
-    return tuple([i for i, mask in enumerate(masks) if mask & group])
+Slots = Mapping[int, tuple[int, ...]]  # a group's bit -> the slots whose card falls in it
+_BITS: dict[int, tuple[int, ...]] = {}  # a mask -> its groups' bits
+
+
+def _group_slots(masks: Sequence[int]) -> Slots:
+    """Each group's slots, in one pass over the line (each link reads one or three groups)."""
+    found: dict[int, list[int]] = {group: [] for group in _ALL_GROUPS}
+    for i, mask in enumerate(masks):
+        bits = _BITS.get(mask)
+        if bits is None:
+            bits = _BITS[mask] = tuple(group for group in _ALL_GROUPS if mask & group)
+        for group in bits:
+            found[group].append(i)
+    return {group: tuple(slots) for group, slots in found.items()}
 
 
 def _all(cards: Sequence[Card], bonus: Bonus) -> tuple[Bonus, ...]:
     return (bonus,) * len(cards)
 
 
-def _anchor(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | None:
+def _anchor(cards: Sequence[Card], groups: Slots) -> ActiveLink | None:
     """One support or healer: everyone +1 armour."""
-    slots = _slots(masks, SUPPORTISH)
+    slots = groups[SUPPORTISH]
     return _link(ANCHOR, 1, slots, _all(cards, (0, 1, 0))) if slots else None
 
 
-def _classic(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | None:
+def _classic(cards: Sequence[Card], groups: Slots) -> ActiveLink | None:
     """In the five, a tank/initiator, a carry/nuker and a support/healer (one card may be several of
     them, rules version 2): everyone +1 HP. The slots: three different cards when the five has them (as
     version 1 chose them), else the fewest that meet the three."""
-    fronts, hitters, helpers = _slots(masks, FRONTISH), _slots(masks, DAMAGEISH), _slots(masks, SUPPORTISH)
+    fronts, hitters, helpers = groups[FRONTISH], groups[DAMAGEISH], groups[SUPPORTISH]
     if not (fronts and hitters and helpers):
         return None
-    return _classic_v1(cards, masks) or _link(
+    return _classic_v1(cards, groups) or _link(
         CLASSIC, 1, _fewest(fronts, hitters, helpers), _all(cards, (0, 0, 1))
     )
 
@@ -135,9 +147,9 @@ def _fewest(fronts: tuple[int, ...], hitters: tuple[int, ...], helpers: tuple[in
     return min((tuple(sorted({a, b, c})) for a in fronts for b in hitters for c in helpers), key=len)
 
 
-def _classic_v1(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | None:
+def _classic_v1(cards: Sequence[Card], groups: Slots) -> ActiveLink | None:
     """Rules version 1: three different cards, one tank/initiator, one carry/nuker, one support/healer."""
-    fronts, hitters, helpers = _slots(masks, FRONTISH), _slots(masks, DAMAGEISH), _slots(masks, SUPPORTISH)
+    fronts, hitters, helpers = groups[FRONTISH], groups[DAMAGEISH], groups[SUPPORTISH]
     for a in fronts:
         for b in hitters:
             for c in helpers:
@@ -146,9 +158,9 @@ def _classic_v1(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | Non
     return None
 
 
-def _control_net(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | None:
+def _control_net(cards: Sequence[Card], groups: Slots) -> ActiveLink | None:
     """Disablers and initiators: two, everyone +1 armour; three or more, +1 armour and +1 HP."""
-    slots = _slots(masks, CONTROL)
+    slots = groups[CONTROL]
     if len(slots) >= 3:
         return _link(CONTROL_NET, 3, slots, _all(cards, (0, 1, 1)))
     if len(slots) == 2:
@@ -156,31 +168,31 @@ def _control_net(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | No
     return None
 
 
-def _nuker_choir(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | None:
+def _nuker_choir(cards: Sequence[Card], groups: Slots) -> ActiveLink | None:
     """Two nukers: everyone +1 ATK."""
-    slots = _slots(masks, NUKER)
+    slots = groups[NUKER]
     return _link(NUKER_CHOIR, 2, slots, _all(cards, (1, 0, 0))) if len(slots) >= 2 else None
 
 
-def _slippery(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | None:
+def _slippery(cards: Sequence[Card], groups: Slots) -> ActiveLink | None:
     """Two escapes: those cards +1 armour."""
-    slots = _slots(masks, ESCAPE)
+    slots = groups[ESCAPE]
     if len(slots) < 2:
         return None
     bonus = tuple((0, 1, 0) if i in slots else (0, 0, 0) for i in range(len(cards)))
     return _link(SLIPPERY, 2, slots, bonus)
 
 
-def _push(cards: Sequence[Card], masks: Sequence[int]) -> ActiveLink | None:
+def _push(cards: Sequence[Card], groups: Slots) -> ActiveLink | None:
     """Two pushers: carries +1 ATK, tanks -1 armour."""
-    slots = _slots(masks, PUSHER)
+    slots = groups[PUSHER]
     if len(slots) < 2:
         return None
     bonus = tuple((int(_CARRY in c.roles), -int(_TANK in c.roles), 0) for c in cards)
     return _link(PUSH, 2, slots, bonus)
 
 
-Finder = Callable[[Sequence[Card], Sequence[int]], ActiveLink | None]
+Finder = Callable[[Sequence[Card], Slots], ActiveLink | None]
 # each rules version's link finders, in the order of `Link`
 LINKS: Final[dict[int, tuple[Finder, ...]]] = {
     1: (_anchor, _classic_v1, _control_net, _nuker_choir, _slippery, _push),
@@ -190,8 +202,8 @@ LINKS: Final[dict[int, tuple[Finder, ...]]] = {
 
 def active_links(cards: Sequence[Card], rules: int = RULES_VERSION) -> list[ActiveLink]:
     """The links a line lights under rules version `rules`, in the order of `Link`."""
-    masks = [_mask(c.words) for c in cards]
-    return [link for find in LINKS[rules] if (link := find(cards, masks)) is not None]
+    groups = _group_slots([_mask(c.words) for c in cards])
+    return [link for find in LINKS[rules] if (link := find(cards, groups)) is not None]
 
 
 def bake(cards: Sequence[Card], links: Sequence[ActiveLink]) -> tuple[Fighter, ...]:
