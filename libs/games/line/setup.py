@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,7 +12,7 @@ from libs.games.sdk.rng import pick
 from .catalog import CATALOG, validate_line
 from .constants import RULES_VERSION, RULES_VERSIONS, SEATS, Ev
 from .errors import InvalidSetup
-from .links import active_links, bake
+from .links import ActiveLink, Fighter, active_links, bake
 from .resolution import Event, ended, play
 from .state import State
 
@@ -39,6 +40,16 @@ def fight(setup: Mapping[str, Any]) -> tuple[list[Event], State]:
     return [event, *events], ended(opening, out, (event, *events))
 
 
+@functools.lru_cache(maxsize=4096)
+def baked(line: tuple[str, ...], rules: int) -> tuple[tuple[ActiveLink, ...], tuple[Fighter, ...]]:
+    """A valid line's links and the fighters they bake, remembered for the lines that fight again (a
+    player keeps a line for many fights; a bracket's, a simulation's lines meet again and again): both
+    are immutable records."""
+    cards = [CATALOG[c] for c in line]
+    links = active_links(cards, rules)
+    return tuple(links), bake(cards, links)
+
+
 def fight_started(setup: Mapping[str, Any]) -> tuple[Event, State]:
     """The FightStarted event of a setup and the state it opens (raises as `start`)."""
     match_id, seed, players, pids = setup_fields(setup, SEATS, InvalidSetup)
@@ -48,11 +59,10 @@ def fight_started(setup: Mapping[str, Any]) -> tuple[Event, State]:
     elif first not in pids:
         raise InvalidSetup(f"first player {first!r} is not in the fight")
     rules = setup.get("rules", RULES_VERSION)
-    if rules not in RULES_VERSIONS or isinstance(rules, bool):
+    if type(rules) is not int or rules not in RULES_VERSIONS:
         raise InvalidSetup(f"rules version {rules!r} is not one of {list(RULES_VERSIONS)}")
     lines = [validate_line(p.get("deck")) for p in players]
-    links = [active_links([CATALOG[c] for c in line], rules) for line in lines]
-    fighters = [bake([CATALOG[c] for c in line], side) for line, side in zip(lines, links, strict=True)]
+    links, fighters = zip(*(baked(line, rules) for line in lines), strict=True)
     event = {
         "type": Ev.FIGHT_STARTED.value,
         "match_id": match_id,
@@ -77,7 +87,7 @@ def fight_started(setup: Mapping[str, Any]) -> tuple[Event, State]:
         first=pids.index(first),
         lines=(lines[0], lines[1]),
         fighters=(fighters[0], fighters[1]),
-        links=(tuple(links[0]), tuple(links[1])),
+        links=(links[0], links[1]),
         hp=(tuple(f.hp for f in fighters[0]), tuple(f.hp for f in fighters[1])),
         record=(event,),
         rules=rules,

@@ -79,7 +79,7 @@ def test_the_recorded_match_streams_fight_replays_under_version_1_to_the_same_ev
     }
 
 
-@pytest.mark.parametrize("bad", [0, 3, "2", True])
+@pytest.mark.parametrize("bad", [0, 3, "2", True, 2.0])
 def test_an_unknown_rules_version_is_refused(bad: object) -> None:
     with pytest.raises(InvalidSetup):
         start(setup(rules=bad))
