@@ -107,7 +107,7 @@ bench-snapshots: venv ## cold load of a match (fresh cache) with and without its
 bench-line: venv ## the line: whole fights/s and the resolution alone, one core (target 20,000 fights/s)
 	$(PY) -m bench.bench_line
 
-bench-arena: venv ## Arcane Arena: random games/s and decide+evolve steps/s, one core
+bench-arena: venv ## Arcane Arena: how bot rounds end (elimination vs deck out, turns) and random games/s, one core
 	$(PY) -m bench.bench_arena
 
 docs-line: venv ## regenerate the catalog table of docs/line.md from libs/games/line/data/cards.json

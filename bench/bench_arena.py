@@ -1,6 +1,13 @@
-"""Benchmark of libs/games/arena: complete random games per second (random legal commands for every player)
-and decide+evolve steps per second, on one core, for 2, 3 and 4 players.
-Run: `.venv/bin/python -m bench.bench_arena [games per size]` (`make bench-arena`)."""
+"""Benchmark of libs/games/arena, for 2, 3 and 4 players.
+
+1. How rounds end between bots: over one match per seed 0..N-1 (the same seeds for each bot, every seat
+   played by that bot), the share of rounds decided by elimination (the last one standing) and by the
+   deck running out (most life), and the rounds' length in turns (mean, p50, p90). The bots: `greedy`
+   (one ply, the practice bot before issue 31) and `tactical` (today's).
+2. Speed: complete random games per second (random legal commands for every player) and decide+evolve
+   steps per second, on one core.
+
+Run: `.venv/bin/python -m bench.bench_arena [matches per table size, 200]` (`make bench-arena`)."""
 
 from __future__ import annotations
 
@@ -8,7 +15,10 @@ import random
 import sys
 import time
 
-from libs.games.arena import decide, evolve, fold, random_bot, start, waits
+from libs.games.arena import decide, evolve, fold, greedy_bot, measure, random_bot, start, tactical_bot, waits
+
+SIZES = (2, 3, 4)
+BOTS = {"greedy": greedy_bot, "tactical": tactical_bot}
 
 
 def play(seed: int, players: int) -> tuple[int, float]:
@@ -30,10 +40,21 @@ def play(seed: int, players: int) -> tuple[int, float]:
     return steps, spent
 
 
-def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+def round_ends(n: int) -> None:
+    print(f"How rounds end: one match per seed 0..{n - 1}, every seat the same bot")
+    print("bot       seats  rounds  elimination  deck out  turns mean  p50  p90")
+    for name, bot in BOTS.items():
+        for players in SIZES:
+            s = measure(range(n), players, [bot])
+            print(
+                f"{name:<9} {players:>5}  {s.rounds:>6}  {s.elimination:>10.1%}  {s.deck_out:>8.1%}"
+                f"  {s.turns_mean:>10.1f}  {s.turns_p50:>3.0f}  {s.turns_p90:>3.0f}"
+            )
+
+
+def speed(n: int) -> None:
     print(f"{n} random games per table size (CPU time of one process)")
-    for players in (2, 3, 4):
+    for players in SIZES:
         t0 = time.process_time()
         results = [play(seed, players) for seed in range(n)]
         elapsed = time.process_time() - t0
@@ -43,6 +64,12 @@ def main() -> None:
             f"{players} players: {n / elapsed:,.1f} games/s, {steps / n:,.0f} commands a game, "
             f"{steps / step_time:,.0f} decide+evolve steps/s"
         )
+
+
+def main() -> None:
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    round_ends(n)
+    speed(n)
 
 
 if __name__ == "__main__":

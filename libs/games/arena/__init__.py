@@ -38,7 +38,9 @@ from .errors import (
     WrongDiscard,
     WrongPhase,
 )
+from .selfplay import RoundEnd, Summary, measure, play_match
 from .state import State, state_hash
+from .tactics import tactical_bot
 from .views import Waiting, result, view, visible_event, waits
 
 __all__ = [
@@ -67,7 +69,9 @@ __all__ = [
     "NotPlayable",
     "NotYourTurn",
     "Phase",
+    "RoundEnd",
     "State",
+    "Summary",
     "UnknownPlayer",
     "Waiting",
     "Ward",
@@ -79,10 +83,13 @@ __all__ = [
     "greedy_bot",
     "kind_of",
     "legal_commands",
+    "measure",
+    "play_match",
     "random_bot",
     "result",
     "start",
     "state_hash",
+    "tactical_bot",
     "view",
     "visible_event",
     "waits",

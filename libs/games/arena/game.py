@@ -27,7 +27,6 @@ from libs.games import (
 
 from . import facts, views
 from .appliers import evolve
-from .bots import greedy_bot
 from .cards import COMBOS, KINDS
 from .constants import SEATS
 from .deciders import decide
@@ -36,6 +35,7 @@ from .legal import legal_commands
 from .offer import OFFER
 from .setup import start
 from .state import State, state_hash
+from .tactics import tactical_bot
 
 _CARD = Param("id", required=True, high=24, doc="a card instance id (`fireball-2`)")
 _TARGET = Param("id", high=64, doc="an opponent's player id")
@@ -105,7 +105,7 @@ class Arena(Game):
         return [Wait(w.player, w.key, w.seconds, w.timeout) for w in views.waits(state)]
 
     def bot(self, state: State, player: str, rng: random.Random) -> dict[str, Any] | None:
-        return greedy_bot(state, player, rng)
+        return tactical_bot(state, player, rng)
 
     def progress(self, state: State) -> Progress:
         awaited = views.waits(state)
