@@ -2,12 +2,15 @@
 
 1. How rounds end between bots: over one match per seed 0..N-1 (the same seeds for each bot, every seat
    played by that bot), the share of rounds decided by elimination (the last one standing) and by the
-   deck running out (most life), and the rounds' length in turns (mean, p50, p90). The bots: `greedy`
+   deck running out (most life), the rounds' length in turns (mean, p50, p90) and the life lost in a
+   round by all players together (a table of n seats needs at least 9 x (n - 1) for an elimination
+   round). The bots: `greedy`
    (one ply, the practice bot before issue 31) and `tactical` (today's).
 2. Speed: complete random games per second (random legal commands for every player) and decide+evolve
    steps per second, on one core.
 
-Run: `.venv/bin/python -m bench.bench_arena [matches per table size, 200]` (`make bench-arena`)."""
+Run: `.venv/bin/python -m bench.bench_arena [matches per table size, 200] [parts: greedy,tactical,speed]`
+(`make bench-arena`: all three)."""
 
 from __future__ import annotations
 
@@ -40,15 +43,16 @@ def play(seed: int, players: int) -> tuple[int, float]:
     return steps, spent
 
 
-def round_ends(n: int) -> None:
+def round_ends(n: int, names: list[str]) -> None:
     print(f"How rounds end: one match per seed 0..{n - 1}, every seat the same bot")
-    print("bot       seats  rounds  elimination  deck out  turns mean  p50  p90")
-    for name, bot in BOTS.items():
+    print("bot       seats  rounds  elimination  deck out  turns mean  p50  p90  life lost a round (all)")
+    for name in names:
+        bot = BOTS[name]
         for players in SIZES:
             s = measure(range(n), players, [bot])
             print(
                 f"{name:<9} {players:>5}  {s.rounds:>6}  {s.elimination:>10.1%}  {s.deck_out:>8.1%}"
-                f"  {s.turns_mean:>10.1f}  {s.turns_p50:>3.0f}  {s.turns_p90:>3.0f}"
+                f"  {s.turns_mean:>10.1f}  {s.turns_p50:>3.0f}  {s.turns_p90:>3.0f}  {s.life_lost_mean:>6.1f}"
             )
 
 
@@ -68,8 +72,10 @@ def speed(n: int) -> None:
 
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    round_ends(n)
-    speed(n)
+    parts = sys.argv[2].split(",") if len(sys.argv) > 2 else [*BOTS, "speed"]
+    round_ends(n, [p for p in parts if p in BOTS])
+    if "speed" in parts:
+        speed(n)
 
 
 if __name__ == "__main__":

@@ -24,17 +24,19 @@ DECK_OUT = "most_life"
 @dataclass(frozen=True, slots=True)
 class RoundEnd:
     """One round: how it was decided (`last_standing` or `most_life`), whether it was replayed (a tie),
-    and how many turns it lasted."""
+    how many turns it lasted and how much life its players lost in all."""
 
     how: str
     replayed: bool
     turns: int
+    life_lost: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Summary:
     """Rounds of many matches: how many, the share decided by elimination and by the deck running out
-    (replayed rounds count by their how), and their length in turns."""
+    (replayed rounds count by their how), their length in turns, the life lost in a round by all its
+    players together (mean)."""
 
     rounds: int
     elimination: float
@@ -42,6 +44,7 @@ class Summary:
     turns_mean: float
     turns_p50: float
     turns_p90: float
+    life_lost_mean: float
 
 
 def play_match(seed: int, players: int, bots: Sequence[Bot]) -> list[RoundEnd]:
@@ -52,28 +55,39 @@ def play_match(seed: int, players: int, bots: Sequence[Bot]) -> list[RoundEnd]:
     play = {pid: bots[i % len(bots)] for i, pid in enumerate(pids)}
     state = fold(start({"match_id": f"m{seed}", "seed": seed, "players": [{"id": p} for p in pids]}))
     rounds: list[RoundEnd] = []
-    turns = 0
+    tally = Tally()
     while not state.ended:
         (wait,) = waits(state)
         command = play[wait.player](state, wait.player, rng)
         if command is None:
             raise RuntimeError(f"the bot of {wait.player} has no move while the match waits for it")
         for event in decide(state, command):
-            turns, ended = _count(event, turns)
+            ended = tally.count(event)
             if ended is not None:
                 rounds.append(ended)
             state = evolve(state, event)
     return rounds
 
 
-def _count(event: dict[str, Any], turns: int) -> tuple[int, RoundEnd | None]:
-    """The turn count after `event`, and the round's end when `event` ends one (the count restarts)."""
-    kind = event["type"]
-    if kind == Ev.TURN_STARTED:
-        return turns + 1, None
-    if kind in (Ev.ROUND_WON, Ev.ROUND_REPLAYED):
-        return 0, RoundEnd(event["how"], kind == Ev.ROUND_REPLAYED, turns)
-    return turns, None
+class Tally:
+    """Turns started and life lost in the current round, counted event by event."""
+
+    def __init__(self) -> None:
+        self.turns = 0
+        self.life_lost = 0
+
+    def count(self, event: dict[str, Any]) -> RoundEnd | None:
+        """Counts `event`; returns the round's end when `event` ends one (and starts counting anew)."""
+        kind = event["type"]
+        if kind == Ev.TURN_STARTED:
+            self.turns += 1
+        elif kind == Ev.LIFE_LOST:
+            self.life_lost += event["amount"]
+        elif kind in (Ev.ROUND_WON, Ev.ROUND_REPLAYED):
+            end = RoundEnd(event["how"], kind == Ev.ROUND_REPLAYED, self.turns, self.life_lost)
+            self.turns = self.life_lost = 0
+            return end
+        return None
 
 
 def summarise(rounds: Sequence[RoundEnd]) -> Summary:
@@ -88,6 +102,7 @@ def summarise(rounds: Sequence[RoundEnd]) -> Summary:
         turns_mean=statistics.fmean(turns),
         turns_p50=_percentile(turns, 0.5),
         turns_p90=_percentile(turns, 0.9),
+        life_lost_mean=statistics.fmean(r.life_lost for r in rounds),
     )
 
 

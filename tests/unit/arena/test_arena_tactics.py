@@ -125,8 +125,8 @@ def test_two_seat_rounds_end_by_elimination_more_often_than_between_the_old_gree
 
 
 def test_the_summary_counts_eliminations_and_nearest_rank_turns() -> None:
-    rounds = [RoundEnd("last_standing", False, t) for t in (10, 20, 30)]
-    rounds += [RoundEnd("most_life", False, 40), RoundEnd("most_life", True, 50)]
+    rounds = [RoundEnd("last_standing", False, t, 9) for t in (10, 20, 30)]
+    rounds += [RoundEnd("most_life", False, 40, 6), RoundEnd("most_life", True, 50, 3)]
     s = summarise(rounds)
     assert (s.rounds, s.elimination, s.deck_out) == (5, 0.6, 0.4)
-    assert (s.turns_mean, s.turns_p50, s.turns_p90) == (30.0, 30.0, 50.0)
+    assert (s.turns_mean, s.turns_p50, s.turns_p90, s.life_lost_mean) == (30.0, 30.0, 50.0, 7.2)
