@@ -38,7 +38,7 @@ from .errors import (
     WrongDiscard,
     WrongPhase,
 )
-from .selfplay import RoundEnd, Summary, measure, play_match
+from .selfplay import Played, RoundEnd, Summary, measure, play_match, wins_of_first
 from .state import State, state_hash
 from .tactics import tactical_bot
 from .views import Waiting, result, view, visible_event, waits
@@ -69,6 +69,7 @@ __all__ = [
     "NotPlayable",
     "NotYourTurn",
     "Phase",
+    "Played",
     "RoundEnd",
     "State",
     "Summary",
@@ -93,4 +94,5 @@ __all__ = [
     "view",
     "visible_event",
     "waits",
+    "wins_of_first",
 ]

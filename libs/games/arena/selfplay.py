@@ -47,9 +47,17 @@ class Summary:
     life_lost_mean: float
 
 
-def play_match(seed: int, players: int, bots: Sequence[Bot]) -> list[RoundEnd]:
-    """A whole match of `players` seats, seat i played by `bots[i % len(bots)]`, the match and the bots'
-    tie-breaks both drawn from `seed`; returns its rounds in order."""
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A match played by bots: its rounds in order and the winner's seat."""
+
+    rounds: list[RoundEnd]
+    winner: int
+
+
+def play_match(seed: int, players: int, bots: Sequence[Bot]) -> Played:
+    """A whole match of `players` seats, seat i (player `p<i>`) played by `bots[i % len(bots)]`, the
+    match and the bots' tie-breaks both drawn from `seed`."""
     rng = random.Random(seed)
     pids = [f"p{i}" for i in range(players)]
     play = {pid: bots[i % len(bots)] for i, pid in enumerate(pids)}
@@ -66,7 +74,7 @@ def play_match(seed: int, players: int, bots: Sequence[Bot]) -> list[RoundEnd]:
             if ended is not None:
                 rounds.append(ended)
             state = evolve(state, event)
-    return rounds
+    return Played(rounds, state.seat(str(state.winner)))
 
 
 class Tally:
@@ -114,4 +122,9 @@ def _percentile(ordered: Sequence[int], q: float) -> float:
 
 def measure(seeds: range, players: int, bots: Sequence[Bot]) -> Summary:
     """The summary of one match per seed at a table of `players`."""
-    return summarise([r for seed in seeds for r in play_match(seed, players, bots)])
+    return summarise([r for seed in seeds for r in play_match(seed, players, bots).rounds])
+
+
+def wins_of_first(seeds: range, bots: Sequence[Bot]) -> int:
+    """How many 2-seat matches, one per seed, `bots[0]` (seated first) wins against `bots[1]`."""
+    return sum(play_match(seed, 2, bots).winner == 0 for seed in seeds)
