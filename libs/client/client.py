@@ -117,6 +117,10 @@ class ArcanaClient:
         """The public name others see (never the log-in name)."""
         return cast(Json, self.call(ops.DISPLAY_NAME, json={"display_name": display_name}))
 
+    def delete_account(self, password: str) -> None:
+        """Erase this account (its password again, as confirmation); its tokens are refused after."""
+        self.call(ops.DELETE_ACCOUNT, json={"password": password})
+
     # -- match ------------------------------------------------------------------------------------
 
     def matches(self, active: bool | None = None) -> list[Json]:

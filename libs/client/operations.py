@@ -38,6 +38,7 @@ LOG_OUT = _op("DELETE", "/v1/sessions/current")
 LOG_OUT_EVERYWHERE = _op("DELETE", "/v1/sessions")
 ME = _op("GET", "/v1/me")
 DISPLAY_NAME = _op("PUT", "/v1/me/display-name", body=True)
+DELETE_ACCOUNT = _op("DELETE", "/v1/accounts/me", body=True)
 # match
 MATCHES = _op("GET", "/v1/matches", "active")
 MATCH = _op("GET", "/v1/matches/{match_id}")

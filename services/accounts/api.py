@@ -6,6 +6,9 @@ errors become HTTP answers through ``ERRORS``.
 - ``POST /v1/sessions`` → 201 token; 401 ``invalid_credentials``; 429 ``too_many_attempts``.
 - ``DELETE /v1/sessions/current`` → 204: log out (this token is refused from now on).
 - ``DELETE /v1/sessions`` → 204: log out everywhere (every token issued so far is refused).
+- ``DELETE /v1/accounts/me`` ``{password}`` → 204: erase the account (docs/security.md): every
+  token refused, the username free again, the game history kept under a pseudonym; 403
+  ``wrong_password``; 429 ``too_many_requests`` (5 tries an hour).
 - ``GET /v1/me`` → 200 player; 401 ``unauthorized`` (also for a token that was logged out).
 - ``PUT /v1/me/display-name`` ``{display_name}`` → 200 player: the public name others see (never
   the log-in name); 409 ``display_name_taken`` (another player's, or your own username); 422
@@ -47,6 +50,7 @@ from services.accounts.domain import (
     USERNAME_MAX,
     USERNAME_MIN,
     ChangeDisplayName,
+    DeleteAccount,
     DisplayNameTaken,
     InvalidCredentials,
     InvalidInput,
@@ -56,6 +60,7 @@ from services.accounts.domain import (
     TooManyRegistrations,
     UnknownPlayer,
     UsernameTaken,
+    WrongPassword,
     password_problem,
 )
 from services.accounts.service import AccountsService
@@ -93,12 +98,16 @@ ERRORS = ErrorTable(
             "Another player shows this name, or it is your username (which must stay private).",
             rules=True,
         ),
+        WrongPassword: Problem(403, "wrong_password", "The password does not match this account."),
         TooManyRequests: TOO_MANY_REQUESTS,
     }
 )
 
 # Each change is an event other services store: ARCANA_DISPLAY_NAME_CHANGES_PER_WINDOW, ..._WINDOW_SECONDS.
 DISPLAY_NAME_CHANGES = PlayerLimit("display_name", "DISPLAY_NAME_CHANGES", per_window=5, window_seconds=3600)
+
+# Guesses at the password of a stolen token: ARCANA_ACCOUNT_DELETIONS_PER_WINDOW, ..._WINDOW_SECONDS.
+ACCOUNT_DELETIONS = PlayerLimit("delete_account", "ACCOUNT_DELETIONS", per_window=5, window_seconds=3600)
 
 blp = Blueprint("accounts", __name__, description="Player accounts, log-in sessions (bearer tokens).")
 
@@ -170,6 +179,15 @@ class DisplayNameIn(StrictSchema):
     )
 
 
+class DeleteAccountIn(StrictSchema):
+    password = ma.fields.String(
+        required=True,
+        validate=ma.validate.Length(min=1, max=PASSWORD_MAX * 4),
+        load_only=True,
+        metadata={"description": "the account's password, again: a token alone cannot delete it"},
+    )
+
+
 class SessionIn(StrictSchema):
     username = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=USERNAME_MAX))
     password = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=PASSWORD_MAX * 4))
@@ -224,9 +242,22 @@ def register(args: dict[str, Any]) -> Any:
     event = _service().register(command, request_transaction)
     return {
         "player_id": event.player_id,
-        "username": event.username,
+        "username": command.username,
         "display_name": default_display_name(event.player_id),
     }
+
+
+@blp.route("/v1/accounts/me", methods=["DELETE"])
+@require_player
+@limited(ACCOUNT_DELETIONS)
+@blp.arguments(DeleteAccountIn)
+@blp.response(204)
+@blp.alt_response(401, schema=ErrorSchema, description="unauthorized")
+@blp.alt_response(403, schema=ErrorSchema, description="wrong_password")
+def delete_account(args: dict[str, Any]) -> None:
+    """Delete the authenticated player's account: the person is erased (username, password hash,
+    display name, log-in records); their matches stay, shown under a pseudonym."""
+    _service().delete_account(DeleteAccount(current_player(), args["password"]), request_transaction)
 
 
 @blp.route("/v1/sessions", methods=["POST"])

@@ -30,6 +30,7 @@ from services.accounts.domain import (
 )
 from services.accounts.events import (
     CATALOG,
+    AccountDeleted,
     AllSessionsRevoked,
     DisplayNameChanged,
     PlayerLoggedIn,
@@ -125,7 +126,7 @@ class AccountsService:
         now = clock.now()
 
         def store_account(uow: UnitOfWork) -> None:
-            store.insert_player(uow.conn, self.schema, player_id, event.username, password_hash, now)
+            store.insert_player(uow.conn, self.schema, player_id, command.username, password_hash, now)
             self._append(uow, player_id, event, Expect.NO_STREAM, at=now)
 
         self.repository.execute(store_account, transaction=transaction)
@@ -210,7 +211,7 @@ class AccountsService:
                 store.pair_subject(command.username_key, command.client_address),
                 clock.now(),
             )
-            self._append(uow, row.player_id, PlayerLoggedIn(str(row.player_id), row.username))
+            self._append(uow, row.player_id, PlayerLoggedIn(str(row.player_id)))
             return version
 
         version = self.repository.execute(log_in)
@@ -271,6 +272,27 @@ class AccountsService:
         """This process applies a revocation at once (others within the cache's lifetime)."""
         if self.sessions is not None:
             self.sessions.forget(player_id)
+
+    # -- deletion ------------------------------------------------------------------------------
+
+    def delete_account(self, command: domain.DeleteAccount, transaction: Transaction) -> None:
+        """Erase the player (``store.erase_player``) once their password is confirmed, and append
+        ``AllSessionsRevoked`` (every service refuses their tokens) then ``AccountDeleted`` (read
+        models show the pseudonym), in one transaction. Raises ``UnknownPlayer``, ``WrongPassword``;
+        nothing is written then."""
+        row = self.player(command.player_id)
+        if not verify_password(domain.normalize_password(command.password), row.password_hash):
+            raise domain.WrongPassword()
+        shown = domain.pseudonym(row.player_id)
+
+        def erase(uow: UnitOfWork) -> None:
+            version = store.lock_player(uow.conn, self.schema, row.player_id) + 1
+            self._append(uow, row.player_id, AllSessionsRevoked(str(row.player_id), version))
+            self._append(uow, row.player_id, AccountDeleted(str(row.player_id), shown))
+            store.erase_player(uow.conn, self.schema, row, shown, clock.now())
+
+        self.repository.execute(erase, transaction=transaction)
+        self._forget_sessions(row.player_id)
 
     # -- reading and upkeep --------------------------------------------------------------------
 

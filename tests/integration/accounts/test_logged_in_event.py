@@ -28,7 +28,7 @@ def test_each_log_in_appends_player_logged_in_and_a_failure_appends_nothing(
     assert [e.type for e in events] == ["PlayerRegistered", "PlayerLoggedIn", "PlayerLoggedIn"]
     assert [e.version for e in events] == [1, 2, 3]
     for event in events[1:]:
-        assert event.data == {"player_id": player_id, "username": "rupert"}
+        assert event.data == {"player_id": player_id}  # never the username (issue 34)
 
 
 def test_player_logged_in_is_published_on_the_accounts_topic(
@@ -57,5 +57,5 @@ def test_player_logged_in_is_published_on_the_accounts_topic(
         relay.stop()
         reader.close()
     [published] = [m for m in reader.messages if m.key == stream and m.event["type"] == "PlayerLoggedIn"]
-    assert published.event["data"] == {"player_id": player_id, "username": "sybil"}
+    assert published.event["data"] == {"player_id": player_id}  # never the username (issue 34)
     assert topic_for("accounts") == "arcana.accounts.events"
