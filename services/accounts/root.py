@@ -13,6 +13,7 @@ from libs.web.sessions import RevocationCache
 from services.accounts import api
 from services.accounts.events import CATALOG
 from services.accounts.passwords import dummy_hash
+from services.accounts.publication import PUBLICATION
 from services.accounts.service import AccountsConfig, AccountsService
 from services.accounts.upcasting import UPCASTERS
 
@@ -57,6 +58,7 @@ SERVICE = ServiceDef(
     errors=api.ERRORS,
     events=(CATALOG,),
     upcasters=UPCASTERS,
+    publication=PUBLICATION,  # every event in its current shape: never a username (issue 34)
     configure_app=configure_app,
     own_sessions=True,  # players.token_version and revoked_tokens; no subscription to itself
 )
