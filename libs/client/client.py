@@ -260,6 +260,10 @@ class ArcanaClient:
             Json, self.call(ops.ADMIN_GRANT, json={"player_id": player_id, "reason": reason, **amounts})
         )
 
+    def delete_account_of(self, player_id: str, reason: str) -> None:
+        """Operators: erase a player's account on their request (as ``delete_account``)."""
+        self.call(ops.ADMIN_DELETE_ACCOUNT, json={"reason": reason}, player_id=player_id)
+
     # -- progression ------------------------------------------------------------------------------
 
     def quests(self) -> Json:

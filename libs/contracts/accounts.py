@@ -80,6 +80,7 @@ class AccountDeleted(IntegrationEvent):
     player's tokens were revoked just before (`AllSessionsRevoked`). Their game history stays."""
 
     player_id: str = field(metadata={"doc": _PLAYER})
+    by: str = field(metadata={"doc": "who deleted it: `player` (confirmed by password) or `operator`"})
     pseudonym: str = field(
         metadata={"doc": "what is shown instead of any name: `deleted-` and 12 hex digits"}
     )

@@ -9,6 +9,8 @@ errors become HTTP answers through ``ERRORS``.
 - ``DELETE /v1/accounts/me`` ``{password}`` → 204: erase the account (docs/security.md): every
   token refused, the username free again, the game history kept under a pseudonym; 403
   ``wrong_password``; 429 ``too_many_requests`` (5 tries an hour).
+- ``DELETE /v1/admin/accounts/<player_id>`` ``{reason}`` (operator token) → 204: the same erasure,
+  for a player who asked otherwise; 404 ``account_not_found``.
 - ``GET /v1/me`` → 200 player; 401 ``unauthorized`` (also for a token that was logged out).
 - ``PUT /v1/me/display-name`` ``{display_name}`` → 200 player: the public name others see (never
   the log-in name); 409 ``display_name_taken`` (another player's, or your own username); 422
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
+import uuid
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -38,6 +41,7 @@ from libs.web import (
     current_player,
     idempotent,
     request_transaction,
+    require_operator,
     require_player,
 )
 from libs.web.idempotency import HEADER, KEY_PATTERN
@@ -55,6 +59,7 @@ from services.accounts.domain import (
     InvalidCredentials,
     InvalidInput,
     LogIn,
+    NoSuchAccount,
     RegisterPlayer,
     TooManyAttempts,
     TooManyRegistrations,
@@ -98,6 +103,7 @@ ERRORS = ErrorTable(
             "Another player shows this name, or it is your username (which must stay private).",
             rules=True,
         ),
+        NoSuchAccount: Problem(404, "account_not_found", "No account has this player id (any more)."),
         WrongPassword: Problem(403, "wrong_password", "The password does not match this account."),
         TooManyRequests: TOO_MANY_REQUESTS,
     }
@@ -188,6 +194,14 @@ class DeleteAccountIn(StrictSchema):
     )
 
 
+class OperatorDeletionIn(StrictSchema):
+    reason = ma.fields.String(
+        required=True,
+        validate=ma.validate.Length(min=3, max=200),
+        metadata={"description": "why (logged, never stored in an event): say why, never who"},
+    )
+
+
 class SessionIn(StrictSchema):
     username = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=USERNAME_MAX))
     password = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=PASSWORD_MAX * 4))
@@ -258,6 +272,16 @@ def delete_account(args: dict[str, Any]) -> None:
     """Delete the authenticated player's account: the person is erased (username, password hash,
     display name, log-in records); their matches stay, shown under a pseudonym."""
     _service().delete_account(DeleteAccount(current_player(), args["password"]), request_transaction)
+
+
+@blp.route("/v1/admin/accounts/<uuid:player_id>", methods=["DELETE"])
+@require_operator
+@blp.arguments(OperatorDeletionIn)
+@blp.response(204)
+@blp.alt_response(404, schema=ErrorSchema, description="account_not_found")
+def delete_account_by_operator(args: dict[str, Any], player_id: uuid.UUID) -> None:
+    """Operators: delete a player's account on their request (as ``DELETE /v1/accounts/me``)."""
+    _service().delete_account_by_operator(player_id, args["reason"], request_transaction)
 
 
 @blp.route("/v1/sessions", methods=["POST"])

@@ -157,6 +157,10 @@ class DeleteAccount:
     password: str
 
 
+class NoSuchAccount(AccountsError):
+    """An operator named a player who has no account (never had, or it was deleted)."""
+
+
 class WrongPassword(AccountsError):
     """The password given to confirm an account's deletion is not the account's."""
 

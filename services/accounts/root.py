@@ -52,7 +52,7 @@ def _blueprints() -> list[Any]:
 
 SERVICE = ServiceDef(
     name="accounts",
-    prefixes=("/v1/accounts", "/v1/sessions", "/v1/me"),
+    prefixes=("/v1/accounts", "/v1/sessions", "/v1/me", "/v1/admin/accounts"),
     build=build,
     blueprints=_blueprints,
     errors=api.ERRORS,

@@ -16,13 +16,25 @@ from flask.testing import FlaskClient
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
+from libs.config import Settings
 from libs.eventstore import EventStore, Expect, NewEvent
 from services.accounts import domain
 from tests.erasure import places_holding
-from tests.integration.accounts.conftest import PASSWORD
+from tests.integration.accounts.conftest import PASSWORD, SECRET
+from tests.integration.conftest import settings_for_tests
 from tests.integration.web.shape import assert_error
 
 Login = Callable[..., Any]
+OPERATOR = "operator-token-for-the-deletion-tests"
+PERSONAL = ("username", "hash", "display_name")
+
+
+@pytest.fixture
+def settings(postgres_url: str) -> Settings:
+    """The accounts tests' settings, with an operator token (``/v1/admin/accounts``)."""
+    return settings_for_tests(
+        postgres_url, token_secret=SECRET, token_ttl_seconds=900, operator_token=OPERATOR
+    )
 
 
 def _token_of(login: Login, username: str, address: str = "10.0.0.1") -> dict[str, str]:
@@ -76,13 +88,13 @@ def test_deleting_an_account_erases_the_person_from_every_table(
     client: FlaskClient, login: Login, pool: ConnectionPool, account: dict[str, Any]
 ) -> None:
     with pool.connection() as conn:
-        for needle in ("username", "hash", "display_name"):  # the check finds each before
+        for needle in PERSONAL:  # the check finds each before
             assert places_holding(conn, account[needle]), needle
 
     assert _delete(client, account["headers"]).status_code == 204
 
     with pool.connection() as conn:
-        for needle in ("username", "hash", "display_name"):
+        for needle in PERSONAL:
             assert places_holding(conn, account[needle]) == [], needle
     for headers in (account["headers"], account["other_headers"]):
         assert_error(client.get("/v1/me", headers=headers), 401, "unauthorized")
@@ -108,7 +120,7 @@ def test_the_stream_keeps_its_facts_under_the_pseudonym(
     assert events[2].data == {"player_id": player, "display_name": shown}
     assert events[3].data == {"player_id": player}
     assert events[-2].data == {"player_id": player, "token_version": 2}
-    assert events[-1].data == {"player_id": player, "pseudonym": shown}
+    assert events[-1].data == {"player_id": player, "by": "player", "pseudonym": shown}
 
 
 def test_the_username_is_free_again_for_someone_else(
@@ -132,3 +144,28 @@ def test_a_wrong_password_deletes_nothing(
     assert_error(client.delete("/v1/accounts/me", json={"password": PASSWORD}), 401, "unauthorized")
     assert EventStore(pool, accounts_schema).read(stream) == before
     assert client.get("/v1/me", headers=account["headers"]).get_json()["username"] == account["username"]
+
+
+def _by_operator(client: FlaskClient, player: str, token: str | None = OPERATOR, **body: Any) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return client.delete(f"/v1/admin/accounts/{player}", json=body, headers=headers)
+
+
+def test_an_operator_deletes_an_account_on_the_player_s_request(
+    client: FlaskClient, pool: ConnectionPool, accounts_schema: str, account: dict[str, Any]
+) -> None:
+    player, reason = account["player"], "asked by mail, ticket 4711"
+    assert_error(_by_operator(client, player, None, reason=reason), 401, "unauthorized")
+    assert_error(_by_operator(client, player, "not the operator", reason=reason), 403, "forbidden")
+    assert_error(_by_operator(client, player), 422, "validation_error")
+    assert_error(_by_operator(client, str(uuid.uuid4()), reason=reason), 404, "account_not_found")
+    assert client.get("/v1/me", headers=account["headers"]).status_code == 200  # nothing erased yet
+
+    assert _by_operator(client, player, reason=reason).status_code == 204
+    assert_error(client.get("/v1/me", headers=account["headers"]), 401, "unauthorized")
+    with pool.connection() as conn:
+        assert [n for n in PERSONAL if places_holding(conn, account[n])] == []
+        assert places_holding(conn, reason) == []  # the reason is logged, never stored
+    last = EventStore(pool, accounts_schema).read(f"player-{player}")[-1]
+    assert (last.type, last.data["by"]) == ("AccountDeleted", "operator")
+    assert_error(_by_operator(client, player, reason=reason), 404, "account_not_found")

@@ -272,7 +272,8 @@ def test_a_deleted_player_shows_as_the_pseudonym_with_the_rating_kept(
     ada, bob = player(), player()
     deliver("DisplayNameChanged", {"player_id": bob.id, "display_name": "Bobby Tables"}, 2)
     deliver("MatchEnded", ended(bob.id, ada.id))
-    deliver("AccountDeleted", {"player_id": bob.id, "pseudonym": "deleted-0123456789ab"}, 4)
+    deleted = {"player_id": bob.id, "by": "player", "pseudonym": "deleted-0123456789ab"}
+    deliver("AccountDeleted", deleted, 4)
     deliver("DisplayNameChanged", {"player_id": bob.id, "display_name": "Bobby Tables"}, 2)  # redelivered
     board = ada.get("/v1/leaderboard").get_json()["items"]
     public = ada.get(f"/v1/ratings/{bob.id}").get_json()
