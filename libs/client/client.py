@@ -117,6 +117,10 @@ class ArcanaClient:
         """The public name others see (never the log-in name)."""
         return cast(Json, self.call(ops.DISPLAY_NAME, json={"display_name": display_name}))
 
+    def delete_account(self, password: str) -> None:
+        """Erase this account (its password again, as confirmation); its tokens are refused after."""
+        self.call(ops.DELETE_ACCOUNT, json={"password": password})
+
     # -- match ------------------------------------------------------------------------------------
 
     def matches(self, active: bool | None = None) -> list[Json]:
@@ -255,6 +259,10 @@ class ArcanaClient:
         return cast(
             Json, self.call(ops.ADMIN_GRANT, json={"player_id": player_id, "reason": reason, **amounts})
         )
+
+    def delete_account_of(self, player_id: str, reason: str) -> None:
+        """Operators: erase a player's account on their request (as ``delete_account``)."""
+        self.call(ops.ADMIN_DELETE_ACCOUNT, json={"reason": reason}, player_id=player_id)
 
     # -- progression ------------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ must compute alike (``match_id_for``).
 """
 
 from libs.contracts.accounts import (
+    AccountDeleted,
     AllSessionsRevoked,
     DisplayNameChanged,
     PlayerLoggedIn,
@@ -29,6 +30,7 @@ from libs.contracts.ratings import RatingChanged
 
 __all__ = [
     "DECKS_TOPIC",
+    "AccountDeleted",
     "ActiveDeckChanged",
     "ActiveDeckChangedInFull",
     "AllSessionsRevoked",

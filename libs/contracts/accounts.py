@@ -4,19 +4,28 @@ progression, ratings, match and every service's session check consume it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from libs.contracts.base import IntegrationEvent, integration_event
 
 _PLAYER = "the player's id (UUID); their stream is `player-<id>`"
 
 
-@integration_event("PlayerRegistered", version=1)
+def without_username(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 carried the log-in name, which no consumer needs and a topic can never erase:
+    version 2 leaves it out (docs/security.md, account deletion)."""
+    return {key: value for key, value in data.items() if key != "username"}
+
+
+@integration_event("PlayerRegistered", version=2)
 @dataclass(frozen=True)
 class PlayerRegistered(IntegrationEvent):
-    """A player account exists. Never carries the password or its hash."""
+    """A player account exists. Carries nothing of the person: neither the log-in name (version 1
+    did; read without it) nor the password or its hash."""
+
+    UPCASTERS = {1: without_username}
 
     player_id: str = field(metadata={"doc": _PLAYER})
-    username: str = field(metadata={"doc": "lower case, 3-24 characters of `[a-z0-9_]`, unique"})
 
 
 @integration_event("DisplayNameChanged", version=1)
@@ -33,14 +42,15 @@ class DisplayNameChanged(IntegrationEvent):
     )
 
 
-@integration_event("PlayerLoggedIn", version=1)
+@integration_event("PlayerLoggedIn", version=2)
 @dataclass(frozen=True)
 class PlayerLoggedIn(IntegrationEvent):
     """A player logged in with their password (one per token issued). The log-in's UTC day is the
-    date of the envelope's `occurred_at`."""
+    date of the envelope's `occurred_at`. Version 1 carried the username: read without it."""
+
+    UPCASTERS = {1: without_username}
 
     player_id: str = field(metadata={"doc": _PLAYER})
-    username: str = field(metadata={"doc": "the player's username"})
 
 
 @integration_event("SessionRevoked", version=1)
@@ -60,3 +70,17 @@ class AllSessionsRevoked(IntegrationEvent):
 
     player_id: str = field(metadata={"doc": _PLAYER})
     token_version: int = field(metadata={"doc": "the player's token version from now on"})
+
+
+@integration_event("AccountDeleted", version=1)
+@dataclass(frozen=True)
+class AccountDeleted(IntegrationEvent):
+    """The player deleted their account (or an operator did, on their request): the person is
+    erased. Every read model that shows the player's name shows `pseudonym` from now on; the
+    player's tokens were revoked just before (`AllSessionsRevoked`). Their game history stays."""
+
+    player_id: str = field(metadata={"doc": _PLAYER})
+    by: str = field(metadata={"doc": "who deleted it: `player` (confirmed by password) or `operator`"})
+    pseudonym: str = field(
+        metadata={"doc": "what is shown instead of any name: `deleted-` and 12 hex digits"}
+    )

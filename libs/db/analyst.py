@@ -9,6 +9,8 @@ one view, ``events``, with the table's columns (an ``EventStore`` on that schema
 - **matchmaking**: every event, without the deck lists older ones carried (a ``TicketOpened``'s
   ``deck``, a ``MatchRequested``'s players' ``deck``): they are for a match that may still run,
   and its topic never carries them either;
+- **accounts**: every event, without the username that version 1 of ``PlayerRegistered`` and
+  ``PlayerLoggedIn`` carried (analysts never need a log-in name; docs/security.md, account deletion);
 - every other service: all its events. None holds a match's hidden state: accounts never store a
   password or its hash in events; economy's deck events are a player's saved decks, which economy
   publishes on its public topic for the match service anyway; ratings and progression hold what
@@ -55,6 +57,7 @@ _WITHOUT_PLAYERS_DECKS = """jsonb_set(e.data, '{players}', coalesce((
     SELECT jsonb_agg(CASE WHEN jsonb_typeof(p) = 'object' THEN p - 'deck' ELSE p END ORDER BY n)
     FROM jsonb_array_elements(e.data -> 'players') WITH ORDINALITY AS seats(p, n)), '[]'::jsonb))"""
 REDACTED_DATA = {
+    "accounts": "e.data - 'username'",
     "matchmaking": f"""CASE
     WHEN e.type = 'TicketOpened' THEN e.data - 'deck'
     WHEN e.type = 'MatchRequested' AND jsonb_typeof(e.data -> 'players') = 'array'

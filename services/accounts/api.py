@@ -6,6 +6,11 @@ errors become HTTP answers through ``ERRORS``.
 - ``POST /v1/sessions`` → 201 token; 401 ``invalid_credentials``; 429 ``too_many_attempts``.
 - ``DELETE /v1/sessions/current`` → 204: log out (this token is refused from now on).
 - ``DELETE /v1/sessions`` → 204: log out everywhere (every token issued so far is refused).
+- ``DELETE /v1/accounts/me`` ``{password}`` → 204: erase the account (docs/security.md): every
+  token refused, the username free again, the game history kept under a pseudonym; 403
+  ``wrong_password``; 429 ``too_many_requests`` (5 tries an hour).
+- ``DELETE /v1/admin/accounts/<player_id>`` ``{reason}`` (operator token) → 204: the same erasure,
+  for a player who asked otherwise; 404 ``account_not_found``.
 - ``GET /v1/me`` → 200 player; 401 ``unauthorized`` (also for a token that was logged out).
 - ``PUT /v1/me/display-name`` ``{display_name}`` → 200 player: the public name others see (never
   the log-in name); 409 ``display_name_taken`` (another player's, or your own username); 422
@@ -16,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
+import uuid
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -35,6 +41,7 @@ from libs.web import (
     current_player,
     idempotent,
     request_transaction,
+    require_operator,
     require_player,
 )
 from libs.web.idempotency import HEADER, KEY_PATTERN
@@ -47,15 +54,18 @@ from services.accounts.domain import (
     USERNAME_MAX,
     USERNAME_MIN,
     ChangeDisplayName,
+    DeleteAccount,
     DisplayNameTaken,
     InvalidCredentials,
     InvalidInput,
     LogIn,
+    NoSuchAccount,
     RegisterPlayer,
     TooManyAttempts,
     TooManyRegistrations,
     UnknownPlayer,
     UsernameTaken,
+    WrongPassword,
     password_problem,
 )
 from services.accounts.service import AccountsService
@@ -93,12 +103,17 @@ ERRORS = ErrorTable(
             "Another player shows this name, or it is your username (which must stay private).",
             rules=True,
         ),
+        NoSuchAccount: Problem(404, "account_not_found", "No account has this player id (any more)."),
+        WrongPassword: Problem(403, "wrong_password", "The password does not match this account."),
         TooManyRequests: TOO_MANY_REQUESTS,
     }
 )
 
 # Each change is an event other services store: ARCANA_DISPLAY_NAME_CHANGES_PER_WINDOW, ..._WINDOW_SECONDS.
 DISPLAY_NAME_CHANGES = PlayerLimit("display_name", "DISPLAY_NAME_CHANGES", per_window=5, window_seconds=3600)
+
+# Guesses at the password of a stolen token: ARCANA_ACCOUNT_DELETIONS_PER_WINDOW, ..._WINDOW_SECONDS.
+ACCOUNT_DELETIONS = PlayerLimit("delete_account", "ACCOUNT_DELETIONS", per_window=5, window_seconds=3600)
 
 blp = Blueprint("accounts", __name__, description="Player accounts, log-in sessions (bearer tokens).")
 
@@ -170,6 +185,23 @@ class DisplayNameIn(StrictSchema):
     )
 
 
+class DeleteAccountIn(StrictSchema):
+    password = ma.fields.String(
+        required=True,
+        validate=ma.validate.Length(min=1, max=PASSWORD_MAX * 4),
+        load_only=True,
+        metadata={"description": "the account's password, again: a token alone cannot delete it"},
+    )
+
+
+class OperatorDeletionIn(StrictSchema):
+    reason = ma.fields.String(
+        required=True,
+        validate=ma.validate.Length(min=3, max=200),
+        metadata={"description": "why (logged, never stored in an event): say why, never who"},
+    )
+
+
 class SessionIn(StrictSchema):
     username = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=USERNAME_MAX))
     password = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=PASSWORD_MAX * 4))
@@ -224,9 +256,32 @@ def register(args: dict[str, Any]) -> Any:
     event = _service().register(command, request_transaction)
     return {
         "player_id": event.player_id,
-        "username": event.username,
+        "username": command.username,
         "display_name": default_display_name(event.player_id),
     }
+
+
+@blp.route("/v1/accounts/me", methods=["DELETE"])
+@require_player
+@limited(ACCOUNT_DELETIONS)
+@blp.arguments(DeleteAccountIn)
+@blp.response(204)
+@blp.alt_response(401, schema=ErrorSchema, description="unauthorized")
+@blp.alt_response(403, schema=ErrorSchema, description="wrong_password")
+def delete_account(args: dict[str, Any]) -> None:
+    """Delete the authenticated player's account: the person is erased (username, password hash,
+    display name, log-in records); their matches stay, shown under a pseudonym."""
+    _service().delete_account(DeleteAccount(current_player(), args["password"]), request_transaction)
+
+
+@blp.route("/v1/admin/accounts/<uuid:player_id>", methods=["DELETE"])
+@require_operator
+@blp.arguments(OperatorDeletionIn)
+@blp.response(204)
+@blp.alt_response(404, schema=ErrorSchema, description="account_not_found")
+def delete_account_by_operator(args: dict[str, Any], player_id: uuid.UUID) -> None:
+    """Operators: delete a player's account on their request (as ``DELETE /v1/accounts/me``)."""
+    _service().delete_account_by_operator(player_id, args["reason"], request_transaction)
 
 
 @blp.route("/v1/sessions", methods=["POST"])

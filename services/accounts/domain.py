@@ -7,6 +7,7 @@ lower case. Passwords are 8-128 characters (after Unicode NFKC normalisation).
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 import uuid
@@ -147,13 +148,37 @@ class LogIn:
         return normalize_username(self.username)
 
 
+@dataclass(frozen=True)
+class DeleteAccount:
+    """Erase the player's account; ``password`` re-authenticates them (a stolen token alone must
+    not be enough). No rules checked: a wrong password just fails (``WrongPassword``)."""
+
+    player_id: uuid.UUID
+    password: str
+
+
+class NoSuchAccount(AccountsError):
+    """An operator named a player who has no account (never had, or it was deleted)."""
+
+
+class WrongPassword(AccountsError):
+    """The password given to confirm an account's deletion is not the account's."""
+
+
+def pseudonym(player_id: uuid.UUID) -> str:
+    """What is shown of an erased player instead of any name: ``deleted-`` and 12 hex digits of a
+    hash of the id (stable, so the same player reads the same everywhere; of the id only, so it
+    tells nothing of the person)."""
+    return "deleted-" + hashlib.sha256(str(player_id).encode()).hexdigest()[:12]
+
+
 def player_stream(player_id: uuid.UUID) -> str:
     return f"player-{player_id}"
 
 
 def register(command: RegisterPlayer, player_id: uuid.UUID) -> PlayerRegistered:
     """Decide the outcome of ``RegisterPlayer`` (uniqueness is enforced by the store)."""
-    return PlayerRegistered(str(player_id), command.username)
+    return PlayerRegistered(str(player_id))
 
 
 def failures_over_limit(own: int, total: int, free: int, known_address: bool) -> int:

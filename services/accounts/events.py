@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from libs.contracts.accounts import (
+    AccountDeleted,
     AllSessionsRevoked,
     DisplayNameChanged,
     PlayerLoggedIn,
@@ -16,6 +17,13 @@ TOPIC = "arcana.accounts.events"
 CATALOG = EventCatalog(
     "accounts",
     TOPIC,
-    (PlayerRegistered, DisplayNameChanged, PlayerLoggedIn, SessionRevoked, AllSessionsRevoked),
+    (
+        PlayerRegistered,
+        DisplayNameChanged,
+        PlayerLoggedIn,
+        SessionRevoked,
+        AllSessionsRevoked,
+        AccountDeleted,
+    ),
     "Player accounts and their sessions. Stream `player-<id>` per player.",
 )

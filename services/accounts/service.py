@@ -6,6 +6,7 @@ Each method raises the domain's errors (``UsernameTaken``, ``InvalidCredentials`
 
 from __future__ import annotations
 
+import logging
 import uuid
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -30,6 +31,7 @@ from services.accounts.domain import (
 )
 from services.accounts.events import (
     CATALOG,
+    AccountDeleted,
     AllSessionsRevoked,
     DisplayNameChanged,
     PlayerLoggedIn,
@@ -37,6 +39,8 @@ from services.accounts.events import (
     SessionRevoked,
 )
 from services.accounts.passwords import ScryptParams, dummy_hash, hash_password, verify_password
+
+log = logging.getLogger("arcana.accounts")
 
 # A transaction to write in: the request's (``libs.web.request_transaction``) or a pooled one.
 Conn = psycopg.Connection[Any]
@@ -125,7 +129,7 @@ class AccountsService:
         now = clock.now()
 
         def store_account(uow: UnitOfWork) -> None:
-            store.insert_player(uow.conn, self.schema, player_id, event.username, password_hash, now)
+            store.insert_player(uow.conn, self.schema, player_id, command.username, password_hash, now)
             self._append(uow, player_id, event, Expect.NO_STREAM, at=now)
 
         self.repository.execute(store_account, transaction=transaction)
@@ -210,7 +214,7 @@ class AccountsService:
                 store.pair_subject(command.username_key, command.client_address),
                 clock.now(),
             )
-            self._append(uow, row.player_id, PlayerLoggedIn(str(row.player_id), row.username))
+            self._append(uow, row.player_id, PlayerLoggedIn(str(row.player_id)))
             return version
 
         version = self.repository.execute(log_in)
@@ -271,6 +275,42 @@ class AccountsService:
         """This process applies a revocation at once (others within the cache's lifetime)."""
         if self.sessions is not None:
             self.sessions.forget(player_id)
+
+    # -- deletion ------------------------------------------------------------------------------
+
+    def delete_account(self, command: domain.DeleteAccount, transaction: Transaction) -> None:
+        """The player deletes their account, confirmed by their password: ``_erase``. Raises
+        ``UnknownPlayer``, ``WrongPassword``; nothing is written then."""
+        row = self.player(command.player_id)
+        if not verify_password(domain.normalize_password(command.password), row.password_hash):
+            raise domain.WrongPassword()
+        self._erase(row, "player", transaction)
+
+    def delete_account_by_operator(self, player_id: uuid.UUID, reason: str, transaction: Transaction) -> None:
+        """An operator deletes a player's account (the player asked otherwise than through the
+        API): ``_erase``. Raises ``NoSuchAccount``. The reason goes to the log, not to the event
+        (it may name the person)."""
+        with self.pool.connection() as conn:
+            row = store.get_player(conn, self.schema, player_id)
+        if row is None:
+            raise domain.NoSuchAccount()
+        self._erase(row, "operator", transaction)
+        log.warning("operator deleted the account of player %s: %s", player_id, reason)
+
+    def _erase(self, row: store.PlayerRow, by: str, transaction: Transaction) -> None:
+        """Erase the player (``store.erase_player``) and append ``AllSessionsRevoked`` (every service
+        refuses their tokens) then ``AccountDeleted`` (read models show the pseudonym), in one
+        transaction."""
+        shown = domain.pseudonym(row.player_id)
+
+        def erase(uow: UnitOfWork) -> None:
+            version = store.lock_player(uow.conn, self.schema, row.player_id) + 1
+            self._append(uow, row.player_id, AllSessionsRevoked(str(row.player_id), version))
+            self._append(uow, row.player_id, AccountDeleted(str(row.player_id), by, shown))
+            store.erase_player(uow.conn, self.schema, row, shown, clock.now())
+
+        self.repository.execute(erase, transaction=transaction)
+        self._forget_sessions(row.player_id)
 
     # -- reading and upkeep --------------------------------------------------------------------
 

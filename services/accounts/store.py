@@ -15,7 +15,7 @@ from psycopg import sql
 
 from libs.contracts import default_display_name
 from libs.kit.limits import count_in_window
-from services.accounts.domain import DisplayNameTaken, UsernameTaken
+from services.accounts.domain import DisplayNameTaken, UnknownPlayer, UsernameTaken
 
 Conn = psycopg.Connection[Any]
 
@@ -207,12 +207,13 @@ def set_display_name(conn: Conn, schema: str, player_id: uuid.UUID, display_name
 
 def lock_player(conn: Conn, schema: str, player_id: uuid.UUID) -> int:
     """Lock the player's row for this transaction (log-ins of one player append to its stream one
-    after the other) and return its token version."""
+    after the other) and return its token version. Raises ``UnknownPlayer`` (deleted)."""
     query = sql.SQL("SELECT token_version FROM {} WHERE player_id = %s FOR UPDATE").format(
         _t(schema, "players")
     )
     row = conn.execute(query, (player_id,)).fetchone()
-    assert row is not None, player_id
+    if row is None:  # deleted meanwhile
+        raise UnknownPlayer()
     return int(row[0])
 
 
@@ -243,3 +244,35 @@ def purge_revoked_tokens(conn: Conn, schema: str, now: datetime) -> int:
     return conn.execute(
         sql.SQL("DELETE FROM {} WHERE expires_at < %s").format(_t(schema, "revoked_tokens")), (now,)
     ).rowcount
+
+
+# -- erasure (docs/security.md, account deletion) ------------------------------------------------
+
+
+def erase_player(conn: Conn, schema: str, row: PlayerRow, pseudonym: str, now: datetime) -> None:
+    """Erase the person of ``row``, leaving the tombstone ``deleted_players``: the account row
+    (username, password hash, display name), its revoked tokens, every log-in counter naming the
+    username (with the addresses it was used from), the stored responses of its requests (the
+    registration's names the username), and the personal values of its own stored events: a
+    version 1 event's username, a chosen display name (read as the pseudonym from now on)."""
+    params = {"player": row.player_id, "username": row.username, "pseudonym": pseudonym, "now": now}
+    for statement in _ERASURES:
+        conn.execute(sql.SQL(statement).format(schema=sql.Identifier(schema)), params)
+
+
+_ERASURES = (
+    "INSERT INTO {schema}.deleted_players (player_id, pseudonym, deleted_at) "
+    "VALUES (%(player)s, %(pseudonym)s, %(now)s)",
+    "DELETE FROM {schema}.players WHERE player_id = %(player)s",
+    "DELETE FROM {schema}.revoked_tokens WHERE player_id = %(player)s",
+    # scope 'username': the username; 'pair', 'pair_fail', 'known': '<username> <address>'
+    "DELETE FROM {schema}.login_attempts WHERE (scope = 'username' AND subject = %(username)s) "
+    "OR (scope IN ('pair', 'pair_fail', 'known') "
+    "AND left(subject, length(%(username)s) + 1) = %(username)s || ' ')",
+    "DELETE FROM {schema}.idempotency WHERE scope = %(player)s::text "
+    "OR position(convert_to(%(player)s::text, 'UTF8') IN coalesce(body, ''::bytea)) > 0",
+    "UPDATE {schema}.events SET data = data - 'username' "
+    "WHERE stream = 'player-' || %(player)s::text AND data ? 'username'",
+    "UPDATE {schema}.events SET data = jsonb_set(data, '{{display_name}}', to_jsonb(%(pseudonym)s::text)) "
+    "WHERE stream = 'player-' || %(player)s::text AND type = 'DisplayNameChanged'",
+)

@@ -1,7 +1,7 @@
 """Handlers of other services' events (subscriptions declared in ``root.py``; run with
 ``python -m libs.kit.consume progression``).
 
-- ``PlayerLoggedIn {player_id, username}`` on ``arcana.accounts.events``: the visit's UTC day is
+- ``PlayerLoggedIn {player_id}`` on ``arcana.accounts.events``: the visit's UTC day is
   the envelope's ``occurred_at`` date; the first of the day keeps the streak.
 - ``MatchEnded`` on ``arcana.match.events``: moves both players' quests and passes; the match's day
   and season are those of its ``occurred_at``.

@@ -10,6 +10,8 @@ a dead letter.
   MMR); a ranked result of a match never seen start, or with other players, is a dead letter.
 - ``PlayerRegistered``, ``DisplayNameChanged`` (``arcana.accounts.events``): the public name shown
   on the leaderboard (the default one, then the player's choice); never the username.
+- ``AccountDeleted`` (``arcana.accounts.events``): the player was erased; the leaderboard shows the
+  pseudonym instead of the name they chose (their rating and history stay).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 import psycopg
 
 from libs.contracts import (
+    AccountDeleted,
     DisplayNameChanged,
     MatchCreated,
     MatchEnded,
@@ -32,7 +35,7 @@ from services.ratings.service import NeverStarted, RatingsService
 MATCHES_CONSUMER = "ratings-matches"
 ACCOUNTS_CONSUMER = "ratings-accounts"
 MATCH_CREATED, MATCH_ENDED, PLAYER_REGISTERED = MatchCreated.TYPE, MatchEnded.TYPE, PlayerRegistered.TYPE
-DISPLAY_NAME_CHANGED = DisplayNameChanged.TYPE
+DISPLAY_NAME_CHANGED, ACCOUNT_DELETED = DisplayNameChanged.TYPE, AccountDeleted.TYPE
 
 
 def match_created(svc: RatingsService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
@@ -48,11 +51,15 @@ def match_ended(svc: RatingsService, event: RecordedEvent, conn: psycopg.Connect
 
 
 def display_name(svc: RatingsService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
-    """``PlayerRegistered`` (the default name) or ``DisplayNameChanged`` (the chosen one): the name
-    others see, at the version of the player's stream it was written at."""
+    """``PlayerRegistered`` (the default name), ``DisplayNameChanged`` (the chosen one) or
+    ``AccountDeleted`` (the pseudonym): the name others see, at the version of the player's stream
+    it was written at (a name redelivered after the deletion changes nothing)."""
     if event.type == DISPLAY_NAME_CHANGED:
         changed = DisplayNameChanged.decode(event)
         svc.remember_display_name(changed.player_id, changed.display_name, event.version, conn)
+    elif event.type == ACCOUNT_DELETED:
+        deleted = AccountDeleted.decode(event)
+        svc.remember_display_name(deleted.player_id, deleted.pseudonym, event.version, conn)
     else:
         registered = PlayerRegistered.decode(event)
         shown = default_display_name(registered.player_id)

@@ -41,6 +41,7 @@ SERVICE = ServiceDef(
             {
                 consumers.PLAYER_REGISTERED: consumers.display_name,
                 consumers.DISPLAY_NAME_CHANGED: consumers.display_name,
+                consumers.ACCOUNT_DELETED: consumers.display_name,
             },
         ),
     ),

@@ -58,7 +58,7 @@ def test_a_player_chooses_a_name_published_once(
     assert client.get("/v1/me", headers=headers).get_json()["display_name"] == "Night Owl"
     assert _put(client, headers, "Night Owl").status_code == 200  # the same name: no new event
     assert _events(pool, accounts_schema, player) == [
-        ("PlayerRegistered", {"player_id": player, "username": "wren"}),
+        ("PlayerRegistered", {"player_id": player}),  # no username (issue 34)
         ("DisplayNameChanged", {"player_id": player, "display_name": "Night Owl"}),
     ]
 

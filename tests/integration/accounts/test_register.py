@@ -35,7 +35,7 @@ def test_register_writes_the_row_and_the_event_together(
 
     [event] = EventStore(pool, accounts_schema).read(f"player-{player_id}")
     assert event.type == "PlayerRegistered" and event.version == 1
-    assert event.data == {"player_id": str(player_id), "username": "alice_01"}
+    assert event.data == {"player_id": str(player_id)} and event.schema_version == 2  # no username: issue 34
     with pool.connection() as conn:
         row = conn.execute(
             sql.SQL("SELECT password_hash, created_at FROM {} WHERE player_id = %s").format(

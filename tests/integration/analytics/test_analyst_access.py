@@ -189,3 +189,27 @@ def test_the_analyst_reads_matchmaking_without_the_deck_lists_older_events_carri
     ]
     with psycopg.connect(analyst, autocommit=True) as conn, pytest.raises(pg_errors.InsufficientPrivilege):
         conn.execute(sql.SQL("SELECT data FROM {}").format(sql.Identifier(schema, "events")))
+
+
+def test_the_analyst_reads_accounts_without_the_usernames_older_events_carried(
+    postgres_url: str, pool: Any, analyst: str, match_schema: str
+) -> None:
+    """Issue 34, point 6: version 1 of PlayerRegistered and PlayerLoggedIn carried the log-in name;
+    the analysts' view of accounts leaves it out (as the events since and the topic do)."""
+    schema = f"{match_schema}_acc"
+    migrate(postgres_url, schema)
+    player = str(uuid.uuid4())
+    stream = f"player-{player}"
+    older = {"player_id": player, "username": "ada_login"}
+    store = EventStore(pool, schema)
+    store.append(stream, 0, [NewEvent("PlayerRegistered", older), NewEvent("PlayerLoggedIn", older)])
+    named = NewEvent("DisplayNameChanged", {"player_id": player, "display_name": "Ada L"})
+    store.append(stream, 2, [named])
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        publish_events_views(conn, {"accounts": schema}, _user(analyst))
+
+    assert _rows(analyst, sql.Identifier(analytics_schema(schema), "events"), stream) == [
+        ("PlayerRegistered", {"player_id": player}),
+        ("PlayerLoggedIn", {"player_id": player}),
+        ("DisplayNameChanged", {"player_id": player, "display_name": "Ada L"}),
+    ]

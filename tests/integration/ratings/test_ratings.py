@@ -261,3 +261,22 @@ def test_others_see_the_chosen_display_name_never_the_username(player: Callable,
     assert shown == {bob.id: "Bobby Tables", ada.id: default_display_name(ada.id)}
     assert public["display_name"] == "Bobby Tables"
     assert "bob_login" not in str(board) + str(public)
+
+
+def test_a_deleted_player_shows_as_the_pseudonym_with_the_rating_kept(
+    player: Callable, deliver: Callable
+) -> None:
+    """Issue 34, point 6: once accounts publishes ``AccountDeleted``, ratings shows the pseudonym
+    instead of the name the player chose, even if an older name is delivered again after it; the
+    player's rating and record stay (the history is the game's, not the person's)."""
+    ada, bob = player(), player()
+    deliver("DisplayNameChanged", {"player_id": bob.id, "display_name": "Bobby Tables"}, 2)
+    deliver("MatchEnded", ended(bob.id, ada.id))
+    deleted = {"player_id": bob.id, "by": "player", "pseudonym": "deleted-0123456789ab"}
+    deliver("AccountDeleted", deleted, 4)
+    deliver("DisplayNameChanged", {"player_id": bob.id, "display_name": "Bobby Tables"}, 2)  # redelivered
+    board = ada.get("/v1/leaderboard").get_json()["items"]
+    public = ada.get(f"/v1/ratings/{bob.id}").get_json()
+    assert {i["player_id"]: i["display_name"] for i in board}[bob.id] == "deleted-0123456789ab"
+    assert public["display_name"] == "deleted-0123456789ab" and public["games"] == 1
+    assert "Bobby" not in str(board) + str(public)

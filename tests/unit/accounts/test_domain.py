@@ -29,7 +29,7 @@ def test_password_length_rule(password: str, ok: bool) -> None:
     assert (domain.password_problem(password) is None) is ok
 
 
-def test_register_player_normalises_and_the_event_never_carries_the_password() -> None:
+def test_register_player_normalises_and_the_event_carries_nothing_of_the_person() -> None:
     command = domain.RegisterPlayer(
         "Alice", "\uff53\uff45\uff43\uff52\uff45\uff54 password"
     )  # full-width: NFKC
@@ -37,8 +37,8 @@ def test_register_player_normalises_and_the_event_never_carries_the_password() -
     player = uuid.uuid4()
     event = domain.register(command, player)
     assert domain.player_stream(player) == f"player-{player}"
-    assert event.data() == {"player_id": str(player), "username": "alice"}
-    assert (event.TYPE, event.VERSION) == ("PlayerRegistered", 1)
+    assert event.data() == {"player_id": str(player)}  # neither password nor username (issue 34)
+    assert (event.TYPE, event.VERSION) == ("PlayerRegistered", 2)
 
 
 def test_register_player_enforces_the_rules() -> None:
