@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, cast
 
 import requests
@@ -136,6 +137,22 @@ class ArcanaClient:
         )
         return cast(Events, result)
 
+    def stream(self, match_id: str, after: int = 0) -> Iterator[Json]:
+        """The match's events as the server pushes them (Server-Sent Events): each visible event,
+        then after each batch a ``{"type": "state", ...}`` item (awaiting, legal commands); ends
+        when the server closes the stream. Resume with ``after`` = the last event's version."""
+        url = self.base_url + ops.MATCH_STREAM.url_path(match_id=match_id)
+        headers = {"Authorization": f"Bearer {self.token}", "Last-Event-ID": str(after)}
+        with self.http.get(url, headers=headers, stream=True, timeout=(self.timeout, None)) as response:
+            if response.status_code != 200:
+                _decode(response)  # raises ApiError for an error; 204: the match is over and seen
+                return
+            yield from sse_items(response.iter_lines(decode_unicode=True))
+
+    def stream_ticket(self, match_id: str) -> Json:
+        """A one-minute ticket opening the match's stream without the bearer header (browsers)."""
+        return cast(Json, self.call(ops.STREAM_TICKET, match_id=match_id))
+
     def legal_commands(self, match_id: str) -> LegalCommands:
         return cast(LegalCommands, self.call(ops.LEGAL_COMMANDS, match_id=match_id))
 
@@ -242,6 +259,10 @@ class ArcanaClient:
     def line_decks(self) -> list[Json]:
         return cast(list[Json], self.call(ops.LINE_DECKS)["decks"])
 
+    def autofill_line(self) -> Json:
+        """A legal five from the collection: the most lit links, then the highest stats (not saved)."""
+        return cast(Json, self.call(ops.AUTOFILL_LINE))
+
     def create_line_deck(self, name: str, cards: list[str]) -> Json:
         return cast(Json, self.call(ops.CREATE_LINE_DECK, json={"name": name, "cards": cards}))
 
@@ -317,6 +338,27 @@ class ArcanaClient:
 
 def _query_value(value: Any) -> Any:
     return ("true" if value else "false") if isinstance(value, bool) else value
+
+
+def sse_items(lines: Iterable[str]) -> Iterator[Json]:
+    """The JSON items of a Server-Sent Events stream given line by line: an event's ``data``, or
+    for a frame with an ``event:`` name, that name as ``type`` beside its data. Comments (the
+    server's ``: ping``) and ``retry:`` are skipped."""
+    name: str | None = None
+    data: list[str] = []
+    for line in lines:
+        if line == "":
+            if data:
+                item = json.loads("\n".join(data))
+                yield {"type": name, **item} if name else item
+            name, data = None, []
+        elif not line.startswith(":"):
+            field, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if field == "data":
+                data.append(value)
+            elif field == "event":
+                name = value
 
 
 def _decode(response: requests.Response) -> Any:

@@ -111,3 +111,27 @@ def test_a_call_refuses_a_query_parameter_or_body_the_operation_does_not_take() 
         client.call(ops.WALLET, json={})
     with pytest.raises(TypeError):
         client.call(ops.MATCH)  # no match_id
+
+
+def test_the_clients_stream_reader_yields_events_and_named_states_and_skips_pings() -> None:
+    from libs.client.client import sse_items
+
+    lines = [
+        "retry: 2000",
+        "",
+        "id: 3",
+        'data: {"version": 3, "type": "CardDrawn",',
+        'data:  "data": {}}',
+        "",
+        ": ping",
+        "",
+        "event: state",
+        "id: 3",
+        'data: {"version": 3, "awaiting": ["p1"], "legal_commands": []}',
+        "",
+        'data: {"version": 4, "type": "TurnEnded", "data": {}}',  # unterminated: not a whole frame
+    ]
+    assert list(sse_items(lines)) == [
+        {"version": 3, "type": "CardDrawn", "data": {}},
+        {"type": "state", "version": 3, "awaiting": ["p1"], "legal_commands": []},
+    ]

@@ -1,4 +1,4 @@
-"""A second, independent reading of the line's combat (seed 001 and RULES.md, as docs/line.md states
+"""A second, independent reading of the line's combat (the rules as docs/line.md states
 them), for the property test: written from the rules, not from the engine, and importing nothing of
 `libs.games.line` (the cards are read from the data file as printed). It favours plainness over speed:
 one object per card, the acting order found afresh at every step.
