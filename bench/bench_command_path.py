@@ -13,18 +13,21 @@ PostgreSQL's CPU (its server processes, measured by psutil over the same request
 Each run plays ``BENCH_CP_MATCHES`` Arcana matches (default 20) in turn, a random bot's command at a
 time: the mover's legal commands, one of them posted with its expected version, then the view and
 the legal commands the client reads after it. Matches that end are replaced. ``BENCH_CP_WARMUP``
-commands (default 150) first, not measured (imports, caches, prepared statements), then
-``BENCH_CP_COMMANDS`` (default 600). Per command = command + view + legal commands.
+commands (default 150) first, not measured (imports, caches, prepared statements). Per command =
+command + view + legal commands.
 
-Each run is a child process of its own (``--child``); ``BENCH_CP_ROUNDS`` runs (default 4) of each
-tree, interleaved (A, B, A, B…) on one PostgreSQL, each in a schema of its own. The trees are this
-checkout and any given on the command line: another commit's checkout (``git worktree add``) runs
-this same file with its own code (``PYTHONPATH`` = that tree), for before/after figures in one run:
+Each tree runs in a child process of its own (``--child``), each in a schema of its own on one
+PostgreSQL. The children of a round live side by side and play in lockstep: ``BENCH_CP_BLOCKS``
+blocks (default 12) of ``BENCH_CP_BLOCK`` commands (default 50) each, the trees' blocks alternated
+(A, B, B, A, A, B…), so that a busy moment of the shared machine falls on every tree alike;
+``BENCH_CP_ROUNDS`` rounds (default 3) with fresh children. The trees are this checkout and any
+given on the command line: another commit's checkout (``git worktree add``) runs this same file
+with its own code (``PYTHONPATH`` = that tree), for before/after figures in one run:
 
     .venv/bin/python -m bench.bench_command_path /work/wt-old   # this tree and /work/wt-old
     make bench-command-path TREES=/work/wt-old                  # the same
 
-Printed: per tree, the median over rounds of the mean CPU ms per request (min-max in brackets).
+Printed: per tree and round, the CPU ms per request; then the median over rounds (min-max).
 With ``BENCH_CP_PROFILE=<file>``, one more run of this tree under py-spy (its raw samples written to
 the file) and the functions with the largest share of the measured samples.
 """
@@ -206,27 +209,24 @@ def _measured(meter: _Meter, tables: list[_Table], rng: random.Random, commands:
     _play(meter, tables, rng, commands)
 
 
-def child(url: str, schema: str, postmaster: int) -> dict[str, Any]:
-    """One measured run of this tree's code; its figures (CPU ms per request) as a dict."""
+def child(url: str, schema: str, postmaster: int) -> None:
+    """This tree's code, set up and warmed up; then one measured block of commands per ``go N``
+    line on stdin, its CPU seconds per endpoint (sum, count) and PostgreSQL's as a JSON line."""
     app = _app(url, schema)
     rng = random.Random(1)
     deck = _starter_deck()
     tables = [_Table(app, deck, seed * 1000) for seed in range(_env_int("BENCH_CP_MATCHES", 20))]
-    meter = _Meter()
-    _play(meter, tables, rng, _env_int("BENCH_CP_WARMUP", 150))
-    meter.start(postmaster)
-    _measured(meter, tables, rng, _env_int("BENCH_CP_COMMANDS", 600))
-    ms = {name: statistics.mean(seconds) * 1000 for name, seconds in meter.cpu.items()}
-    commands = len(meter.cpu["command"])
-    return {
-        **ms,
-        "per_command": sum(ms.values()),
-        "postgres_per_command": meter.pg_seconds / commands * 1000,
-        "commands": commands,
-    }
+    _play(_Meter(), tables, rng, _env_int("BENCH_CP_WARMUP", 150))
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        meter = _Meter()
+        meter.start(postmaster)
+        _measured(meter, tables, rng, int(line.split()[1]))
+        sums = {name: [sum(seconds), len(seconds)] for name, seconds in meter.cpu.items()}
+        print(json.dumps({**sums, "postgres": meter.pg_seconds}), flush=True)
 
 
-# --- the driver: one PostgreSQL, the trees' runs interleaved --------------------------------------
+# --- the driver: one PostgreSQL, the trees' runs in lockstep ---------------------------------------
 
 
 def _postmaster(url: str) -> int:
@@ -239,25 +239,76 @@ def _postmaster(url: str) -> int:
     return int(psutil.Process(row[0]).ppid())
 
 
-def _run(tree: Path, url: str, schema: str, postmaster: int, profile: Path | None = None) -> dict[str, Any]:
-    metrics = tempfile.mkdtemp(prefix="arcana-bench-metrics-")  # gunicorn's way: every worker's metrics
-    env = {**os.environ, "PYTHONPATH": str(tree), "PROMETHEUS_MULTIPROC_DIR": metrics}
-    command = [sys.executable, str(Path(__file__).resolve()), "--child", url, schema, str(postmaster)]
-    if profile is not None:  # py-spy samples the run (CPU only: idle samples are left out)
-        spy = Path(sys.executable).with_name("py-spy")
-        command = [str(spy), "record", "--rate", "250", "--format", "raw", "-o", str(profile), "--", *command]
-    with tempfile.TemporaryFile() as log:  # the access log: written as in production, then dropped
-        done = subprocess.run(command, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=log, check=False)
-        if done.returncode != 0:
-            log.seek(0)
-            tail = log.read()[-3000:].decode(errors="replace")
-            raise RuntimeError(f"the run of {tree} failed ({done.returncode}):\n{tail}")
-    shutil.rmtree(metrics, ignore_errors=True)
-    last = [line for line in done.stdout.decode().splitlines() if line.startswith("{")][
-        -1
-    ]  # py-spy talks too
-    result: dict[str, Any] = json.loads(last)
-    return result
+class _Child:
+    """One tree's child process (``--child``), answering one block of commands at a time."""
+
+    def __init__(self, tree: Path, url: str, schema: str, postmaster: int, profile: Path | None = None):
+        self.tree = tree
+        self.metrics = tempfile.mkdtemp(prefix="arcana-bench-metrics-")  # as under gunicorn
+        env = {**os.environ, "PYTHONPATH": str(tree), "PROMETHEUS_MULTIPROC_DIR": self.metrics}
+        command = [sys.executable, str(Path(__file__).resolve()), "--child", url, schema, str(postmaster)]
+        if profile is not None:  # py-spy samples the run (CPU only: idle samples are left out)
+            spy = str(Path(sys.executable).with_name("py-spy"))
+            command = [spy, "record", "--rate", "250", "--format", "raw", "-o", str(profile), "--", *command]
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115  (closed by close()) the access log, then dropped
+        self.proc = subprocess.Popen(
+            command,
+            cwd=tree,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+        )
+        self._answer()  # ready
+
+    def _answer(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            if line.startswith("{"):  # py-spy prints its own lines too
+                answer: dict[str, Any] = json.loads(line)
+                return answer
+        self.log.seek(0)
+        tail = self.log.read()[-3000:].decode(errors="replace")
+        raise RuntimeError(f"the run of {self.tree} ended ({self.proc.wait()}):\n{tail}")
+
+    def block(self, commands: int) -> dict[str, Any]:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"go {commands}\n")
+        self.proc.stdin.flush()
+        return self._answer()
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+        self.log.close()
+        shutil.rmtree(self.metrics, ignore_errors=True)
+
+
+def _figures(blocks: list[dict[str, Any]]) -> dict[str, float]:
+    """CPU ms per request of each endpoint, per command, and PostgreSQL's per command."""
+    ms = {n: sum(b[n][0] for b in blocks) / sum(b[n][1] for b in blocks) * 1000 for n in ENDPOINTS}
+    commands = sum(b["command"][1] for b in blocks)
+    pg = sum(b["postgres"] for b in blocks) / commands * 1000
+    return {**ms, "per_command": sum(ms.values()), "postgres_per_command": pg, "commands": commands}
+
+
+def _round(trees: list[Path], url: str, r: int, postmaster: int) -> list[dict[str, float]]:
+    """Every tree's child at once, their blocks alternated (A, B, B, A, A, B…): a busy moment of
+    the machine falls on both."""
+    children = [_Child(tree, url, f"bench_cp_{r}_{i}", postmaster) for i, tree in enumerate(trees)]
+    blocks: list[list[dict[str, Any]]] = [[] for _ in trees]
+    size = _env_int("BENCH_CP_BLOCK", 50)
+    try:
+        for b in range(_env_int("BENCH_CP_BLOCKS", 12)):
+            order = list(range(len(trees)))
+            for i in order if b % 2 == 0 else order[::-1]:
+                blocks[i].append(children[i].block(size))
+    finally:
+        for child_ in children:
+            child_.close()
+    return [_figures(found) for found in blocks]
 
 
 def _frame(sample: str) -> str:
@@ -311,24 +362,23 @@ def _report(trees: list[Path], runs: dict[Path, list[dict[str, Any]]]) -> None:
 
 def main(argv: list[str]) -> None:
     if argv[:1] == ["--child"]:
-        url, schema, postmaster = argv[1], argv[2], int(argv[3])
-        print(json.dumps(child(url, schema, postmaster)))
+        child(argv[1], argv[2], int(argv[3]))
         return
     from bench._stack import database
 
     trees = [Path(__file__).resolve().parents[1], *(Path(a).resolve() for a in argv)]
-    rounds = _env_int("BENCH_CP_ROUNDS", 4)
     profile = Path(os.environ["BENCH_CP_PROFILE"]).resolve() if os.environ.get("BENCH_CP_PROFILE") else None
     runs: dict[Path, list[dict[str, Any]]] = {tree: [] for tree in trees}
     with database() as url:
         postmaster = _postmaster(url)
-        for r in range(rounds):
-            for i, tree in enumerate(trees):
-                result = _run(tree, url, f"bench_cp_{r}_{i}", postmaster)
+        for r in range(_env_int("BENCH_CP_ROUNDS", 3)):
+            for tree, result in zip(trees, _round(trees, url, r, postmaster), strict=True):
                 runs[tree].append(result)
                 print(f"round {r + 1}, {tree}: {json.dumps({k: round(v, 3) for k, v in result.items()})}")
-        if profile is not None:  # one more run of this tree, sampled (not in the figures above)
-            _run(trees[0], url, "bench_cp_profile", postmaster, profile)
+        if profile is not None:  # one more run of this tree alone, sampled (not in the figures)
+            sampled = _Child(trees[0], url, "bench_cp_profile", postmaster, profile)
+            sampled.block(_env_int("BENCH_CP_BLOCK", 50) * _env_int("BENCH_CP_BLOCKS", 12))
+            sampled.close()
     _report(trees, runs)
     if profile is not None:
         _print_profile(profile)
