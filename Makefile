@@ -9,7 +9,7 @@ export PYTHONPATH := $(CURDIR)
 
 .PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events docs-schemas kafka-acls migrate \
         bench bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay \
-        bench-capacity bench-recovery bench-snapshots bench-line bench-arena docs-line rebuild-projection export-events dead-letters \
+        bench-capacity bench-recovery bench-snapshots bench-line bench-arena bench-command-path docs-line rebuild-projection export-events dead-letters \
         simulate clean browser-deps screenshots
 
 help: ## list the targets
@@ -72,7 +72,7 @@ ARCANA := $(VENV)/bin/arcana
 migrate: venv ## apply every service's migrations to DATABASE_URL (arcana migrate)
 	@$(ARCANA) migrate
 
-bench: bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay bench-capacity bench-recovery bench-snapshots bench-line bench-arena ## every benchmark
+bench: bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay bench-capacity bench-recovery bench-snapshots bench-line bench-arena bench-command-path ## every benchmark
 
 bench-eventstore: venv ## event store appends vs raw INSERT, replay throughput
 	$(PY) -m bench.bench_eventstore
@@ -103,6 +103,9 @@ bench-recovery: venv ## M = 1000 live matches through a SIGKILL of the whole sta
 
 bench-snapshots: venv ## cold load of a match (fresh cache) with and without its snapshot: ms per match, alone and in the sweep's batch
 	$(PY) -m bench.bench_snapshots
+
+bench-command-path: venv ## match's CPU per request on command, view and legal commands (in process, real PostgreSQL); BENCH_CP_PROFILE=file: py-spy
+	$(PY) -m bench.bench_command_path $(TREES)
 
 bench-line: venv ## the line: whole fights/s and the resolution alone, one core (target 20,000 fights/s)
 	$(PY) -m bench.bench_line

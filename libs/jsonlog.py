@@ -9,6 +9,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 _STANDARD = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
+# One encoder for every line: json.dumps(..., default=str) would build a new one per call.
+_ENCODER = json.JSONEncoder(default=str)
 
 
 class JsonFormatter(logging.Formatter):
@@ -24,7 +26,7 @@ class JsonFormatter(logging.Formatter):
                 line[name] = value
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
-        return json.dumps(line, default=str)
+        return _ENCODER.encode(line)
 
 
 def json_handler(stream: Any) -> logging.Handler:

@@ -16,9 +16,9 @@ import logging
 import os
 import re
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from flask import Flask, Response, g, request
 from prometheus_client import (
@@ -120,8 +120,11 @@ def _has_nul(value: object) -> bool:
 
 def _guard_text() -> None:
     """Raises ``ApiError(400, "invalid_text")`` for a NUL character in the path or query string."""
-    args = request.args.items(multi=True)
-    if "\x00" in request.path or any("\x00" in k or "\x00" in v for k, v in args):
+    if "\x00" in request.path:
+        raise ApiError(400, "invalid_text", "The URL must not contain NUL characters.")
+    if not request.query_string:  # most requests: no query string to parse
+        return
+    if any("\x00" in k or "\x00" in v for k, v in request.args.items(multi=True)):
         raise ApiError(400, "invalid_text", "The URL must not contain NUL characters.")
 
 
@@ -155,41 +158,76 @@ def _guard_body() -> None:
     g.parsed_json = parsed  # the arguments parser and the idempotency fingerprint reuse it
 
 
+def _new_request_id() -> str:
+    """32 random hex digits, as ``uuid.uuid4().hex`` (a fifth of its cost: no UUID object)."""
+    return os.urandom(16).hex()
+
+
+class _Series:
+    """The request counter and latency histogram of one (service, method, endpoint, status), each
+    made once per process: ``labels()`` checks and looks up its values under a lock on every call."""
+
+    def __init__(self, service: str) -> None:
+        self.service = service
+        self._made: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+
+    def record(self, method: str, endpoint: str, status: str, duration: float) -> None:
+        key = (method, endpoint, status)
+        found = self._made.get(key)
+        if found is None:  # a race makes the same children twice: labels() returns the same ones
+            found = self._made[key] = (
+                REQUESTS.labels(self.service, method, endpoint, status),
+                LATENCY.labels(self.service, method, endpoint, status),
+            )
+        found[0].inc()
+        found[1].observe(duration)
+
+
+def _log_access(fields: dict[str, Any]) -> None:
+    """The request's access log line (``fields`` as its extra fields), handed to the logger's
+    handlers without ``Logger.info``'s search of the stack for the caller (a sixth of the line's cost;
+    the JSON lines do not show the caller)."""
+    if not access_log.isEnabledFor(logging.INFO):
+        return
+    args = (fields["method"], fields["path"], fields["status"])
+    record = access_log.makeRecord(
+        access_log.name, logging.INFO, __file__, 0, "%s %s %s", args, None, extra=fields
+    )
+    access_log.handle(record)
+
+
 def install(app: Flask, service: str) -> None:
     """Request ids in and out, the body guard, one access log line and metrics per request."""
     _count_long_polls(app, service)
+    series = _Series(service)
 
     @app.before_request
     def _start() -> None:
         g.started = time.perf_counter()
         given = request.headers.get(REQUEST_ID_HEADER, "")
-        g.request_id = given if _REQUEST_ID_RE.fullmatch(given) else uuid.uuid4().hex
+        g.request_id = given if _REQUEST_ID_RE.fullmatch(given) else _new_request_id()
         _guard_text()
         _guard_body()
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        response.headers[REQUEST_ID_HEADER] = g.get("request_id") or uuid.uuid4().hex
+        request_id = g.get("request_id") or _new_request_id()
+        response.headers[REQUEST_ID_HEADER] = request_id
         duration = time.perf_counter() - g.get("started", time.perf_counter())
         endpoint = request.url_rule.rule if request.url_rule is not None else "unmatched"
-        status = str(response.status_code)
-        REQUESTS.labels(service, request.method, endpoint, status).inc()
-        LATENCY.labels(service, request.method, endpoint, status).observe(duration)
+        method, status = request.method, response.status_code
+        series.record(method, endpoint, str(status), duration)
         player = g.get("player_id")
-        access_log.info(
-            "%s %s %s",
-            request.method,
-            request.path,
-            response.status_code,
-            extra={
+        _log_access(
+            {
                 "service": service,
-                "method": request.method,
+                "method": method,
                 "path": request.path,
-                "status": response.status_code,
+                "status": status,
                 "duration_ms": round(duration * 1000, 2),
                 "request_id": g.get("request_id"),
                 "player": str(player) if player else None,
                 "remote_addr": request.remote_addr,
-            },
+            }
         )
         return response

@@ -143,7 +143,8 @@ def test_request_id_is_echoed_or_made(client: FlaskClient) -> None:
     assert resp.headers["X-Request-Id"] == "abc-123"
     made = client.get("/healthz", headers={"X-Request-Id": "bad id with spaces"}).headers["X-Request-Id"]
     assert made and made != "bad id with spaces"
-    assert client.get("/v1/nowhere").headers["X-Request-Id"]
+    other = client.get("/v1/nowhere").headers["X-Request-Id"]
+    assert all(len(i) == 32 and set(i) <= set("0123456789abcdef") for i in (made, other)) and made != other
 
 
 def test_query_strings_are_validated_and_unknown_parameters_rejected(client: FlaskClient) -> None:

@@ -64,6 +64,25 @@ def test_metrics_count_requests_by_service_endpoint_and_status(client: FlaskClie
     assert "arcana_http_request_duration_seconds_bucket" in text
 
 
+def test_each_request_counts_once_in_its_series(client: FlaskClient) -> None:
+    """The series of an endpoint are made once per process and reused: every later request still
+    counts (and is timed) once."""
+    from prometheus_client import REGISTRY
+
+    labels = {"service": "things", "method": "POST", "endpoint": "/v1/things", "status": "422"}
+
+    def counted() -> tuple[float, float]:
+        total = REGISTRY.get_sample_value("arcana_http_requests_total", labels) or 0.0
+        timed = REGISTRY.get_sample_value("arcana_http_request_duration_seconds_count", labels) or 0.0
+        return total, timed
+
+    before = counted()
+    for _ in range(3):
+        client.post("/v1/things", json={"nope": 1})
+    after = counted()
+    assert (after[0] - before[0], after[1] - before[1]) == (3.0, 3.0)
+
+
 def test_openapi_document_lists_the_paths(client: FlaskClient) -> None:
     resp = client.get("/v1/openapi/things.json")
     assert resp.status_code == 200
