@@ -43,6 +43,10 @@ from libs.bus.metrics import PORT_ENV
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 log = logging.getLogger(__name__)
+if _folder := os.environ.get(MULTIPROC_ENV):
+    # beat's unlabelled gauge writes its value file as it is made, here at import: before any
+    # signal handler could make the folder
+    os.makedirs(_folder, exist_ok=True)
 
 TASKS = Counter("arcana_celery_tasks", "Celery tasks finished, by final state.", ["task", "state"])
 DURATION = Histogram(

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask.blueprints import BlueprintSetupState
+from werkzeug.routing import BaseConverter
+
 from libs.kit.limits import limited
 from libs.kit.web import current_service
 from libs.web import Blueprint, current_player, idempotent, request_transaction, require_player
@@ -28,6 +31,20 @@ from services.economy.service import EconomyService
 _DECK_ID = uuid_path("deck_id", "A line of yours (anything else: 404 `deck_not_found`).")
 
 blp = Blueprint("economy_line", __name__, description="The line: welcome set, collection, saved lines.")
+
+
+class _LineDeckId(BaseConverter):
+    """A line's id in a path: anything but ``autofill``, so that ``/decks/autofill`` matches only
+    its own route (and ``OPTIONS`` there lists only ``POST``); a malformed id still reaches the view
+    and answers 404 ``deck_not_found``."""
+
+    regex = r"(?!autofill/?$)[^/]+"
+
+
+@blp.record_once
+def _register_converter(state: BlueprintSetupState) -> None:
+    state.app.url_map.converters["line_deck"] = _LineDeckId
+
 
 _LineIn = schemas.LineIn()
 
@@ -87,7 +104,7 @@ def autofill_line() -> Any:
     return _lines().autofill(_me())
 
 
-@blp.route(f"/v1/{WELCOME_GAME}/decks/<deck_id>", parameters=_DECK_ID, methods=["PUT"])
+@blp.route(f"/v1/{WELCOME_GAME}/decks/<line_deck:deck_id>", parameters=_DECK_ID, methods=["PUT"])
 @require_player
 @limited(DECK_WRITES)
 @idempotent
@@ -98,7 +115,7 @@ def replace_line(args: dict[str, Any], deck_id: str) -> Any:
     return _lines().save(_me(), parse_deck_id(deck_id), args["name"], args["cards"], tx=request_transaction)
 
 
-@blp.route(f"/v1/{WELCOME_GAME}/decks/<deck_id>", parameters=_DECK_ID, methods=["DELETE"])
+@blp.route(f"/v1/{WELCOME_GAME}/decks/<line_deck:deck_id>", parameters=_DECK_ID, methods=["DELETE"])
 @require_player
 @limited(DECK_WRITES)
 @blp.response(204)
@@ -108,7 +125,7 @@ def delete_line(deck_id: str) -> Any:
     return None
 
 
-@blp.route(f"/v1/{WELCOME_GAME}/decks/<deck_id>/activate", parameters=_DECK_ID, methods=["POST"])
+@blp.route(f"/v1/{WELCOME_GAME}/decks/<line_deck:deck_id>/activate", parameters=_DECK_ID, methods=["POST"])
 @require_player
 @limited(DECK_WRITES)
 @idempotent
