@@ -108,3 +108,9 @@ class InvalidLine(EconomyError):
     every problem)."""
 
     code = "invalid_line"
+
+
+class BeyondBalance(EconomyError):
+    """A claw-back would take more than the wallet holds (``details.balance`` says what)."""
+
+    code = "beyond_balance"
