@@ -499,7 +499,6 @@ def _admin(args: argparse.Namespace) -> int:
 
     from libs.client.client import ApiError, ArcanaClient
     from libs.config import secret_from_env
-    from libs.ops import admin
 
     token = secret_from_env("ARCANA_OPERATOR_TOKEN")
     if not token:
@@ -508,15 +507,16 @@ def _admin(args: argparse.Namespace) -> int:
     client = ArcanaClient(url, operator_token=token)
     given: dict[str, Any] = {}
     if args.action in ("refund", "claw-back"):
-        given = admin.amounts(args.coins, args.dust, args.free_packs)
+        amounts = {"coins": args.coins, "dust": args.dust, "free_packs": args.free_packs}
+        given = {k: v for k, v in amounts.items() if v}
         if args.id:
             given["refund_id" if args.action == "refund" else "claw_back_id"] = args.id
     calls = {
-        "suspend": lambda: admin.suspend(client, args.player_id, args.reason),
-        "restore": lambda: admin.restore(client, args.player_id, args.reason),
-        "refund": lambda: admin.refund(client, args.player_id, args.reason, given),
-        "claw-back": lambda: admin.claw_back(client, args.player_id, args.reason, given),
-        "void-rating": lambda: admin.void_rating(client, args.match_id, args.reason),
+        "suspend": lambda: client.suspend(args.player_id, args.reason),
+        "restore": lambda: client.restore(args.player_id, args.reason),
+        "refund": lambda: client.refund(args.player_id, args.reason, **given),
+        "claw-back": lambda: client.claw_back(args.player_id, args.reason, **given),
+        "void-rating": lambda: client.void_rating(args.match_id, args.reason),
     }
     try:
         answer = calls[args.action]()
@@ -525,6 +525,8 @@ def _admin(args: argparse.Namespace) -> int:
         if exc.details:
             print(json.dumps(exc.details), file=sys.stderr)
         return 1
+    except OSError as exc:  # requests' connection errors
+        raise UsageError(f"cannot reach {url}: {exc}") from None
     print(json.dumps(answer) if answer is not None else "done")
     return 0
 

@@ -10,9 +10,8 @@ restoration deletes the row and appends ``AccountRestored`` and its ``OperatorAc
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import psycopg
 from psycopg import sql
 
 from libs import clock
@@ -20,39 +19,11 @@ from libs.contracts import AccountRestored, AccountSuspended, AllSessionsRevoked
 from libs.contracts.audit import AUDIT_STREAM, RESTORE_ACCOUNT, SUSPEND_ACCOUNT
 from libs.eventstore import Expect, Transaction, UnitOfWork
 from services.accounts import domain, store
-from services.accounts.domain import AccountsError, NoSuchAccount
+from services.accounts.domain import NoSuchAccount
+from services.accounts.suspended import AlreadySuspended, NotSuspended, is_suspended, suspensions_table
 
 if TYPE_CHECKING:
     from services.accounts.service import AccountsService
-
-Conn = psycopg.Connection[Any]
-
-
-class AlreadySuspended(AccountsError):
-    """The account is suspended already."""
-
-
-class NotSuspended(AccountsError):
-    """The account is not suspended: nothing to restore."""
-
-
-class AccountIsSuspended(AccountsError):
-    """A log-in (with the right password) to a suspended account."""
-
-
-def _suspensions(schema: str) -> sql.Identifier:
-    return sql.Identifier(schema, "suspensions")
-
-
-def is_suspended(conn: Conn, schema: str, player_id: uuid.UUID) -> bool:
-    query = sql.SQL("SELECT 1 FROM {} WHERE player_id = %s").format(_suspensions(schema))
-    return conn.execute(query, (player_id,)).fetchone() is not None
-
-
-def refuse_if_suspended(conn: Conn, schema: str, player_id: uuid.UUID) -> None:
-    """Raise ``AccountIsSuspended`` for a suspended player (a log-in checks, after the password)."""
-    if is_suspended(conn, schema, player_id):
-        raise AccountIsSuspended()
 
 
 def _audit(uow: UnitOfWork, action: str, player_id: uuid.UUID, operator: str, reason: str) -> None:
@@ -88,7 +59,9 @@ def suspend(
         events = [AllSessionsRevoked(str(player_id), version), AccountSuspended(str(player_id))]
         uow.append(stream, Expect.STREAM_EXISTS, events, occurred_at=now)
         uow.conn.execute(
-            sql.SQL("INSERT INTO {} (player_id, suspended_at) VALUES (%s, %s)").format(_suspensions(schema)),
+            sql.SQL("INSERT INTO {} (player_id, suspended_at) VALUES (%s, %s)").format(
+                suspensions_table(schema)
+            ),
             (player_id, now),
         )
         _audit(uow, SUSPEND_ACCOUNT, player_id, operator, reason)
@@ -111,7 +84,7 @@ def restore(
     def work(uow: UnitOfWork) -> None:
         _locked(uow, schema, player_id)
         deleted = uow.conn.execute(
-            sql.SQL("DELETE FROM {} WHERE player_id = %s").format(_suspensions(schema)), (player_id,)
+            sql.SQL("DELETE FROM {} WHERE player_id = %s").format(suspensions_table(schema)), (player_id,)
         ).rowcount
         if not deleted:
             raise NotSuspended()

@@ -19,14 +19,14 @@ from libs.kit import ErrorTable, Problem
 from libs.kit.web import current_service
 from libs.web import Blueprint, ErrorSchema, current_operator, request_transaction, require_operator
 from libs.web.audit import ReasonIn
-from services.accounts import admin
+from services.accounts import admin, suspended
 from services.accounts.service import AccountsService
 
 ERRORS = ErrorTable(
     {
-        admin.AlreadySuspended: Problem(409, "already_suspended", "The account is suspended already."),
-        admin.NotSuspended: Problem(409, "not_suspended", "The account is not suspended."),
-        admin.AccountIsSuspended: Problem(
+        suspended.AlreadySuspended: Problem(409, "already_suspended", "The account is suspended already."),
+        suspended.NotSuspended: Problem(409, "not_suspended", "The account is not suspended."),
+        suspended.AccountIsSuspended: Problem(
             403, "account_suspended", "This account is suspended; contact support."
         ),
     }

@@ -12,11 +12,9 @@ is not forfeited twice).
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import psycopg
-from psycopg import sql
 
 from libs.contracts import AccountRestored, AccountSuspended
 from libs.eventstore import RecordedEvent, UnitOfWork
@@ -24,6 +22,7 @@ from libs.games import IllegalCommand
 from libs.kit.definition import EventHandler
 from services.match import domain, store
 from services.match.repository import Outcome
+from services.match.suspended import forget, keep
 
 if TYPE_CHECKING:
     from services.match.service import MatchService
@@ -35,25 +34,9 @@ SUSPENDED = "suspended"  # the forfeit's reason (the match's end reason with two
 Conn = psycopg.Connection[Any]
 
 
-def _table(schema: str) -> sql.Identifier:
-    return sql.Identifier(schema, "suspended_players")
-
-
-def suspended_among(conn: Conn, schema: str, player_ids: Sequence[str]) -> set[str]:
-    """Which of ``player_ids`` are suspended."""
-    rows = conn.execute(
-        sql.SQL("SELECT player_id FROM {} WHERE player_id = ANY(%s)").format(_table(schema)),
-        (list(player_ids),),
-    ).fetchall()
-    return {r[0] for r in rows}
-
-
 def account_suspended(svc: MatchService, event: RecordedEvent, conn: Conn) -> None:
     player = AccountSuspended.decode(event).player_id
-    conn.execute(
-        sql.SQL("INSERT INTO {} (player_id) VALUES (%s) ON CONFLICT DO NOTHING").format(_table(svc.schema)),
-        (player,),
-    )
+    keep(conn, svc.schema, player)
     for row in store.matches_of(conn, svc.schema, player, active_only=True):
         outcome = forfeit(svc, str(row["match_id"]), player, conn)
         if outcome is not None:  # before the commit: a deadline task only looks, the sweep backs it up
@@ -62,7 +45,7 @@ def account_suspended(svc: MatchService, event: RecordedEvent, conn: Conn) -> No
 
 def account_restored(svc: MatchService, event: RecordedEvent, conn: Conn) -> None:
     player = AccountRestored.decode(event).player_id
-    conn.execute(sql.SQL("DELETE FROM {} WHERE player_id = %s").format(_table(svc.schema)), (player,))
+    forget(conn, svc.schema, player)
 
 
 def forfeit(svc: MatchService, match_id: str, player: str, conn: Conn) -> Outcome | None:
