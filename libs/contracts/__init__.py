@@ -29,7 +29,7 @@ from libs.contracts.match import (
 )
 from libs.contracts.matchmaking import MatchRequested
 from libs.contracts.progression import QuestCompleted, RewardGranted, StreakDayKept
-from libs.contracts.ratings import RatingChanged
+from libs.contracts.ratings import RatingChanged, RatingChangeVoided
 
 __all__ = [
     "AUDIT_STREAM",
@@ -53,6 +53,7 @@ __all__ = [
     "PlayerReconnected",
     "PlayerRegistered",
     "QuestCompleted",
+    "RatingChangeVoided",
     "RatingChanged",
     "RewardGranted",
     "SessionRevoked",

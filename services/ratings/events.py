@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from libs.contracts.audit import OperatorActed
-from libs.contracts.ratings import RatingChanged
+from libs.contracts.ratings import RatingChanged, RatingChangeVoided
 from libs.games.registry import DEFAULT_GAME
 from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
 
@@ -35,25 +35,6 @@ class RatingUnchanged(IntegrationEvent):
         default=DEFAULT_GAME,
         metadata={"doc": "whose ladder: `arcana` (the rating) or `line` (its MMR); `arcana` when absent"},
     )
-
-
-@integration_event("RatingChangeVoided", version=1)
-@dataclass(frozen=True)
-class RatingChangeVoided(IntegrationEvent):
-    """An operator voided what a ranked match moved for this player (stream `rating-<player>`): the
-    compensating event of its `RatingChanged`, which stays as it was. The visible and hidden ratings
-    move back by that change's amounts; the win or loss no longer counts; the highest tier reached
-    stays. Why and by whom: ratings' `audit` stream (`OperatorActed`)."""
-
-    player_id: str = field(metadata={"doc": "the player's id"})
-    match_id: str = field(metadata={"doc": "the ranked match whose change is voided"})
-    before: int = field(metadata={"doc": "the visible rating before the void"})
-    after: int = field(metadata={"doc": "the visible rating after it: `before` minus the voided delta"})
-    hidden_before: int = field(metadata={"doc": "the hidden rating before the void"})
-    hidden_after: int = field(metadata={"doc": "the hidden rating after it, minus the voided hidden step"})
-    tier: str = field(metadata={"doc": "the tier of `after` (`none` on the line)"})
-    result: str = field(metadata={"doc": "the voided change's result: `win` or `loss` (no longer counted)"})
-    game: str = field(default=DEFAULT_GAME, metadata={"doc": "whose ladder: `arcana` or `line`"})
 
 
 CATALOG = EventCatalog(
