@@ -26,3 +26,14 @@ def test_each_token_names_its_operator_and_the_shared_one_is_operator() -> None:
 def test_a_malformed_list_is_refused(named: str) -> None:
     with pytest.raises(BadOperatorTokens):
         named_tokens("s" * 32, named)
+
+
+def test_an_app_does_not_start_with_a_malformed_list() -> None:
+    from libs.config import Settings
+    from libs.web.app import base_app
+
+    settings = Settings(
+        "postgresql://nowhere/none", "", "", "s" * 40, 60, None, 1024, operator_tokens="alice"
+    )
+    with pytest.raises(BadOperatorTokens):
+        base_app("accounts", schema="accounts", settings=settings)
