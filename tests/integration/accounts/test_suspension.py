@@ -127,3 +127,15 @@ def test_bad_operator_requests_write_nothing(
     )
     assert count() == written
     assert client.get("/v1/me", headers=token).status_code == 200
+
+
+def test_a_suspended_account_can_still_be_deleted(
+    client: FlaskClient, register: Callable[..., Any], login: Callable[..., Any]
+) -> None:
+    player, _ = _player(register, login, "leaver")
+    url = f"/v1/admin/accounts/{player}"
+    assert client.post(f"{url}/suspension", json={"reason": "spam"}, headers=_as(ALICE)).status_code == 204
+    assert client.delete(url, json={"reason": "asked by mail"}, headers=_as(ALICE)).status_code == 204
+    gone = client.delete(f"{url}/suspension", json={"reason": "too late"}, headers=_as(ALICE))
+    assert_error(gone, 404, "account_not_found")
+    assert register("leaver")["player_id"] != player  # the username is free again
