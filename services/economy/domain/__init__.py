@@ -3,11 +3,12 @@ commands, events, decisions and evolution of wallets and decks, the fair pack fu
 
 from services.economy.events import EVENT_TYPES, Event, event_from
 
-from . import bounds, credits, decks, games, odds, packs, rewards, values, wallet, welcome
+from . import bounds, credits, decks, entries, games, odds, packs, rewards, values, wallet, welcome
 from .errors import (
     AboveCeiling,
     ActiveDeckUndeletable,
     AlreadyCredited,
+    AlreadyEntered,
     AlreadyOpened,
     CardNotOwned,
     CraftBeyondLimit,
@@ -20,6 +21,7 @@ from .errors import (
     InsufficientDust,
     InvalidAmount,
     InvalidDeck,
+    InvalidEntry,
     InvalidLine,
     UnknownCard,
     WalletNotFound,
@@ -31,6 +33,7 @@ __all__ = [
     "AboveCeiling",
     "ActiveDeckUndeletable",
     "AlreadyCredited",
+    "AlreadyEntered",
     "AlreadyOpened",
     "CardNotOwned",
     "CraftBeyondLimit",
@@ -44,6 +47,7 @@ __all__ = [
     "InsufficientDust",
     "InvalidAmount",
     "InvalidDeck",
+    "InvalidEntry",
     "InvalidLine",
     "UnknownCard",
     "WalletNotFound",
@@ -51,6 +55,7 @@ __all__ = [
     "bounds",
     "credits",
     "decks",
+    "entries",
     "event_from",
     "games",
     "odds",

@@ -108,3 +108,16 @@ class InvalidLine(EconomyError):
     every problem)."""
 
     code = "invalid_line"
+
+
+class InvalidEntry(EconomyError):
+    """A tournament entry refused: not the game's number of different cards the player owns
+    (``details["problems"]`` names every problem)."""
+
+    code = "invalid_entry"
+
+
+class AlreadyEntered(EconomyError):
+    """The player's tournament entry is still open (``details["entry_id"]``): one at a time."""
+
+    code = "already_entered"

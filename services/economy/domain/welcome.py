@@ -21,6 +21,8 @@ from services.economy.events import (
     LineDeckDeleted,
     LineDeckSaved,
     LineWelcomeClaimed,
+    TournamentEntryClosed,
+    TournamentEntryMade,
 )
 
 from .decks import Deck, Decks, SaveDeck, with_deck, without_deck
@@ -41,6 +43,7 @@ class LineBook(Decks):
 
     owned: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     welcomed: bool = False
+    entry: str | None = None  # the open tournament entry (``entries.py``), until its place is paid
 
 
 SaveLine = SaveDeck
@@ -124,6 +127,10 @@ def evolve(state: LineBook, event: Event) -> LineBook:
         return without_deck(state, event.deck_id)
     if isinstance(event, ActiveDeckChanged):
         return replace(state, active=event.deck_id, published=event)
+    if isinstance(event, TournamentEntryMade):
+        return replace(state, entry=event.entry_id)
+    if isinstance(event, TournamentEntryClosed) and event.entry_id == state.entry:
+        return replace(state, entry=None)
     return state
 
 

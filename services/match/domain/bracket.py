@@ -157,7 +157,9 @@ def evolve(state: Bracket | None, kind: str, data: Mapping[str, Any]) -> Bracket
         fights = tuple(Fight(int(data["round"]), (a, b)) for a, b in data["pairs"])
         history = (*state.history, *state.fights)
         until = _at(data["choose_until"])
-        return replace(state, round=int(data["round"]), fights=fights, history=history, lineups={}, choose_until=until)
+        return replace(
+            state, round=int(data["round"]), fights=fights, history=history, lineups={}, choose_until=until
+        )
     if kind == LINEUP_CHOSEN:
         return replace(state, lineups={**state.lineups, data["player_id"]: tuple(data["cards"])})
     if kind in (FIGHT_STARTED, FIGHT_RECORDED):
@@ -276,11 +278,13 @@ def decide_defaults(
     round who has not chosen (bots never choose). Empty when nothing is due."""
     if not state.choosing():
         return []
-    missing = [p for p in state.in_round() if p not in state.lineups]
-    if missing and (state.choose_until is None or at < state.choose_until):
-        if any(not e.bot for e in state.entrants if e.player_id in missing):
-            return []
-    return [_chosen(state, p, default(state.entrant(p).cards), "default") for p in missing]  # type: ignore[union-attr]
+    missing = [
+        e for e in state.entrants if e.player_id in state.in_round() and e.player_id not in state.lineups
+    ]
+    still_open = state.choose_until is None or at < state.choose_until
+    if still_open and any(not e.bot for e in missing):
+        return []  # a human may still choose
+    return [_chosen(state, e.player_id, default(e.cards), "default") for e in missing]
 
 
 def fights_to_start(state: Bracket) -> list[tuple[Fight, dict[str, tuple[str, ...]]]]:
@@ -301,7 +305,9 @@ def place_of_loser(state: Bracket, round_number: int) -> int:
     return state.rules.seats // (2**round_number) + 1
 
 
-def decide_result(state: Bracket, match_id: str, winner: str | None, at: datetime, prize: Prize) -> list[Event]:
+def decide_result(
+    state: Bracket, match_id: str, winner: str | None, at: datetime, prize: Prize
+) -> list[Event]:
     """A started fight has ended: recorded, its winner advanced, its loser eliminated with the place and
     (a human) the prize; the round's last result opens the next round or ends the bracket. Nothing
     for a fight not of this round or already recorded."""
@@ -313,7 +319,17 @@ def decide_result(state: Bracket, match_id: str, winner: str | None, at: datetim
     tid, rnd = state.tournament_id, fight.round
     place = place_of_loser(state, rnd)
     events: list[Event] = [
-        (FIGHT_RECORDED, {"tournament_id": tid, "round": rnd, "match_id": match_id, "players": list(fight.players), "winner": won, "loser": lost}),
+        (
+            FIGHT_RECORDED,
+            {
+                "tournament_id": tid,
+                "round": rnd,
+                "match_id": match_id,
+                "players": list(fight.players),
+                "winner": won,
+                "loser": lost,
+            },
+        ),
         (ELIMINATED, {"tournament_id": tid, "round": rnd, "player_id": lost, "place": place}),
         *_award(state, lost, place, prize),
     ]
