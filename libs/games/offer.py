@@ -175,7 +175,8 @@ class Tournament:
     with a deck chosen from the entry (``Collection.deck_size`` cards), within ``choose_seconds``, else
     ``lineup(entry)`` is played for them; brackets of ``seats`` (a power of two) seat entrants in the
     order they come, and seats still empty ``fill_after`` seconds after the first entry go to bots,
-    each entered with ``bot_entry(rng)``. ``prizes``: what each place is paid (bots are paid nothing)."""
+    each entered with ``bot_entry(rng)``. ``prizes``: what each place is paid (bots are paid nothing);
+    ``entries_per_day``: the entries a player may make in a UTC day (0: no limit)."""
 
     entry_size: int
     seats: int
@@ -184,6 +185,7 @@ class Tournament:
     prizes: tuple[Prize, ...]
     lineup: Callable[[Sequence[str]], Sequence[str]]
     bot_entry: Callable[[random.Random], Sequence[str]]
+    entries_per_day: int = 0
 
     def prize(self, place: int) -> Reward | None:
         """What ``place`` (1: the winner) is paid, None for nothing."""

@@ -43,6 +43,7 @@ from services.economy.domain import (
     AlreadyEntered,
     CardNotOwned,
     CraftBeyondLimit,
+    DailyEntriesReached,
     DeckLimitReached,
     DeckNotFound,
     EconomyError,
@@ -97,6 +98,7 @@ ERRORS = ErrorTable(
                 AlreadyCredited,
                 WelcomeAlreadyClaimed,
                 AlreadyEntered,
+                DailyEntriesReached,
                 Busy,
             )
         },

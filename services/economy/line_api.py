@@ -10,7 +10,8 @@
   ``active_deck``; 404 ``deck_not_found``; 429 over the deck-write limit
 - ``POST /v1/line/tournament/entries`` → 201 the entry (ten different line cards you own); the match
   service seats it in a bracket (``GET /v1/tournaments``); 422 ``invalid_entry`` (details.problems),
-  409 ``already_entered`` (details.entry_id: one open entry, until its place is paid)
+  409 ``already_entered`` (details.entry_id: one open entry, until its place is paid),
+  409 ``daily_entries_reached`` (details.limit: 3 entries a UTC day)
 A player sees and changes only their own collection and lines. POSTs honour ``Idempotency-Key``.
 """
 

@@ -40,6 +40,7 @@ TOURNAMENT_ENTRY = 10  # seed 001: "a separate 10-card entry"
 TOURNAMENT_SEATS = 8
 TOURNAMENT_FILL_AFTER = 60  # seconds after the first entry; then bots take the empty seats
 TOURNAMENT_CHOOSE_SECONDS = 30  # to choose a round's five, else the default five fights
+TOURNAMENT_ENTRIES_PER_DAY = 3  # bots fill brackets: without a limit, a farm of shards
 TOURNAMENT_PRIZES = (  # shards by place: 1st, 2nd, 3rd-4th, 5th-8th
     Prize(1, 1, Reward("shards", 6_000)),
     Prize(2, 2, Reward("shards", 3_000)),
@@ -107,5 +108,6 @@ OFFER = Offer(
         TOURNAMENT_PRIZES,
         default_lineup,
         bot_entry,
+        TOURNAMENT_ENTRIES_PER_DAY,
     ),
 )

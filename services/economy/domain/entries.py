@@ -1,7 +1,8 @@
 """Entries of the tournament of the game whose cards are a welcome set (its offer's ``Tournament``;
 the line's), kept in the player's line book (stream ``line-<player>``): an entry is the tournament's
 number of different cards the player owns (the line: ten), one open at a time, closed when the
-player's place is paid (``TournamentPlaceAwarded``, consumed once). The bracket is the match
+player's place is paid (``TournamentPlaceAwarded``, consumed once), and at most the tournament's
+``entries_per_day`` a UTC day (the line: 3). The bracket is the match
 service's (docs/line.md, "Tournament")."""
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from libs.games import registry
 from libs.games.offer import Tournament
 from services.economy.events import Event, TournamentEntryClosed, TournamentEntryMade
 
-from .errors import AlreadyEntered, InvalidEntry
+from .errors import AlreadyEntered, DailyEntriesReached, InvalidEntry
 from .games import WELCOME, WELCOME_GAME
-from .welcome import LineBook
+from .welcome import LineBook, utc_day
 
 
 def tournament() -> Tournament:
@@ -39,10 +40,15 @@ def entry_problems(cards: Sequence[str], owned: Mapping[str, int], size: int) ->
 
 
 def decide_enter(state: LineBook, entry_id: str, cards: Sequence[str], at: str) -> list[Event]:
-    """Enter the tournament. Raises ``AlreadyEntered`` (one entry open at a time), ``InvalidEntry``
-    (every problem)."""
+    """Enter the tournament at ``at`` (ISO 8601). Raises ``AlreadyEntered`` (one entry open at a time),
+    ``DailyEntriesReached``, ``InvalidEntry`` (every problem)."""
     if state.entry is not None:
         raise AlreadyEntered("your tournament entry is still open", {"entry_id": state.entry})
+    limit = tournament().entries_per_day
+    if limit and state.entries_on == (utc_day(at), limit):
+        raise DailyEntriesReached(
+            f"{limit} tournament entries a day (UTC); enter again tomorrow", {"limit": limit}
+        )
     found = entry_problems(list(cards), state.owned, tournament().entry_size)
     if found:
         raise InvalidEntry("; ".join(found), {"problems": found})

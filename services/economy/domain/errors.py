@@ -121,3 +121,9 @@ class AlreadyEntered(EconomyError):
     """The player's tournament entry is still open (``details["entry_id"]``): one at a time."""
 
     code = "already_entered"
+
+
+class DailyEntriesReached(EconomyError):
+    """The tournament's entries of the UTC day are used up (``details["limit"]``)."""
+
+    code = "daily_entries_reached"

@@ -1,17 +1,18 @@
 """The line's tournament at the economy (docs/line.md, "Tournament"), Flask test client and real
-PostgreSQL: an entry is ten different line cards the player owns, one open at a time; refusals are
-4xx in the one error shape and write nothing; the entry goes in full to the match service's topic only;
-a place award is paid once however often it is delivered (also under another event id), only when it
-pays what the prize table says, and it closes the entry."""
+PostgreSQL: an entry is ten different line cards the player owns, one open at a time, three a UTC
+day; refusals are 4xx in the one error shape and write nothing; the entry goes in full to the match
+service's topic only; a place award is paid once however often it is delivered (also under another
+event id), only when it pays what the prize table says, and it closes the entry."""
 
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time
 from typing import Any
 
 import pytest
 
+from libs import clock
 from libs.contracts import Unacceptable
 from libs.eventstore import RecordedEvent
 from libs.games.line import WELCOME_SET
@@ -113,3 +114,20 @@ def test_an_award_that_is_not_what_its_place_pays_is_parked_unpaid(
     with pytest.raises(Unacceptable):
         deliver(svc, award(me.id, "e-1", place, amount))
     assert svc.wallet(me.id)["shards"] == shards
+
+
+def test_three_entries_a_utc_day(client: Any, svc: EconomyService) -> None:
+    me = client()
+    me.post("/v1/line/welcome")
+    now = clock.now()
+    clock.set_offset((datetime.combine(now.date(), time(23, 0), UTC) - now).total_seconds())
+    try:
+        for n in range(3):
+            entry_id = me.post(ENTRIES, {"cards": TEN}).get_json()["entry_id"]
+            deliver(svc, award(me.id, entry_id, 5, 500, tid=f"t-{n}"))
+        late = refused(me.post(ENTRIES, {"cards": TEN}), 409, "daily_entries_reached")
+        assert late["details"] == {"limit": 3}
+        clock.set_offset(clock.offset_seconds() + 3_600)  # the next UTC day
+        assert me.post(ENTRIES, {"cards": TEN}).status_code == 201
+    finally:
+        clock.set_offset(0)
