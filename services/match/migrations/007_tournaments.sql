@@ -1,6 +1,6 @@
 -- The line's tournament (docs/line.md, "Tournament"): one row per bracket (stream tournament-<id>),
--- written in the transaction of each of its appends; rebuildable from the streams. The filling
--- bracket of a game takes the next entry; the sweep takes those whose due_at has passed.
+-- written from the bracket folded after each of its appends, in that append's transaction. The
+-- filling bracket of a game takes the next entry; the sweep takes those whose due_at has passed.
 CREATE TABLE IF NOT EXISTS {schema}.tournaments (
     tournament_id UUID PRIMARY KEY,
     game TEXT NOT NULL,
