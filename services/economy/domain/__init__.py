@@ -3,14 +3,16 @@ commands, events, decisions and evolution of wallets and decks, the fair pack fu
 
 from services.economy.events import EVENT_TYPES, Event, event_from
 
-from . import bounds, credits, decks, games, odds, packs, rewards, values, wallet, welcome
+from . import bounds, credits, decks, entries, games, odds, packs, rewards, values, wallet, welcome
 from .errors import (
     AboveCeiling,
     ActiveDeckUndeletable,
     AlreadyCredited,
+    AlreadyEntered,
     AlreadyOpened,
     CardNotOwned,
     CraftBeyondLimit,
+    DailyEntriesReached,
     DailyLimitReached,
     DeckLimitReached,
     DeckNotFound,
@@ -20,6 +22,7 @@ from .errors import (
     InsufficientDust,
     InvalidAmount,
     InvalidDeck,
+    InvalidEntry,
     InvalidLine,
     UnknownCard,
     WalletNotFound,
@@ -31,9 +34,11 @@ __all__ = [
     "AboveCeiling",
     "ActiveDeckUndeletable",
     "AlreadyCredited",
+    "AlreadyEntered",
     "AlreadyOpened",
     "CardNotOwned",
     "CraftBeyondLimit",
+    "DailyEntriesReached",
     "DailyLimitReached",
     "DeckLimitReached",
     "DeckNotFound",
@@ -44,6 +49,7 @@ __all__ = [
     "InsufficientDust",
     "InvalidAmount",
     "InvalidDeck",
+    "InvalidEntry",
     "InvalidLine",
     "UnknownCard",
     "WalletNotFound",
@@ -51,6 +57,7 @@ __all__ = [
     "bounds",
     "credits",
     "decks",
+    "entries",
     "event_from",
     "games",
     "odds",
