@@ -276,6 +276,21 @@ class ArcanaClient:
     def activate_line_deck(self, deck_id: str) -> Json:
         return cast(Json, self.call(ops.ACTIVATE_LINE_DECK, deck_id=deck_id))
 
+    def enter_line_tournament(self, cards: list[str]) -> Json:
+        """An entry of ten line cards you own (422 ``invalid_entry``, 409 ``already_entered``)."""
+        return cast(Json, self.call(ops.ENTER_LINE_TOURNAMENT, json={"cards": cards}))
+
+    def tournaments(self) -> list[Json]:
+        """The brackets you entered, newest first."""
+        return cast(list[Json], self.call(ops.TOURNAMENTS)["tournaments"])
+
+    def tournament(self, tournament_id: str) -> Json:
+        return cast(Json, self.call(ops.TOURNAMENT, tournament_id=tournament_id))
+
+    def choose_lineup(self, tournament_id: str, cards: list[str]) -> Json:
+        """Your deck for the bracket's current round, from your entry."""
+        return cast(Json, self.call(ops.CHOOSE_LINEUP, json={"cards": cards}, tournament_id=tournament_id))
+
     def grant(self, player_id: str, reason: str, **amounts: Any) -> Json:
         return cast(
             Json, self.call(ops.ADMIN_GRANT, json={"player_id": player_id, "reason": reason, **amounts})

@@ -82,6 +82,11 @@ AUTOFILL_LINE = _op("POST", "/v1/line/decks/autofill")
 UPDATE_LINE_DECK = _op("PUT", "/v1/line/decks/{deck_id}", body=True)
 DELETE_LINE_DECK = _op("DELETE", "/v1/line/decks/{deck_id}")
 ACTIVATE_LINE_DECK = _op("POST", "/v1/line/decks/{deck_id}/activate")
+ENTER_LINE_TOURNAMENT = _op("POST", "/v1/line/tournament/entries", body=True)
+# match: tournaments
+TOURNAMENTS = _op("GET", "/v1/tournaments")
+TOURNAMENT = _op("GET", "/v1/tournaments/{tournament_id}")
+CHOOSE_LINEUP = _op("PUT", "/v1/tournaments/{tournament_id}/lineup", body=True)
 # progression
 QUESTS = _op("GET", "/v1/quests")
 SWAP_QUEST = _op("POST", "/v1/quests/{quest_id}/swap")

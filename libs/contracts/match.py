@@ -23,7 +23,11 @@ class MatchCreated(IntegrationEvent):
     """A match exists (the first event of its stream `match-<id>`)."""
 
     match_id: str = field(metadata={"doc": "the match id (UUID)"})
-    mode: str = field(metadata={"doc": "`ranked`, `casual`, `practice` or `admin`"})
+    mode: str = field(
+        metadata={
+            "doc": "`ranked`, `casual`, `practice`, `admin` or `tournament` (a tournament bracket's fight)"
+        }
+    )
     players: list[str] = field(
         metadata={"doc": "the player ids in seat order (a bot's id starts with `bot-`)"}
     )
@@ -102,7 +106,11 @@ class MatchEnded(IntegrationEvent):
         }
     )
     match_id: str = field(metadata={"doc": "the match id"})
-    mode: str = field(metadata={"doc": "`ranked`, `casual`, `practice` or `admin`"})
+    mode: str = field(
+        metadata={
+            "doc": "`ranked`, `casual`, `practice`, `admin` or `tournament` (a tournament bracket's fight)"
+        }
+    )
     players: list[str] = field(metadata={"doc": "the player ids, in seat order"})
     loser: str | None = field(
         metadata={"doc": "the loser's id; null on a draw (and with more than two players)"}

@@ -13,11 +13,14 @@ attribute ``Game.offer``); the services find it by the game's name through ``lib
 - ``Progress``: what an ended match moves in progression (season-pass XP, quests, a track of its own);
 - ``Collection``: how a player gets the game's cards (a ``starter`` collection and packs, or a
   ``welcome`` set claimed once) and the decks saved of them, judged by its ``Cards``, for the economy;
-- ``Daily``: what the game shows of each day (Arcana's ascendant arcana), served by progression.
+- ``Daily``: what the game shows of each day (Arcana's ascendant arcana), served by progression;
+- ``Tournament``: the game's tournament (an entry of cards, a single-elimination bracket, place prizes),
+  hosted by the match service, entered at the economy.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -157,6 +160,39 @@ class Daily:
 
 
 @dataclass(frozen=True)
+class Prize:
+    """What the places ``first``..``last`` of a bracket (1: the winner) are each paid."""
+
+    first: int
+    last: int
+    reward: Reward
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A single-elimination tournament of the game. An entry is ``entry_size`` different cards of the
+    player's collection (judged as a collection by ``Collection.cards``); each round the player fights
+    with a deck chosen from the entry (``Collection.deck_size`` cards), within ``choose_seconds``, else
+    ``lineup(entry)`` is played for them; brackets of ``seats`` (a power of two) seat entrants in the
+    order they come, and seats still empty ``fill_after`` seconds after the first entry go to bots,
+    each entered with ``bot_entry(rng)``. ``prizes``: what each place is paid (bots are paid nothing);
+    ``entries_per_day``: the entries a player may make in a UTC day (0: no limit)."""
+
+    entry_size: int
+    seats: int
+    fill_after: int
+    choose_seconds: int
+    prizes: tuple[Prize, ...]
+    lineup: Callable[[Sequence[str]], Sequence[str]]
+    bot_entry: Callable[[random.Random], Sequence[str]]
+    entries_per_day: int = 0
+
+    def prize(self, place: int) -> Reward | None:
+        """What ``place`` (1: the winner) is paid, None for nothing."""
+        return next((p.reward for p in self.prizes if p.first <= place <= p.last), None)
+
+
+@dataclass(frozen=True)
 class Offer:
     """Everything a game offers besides its rules (see the module's docstring). The default offers
     nothing: no queue, no ladder, no rewards, pass XP and every quest as Arcana's matches do."""
@@ -167,3 +203,4 @@ class Offer:
     progress: Progress = Progress()
     collection: Collection | None = None
     daily: Daily | None = None
+    tournament: Tournament | None = None

@@ -11,7 +11,9 @@ services consume, is declared in ``libs.contracts.economy``. Wallet stream ``wal
 ``DeckDeleted``, ``DeckActivated``, ``ActiveDeckChanged`` (the active deck with its legality, which
 matchmaking and match keep). The line's stream ``line-<player>``: ``LineWelcomeClaimed``,
 ``LineDeckSaved``, ``LineDeckDeleted`` and ``ActiveDeckChanged`` with ``game="line"`` (an
-activation, or the active line edited). Every random outcome (a pack's cards, the revealed seed) is
+activation, or the active line edited), ``TournamentEntryMade`` (an entry of the game's tournament;
+its cards only on ``arcana.economy.decks``) and ``TournamentEntryClosed`` (its place paid). Every
+random outcome (a pack's cards, the revealed seed) is
 in the event: replay never draws again. No event holds a seed that is still secret: the next
 pack's seed appears only as its commitment.
 """
@@ -24,10 +26,13 @@ from typing import Any
 from libs.contracts.audit import OperatorActed
 from libs.contracts.economy import DECKS_TOPIC, ActiveDeckChangedInFull
 from libs.contracts.economy import ActiveDeckChanged as PublishedActiveDeckChanged
+from libs.contracts.tournament import TournamentEntryClosed, TournamentEntryMadeInFull
+from libs.contracts.tournament import TournamentEntryMade as PublishedTournamentEntryMade
 from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
 
 TOPIC = "arcana.economy.events"
 ActiveDeckChanged = ActiveDeckChangedInFull  # as stored: with the deck's cards
+TournamentEntryMade = TournamentEntryMadeInFull  # as stored: with the entry's cards
 _PLAYER = "the player's id, as in the stream's name (from version 2; read into version 1 events)"
 _SINCE_V2 = 2  # the version that put the player (and a credit's earning time) in the data
 
@@ -257,6 +262,8 @@ EVENT_TYPES: dict[str, type[IntegrationEvent]] = {
         LineWelcomeClaimed,
         LineDeckSaved,
         LineDeckDeleted,
+        TournamentEntryMade,
+        TournamentEntryClosed,
         WalletDebited,
         OperatorActed,  # operators' refunds and claw-backs, stream `audit` (libs.contracts.audit)
     )
@@ -273,7 +280,13 @@ STORED_ONLY = (DeckSaved, LineDeckSaved)
 
 # What the topic carries of a stored deck event: its form without cards (issue 34, finding 2).
 PUBLISHED_FORMS: dict[str, type[IntegrationEvent]] = {
-    cls.TYPE: cls for cls in (PublishedDeckSaved, PublishedLineDeckSaved, PublishedActiveDeckChanged)
+    cls.TYPE: cls
+    for cls in (
+        PublishedDeckSaved,
+        PublishedLineDeckSaved,
+        PublishedActiveDeckChanged,
+        PublishedTournamentEntryMade,
+    )
 }
 
 CATALOG = EventCatalog(
@@ -290,9 +303,10 @@ CATALOG = EventCatalog(
 DECKS = EventCatalog(
     "economy",
     DECKS_TOPIC,
-    (ActiveDeckChangedInFull,),
+    (ActiveDeckChangedInFull, TournamentEntryMadeInFull),
     "Each player's active deck per game with its cards (`ActiveDeckChanged` as stored, keyed by "
-    "`decks-<player>` or `line-<player>`), for the match service, whose Kafka user alone may read "
+    "`decks-<player>` or `line-<player>`), and each tournament entry with its cards "
+    "(`TournamentEntryMade` as stored), for the match service, whose Kafka user alone may read "
     "it: the analysts' may not (a deck list is hidden until the match that plays it has ended; the "
     "match's record on `arcana.match.records` then shows it).",
     private=True,

@@ -35,6 +35,7 @@ SERVICE = ServiceDef(
         "/v1/line/welcome",
         "/v1/line/collection",
         "/v1/line/decks",
+        "/v1/line/tournament",
         "/v1/admin/grants",
         "/v1/admin/wallets",
     ),

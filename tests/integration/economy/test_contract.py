@@ -28,6 +28,7 @@ ENDPOINTS = {
     "/v1/line/decks/{deck_id}",
     "/v1/line/decks/{deck_id}/activate",
     "/v1/line/decks/autofill",
+    "/v1/line/tournament/entries",
 }
 
 
