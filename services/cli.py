@@ -470,11 +470,11 @@ def _admin_parser(commands: Any) -> None:
         "admin",
         help="operator actions (suspend, restore, refund, claw-back, void-rating), each with a reason",
         description="Send an operator action to the services' /v1/admin/... endpoints (--url, default "
-        "ARCANA_URL or http://127.0.0.1:8000) with the operator token ARCANA_OPERATOR_TOKEN (or its "
+        "make run's http://127.0.0.1:8000) with the operator token ARCANA_OPERATOR_TOKEN (or its "
         "_FILE). Each is recorded with the token's operator and the reason (arcana audit). Exit 1 "
         "when the service refuses it (its error printed), 2 for bad usage.",
     )
-    p.add_argument("--url", help="the API's base URL")
+    p.add_argument("--url", default="http://127.0.0.1:8000", help="the API's base URL (the internal Ingress)")
     actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     for name, about, target in (
         ("suspend", "suspend an account: tokens refused, tickets cancelled, matches forfeited", "player_id"),
@@ -495,7 +495,6 @@ def _admin_parser(commands: Any) -> None:
 
 def _admin(args: argparse.Namespace) -> int:
     import json
-    import os
 
     from libs.client.client import ApiError, ArcanaClient
     from libs.config import secret_from_env
@@ -503,7 +502,7 @@ def _admin(args: argparse.Namespace) -> int:
     token = secret_from_env("ARCANA_OPERATOR_TOKEN")
     if not token:
         raise UsageError("ARCANA_OPERATOR_TOKEN (or ARCANA_OPERATOR_TOKEN_FILE) is not set")
-    url = args.url or os.environ.get("ARCANA_URL", "http://127.0.0.1:8000")
+    url = args.url
     client = ArcanaClient(url, operator_token=token)
     given: dict[str, Any] = {}
     if args.action in ("refund", "claw-back"):

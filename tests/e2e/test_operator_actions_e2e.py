@@ -61,9 +61,9 @@ def _arcana(stack: Stack, *argv: str) -> subprocess.CompletedProcess[str]:
         for k, v in os.environ.items()
         if not (k.endswith("_FILE") or re.fullmatch(r"ARCANA_\w+_SCHEMA", k))
     }
-    env.update(
-        DATABASE_URL=stack.database_url, ARCANA_OPERATOR_TOKEN=NAMED_OPERATOR_TOKEN, ARCANA_URL=stack.url
-    )
+    env.update(DATABASE_URL=stack.database_url, ARCANA_OPERATOR_TOKEN=NAMED_OPERATOR_TOKEN)
+    if argv[0] == "admin":  # the API of this stack, not make run's
+        argv = ("admin", "--url", stack.url, *argv[1:])
     command = [sys.executable, "-m", "services.cli", *argv]
     return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120, cwd=ROOT)
 
