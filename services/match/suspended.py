@@ -1,4 +1,4 @@
-"""The ``suspended_players`` table of match (``migrations/007_suspended_players.sql``), kept by
+"""The ``suspended_players`` table of match (``migrations/008_suspended_players.sql``), kept by
 ``suspensions.py`` and read when a match request comes (``usecases/creation.py``)."""
 
 from __future__ import annotations
