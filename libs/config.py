@@ -170,6 +170,8 @@ class Settings:
     max_body_bytes: int
     # During a key rotation: tokens signed with the previous key are still accepted (never signed).
     token_secret_previous: str | None = None
+    # Named operator tokens, `name=token` separated by commas (libs.web.operators): the audit names them.
+    operator_tokens: str | None = None
 
     def __post_init__(self) -> None:
         if len(self.token_secret.encode()) < MIN_TOKEN_SECRET_BYTES:
@@ -183,7 +185,7 @@ def load() -> Settings:
     """Read the settings; the database is ``database_url()``'s (raises ``DatabaseNotFound``, a
     ``KeyError``, when there is none) and ``InsecureSetting`` stops a token secret shorter than 32
     bytes. Secrets (``DATABASE_URL``, ``ARCANA_TOKEN_SECRET`` and, while rotating it,
-    ``ARCANA_TOKEN_SECRET_PREVIOUS``, ``ARCANA_OPERATOR_TOKEN``,
+    ``ARCANA_TOKEN_SECRET_PREVIOUS``, ``ARCANA_OPERATOR_TOKEN``, ``ARCANA_OPERATOR_TOKENS``,
     ``CELERY_BROKER_URL``) may be given as files with ``<NAME>_FILE``."""
     return Settings(
         database_url=database_url(),
@@ -194,4 +196,5 @@ def load() -> Settings:
         operator_token=secret_from_env("ARCANA_OPERATOR_TOKEN"),
         max_body_bytes=int(os.environ.get("ARCANA_MAX_BODY_BYTES", str(64 * 1024))),
         token_secret_previous=secret_from_env("ARCANA_TOKEN_SECRET_PREVIOUS") or None,
+        operator_tokens=secret_from_env("ARCANA_OPERATOR_TOKENS"),
     )

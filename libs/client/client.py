@@ -300,6 +300,32 @@ class ArcanaClient:
         """Operators: erase a player's account on their request (as ``delete_account``)."""
         self.call(ops.ADMIN_DELETE_ACCOUNT, json={"reason": reason}, player_id=player_id)
 
+    # -- operator actions, each audited (docs/operations.md, "Operator actions") -------------------
+
+    def suspend(self, player_id: str, reason: str) -> None:
+        """Operators: suspend an account (tokens refused, tickets cancelled, matches forfeited)."""
+        self.call(ops.ADMIN_SUSPEND, json={"reason": reason}, player_id=player_id)
+
+    def restore(self, player_id: str, reason: str) -> None:
+        """Operators: lift an account's suspension."""
+        self.call(ops.ADMIN_RESTORE, json={"reason": reason}, player_id=player_id)
+
+    def refund(self, player_id: str, reason: str, **amounts: Any) -> Json:
+        """Operators: pay back ``coins``, ``dust``, ``free_packs`` (and ``refund_id``)."""
+        return cast(
+            Json, self.call(ops.ADMIN_REFUND, json={"reason": reason, **amounts}, player_id=player_id)
+        )
+
+    def claw_back(self, player_id: str, reason: str, **amounts: Any) -> Json:
+        """Operators: take back ``coins``, ``dust``, ``free_packs`` (and ``claw_back_id``)."""
+        return cast(
+            Json, self.call(ops.ADMIN_CLAW_BACK, json={"reason": reason, **amounts}, player_id=player_id)
+        )
+
+    def void_rating(self, match_id: str, reason: str) -> Json:
+        """Operators: void what a ranked match moved of its players' ratings."""
+        return cast(Json, self.call(ops.ADMIN_VOID_RATING, json={"match_id": match_id, "reason": reason}))
+
     # -- progression ------------------------------------------------------------------------------
 
     def quests(self) -> Json:

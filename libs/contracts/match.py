@@ -100,7 +100,11 @@ class MatchEnded(IntegrationEvent):
     """A match is over: who won, why, and what each player did (quests, rewards, ratings read it)."""
 
     winner: str = field(metadata={"doc": "the winner's player id, or `draw`"})
-    reason: str = field(metadata={"doc": "`hero_killed`, `concede`, `timeouts`, `disconnect` or `draw`"})
+    reason: str = field(
+        metadata={
+            "doc": "`hero_killed`, `concede`, `timeouts`, `disconnect`, `suspended` (an operator) or `draw`"
+        }
+    )
     match_id: str = field(metadata={"doc": "the match id"})
     mode: str = field(
         metadata={

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from libs.contracts.audit import OperatorActed
 from libs.contracts.economy import DECKS_TOPIC, ActiveDeckChangedInFull
 from libs.contracts.economy import ActiveDeckChanged as PublishedActiveDeckChanged
 from libs.contracts.tournament import TournamentEntryClosed, TournamentEntryMadeInFull
@@ -57,10 +58,12 @@ class WalletCredited(IntegrationEvent):
     source: str = field(
         metadata={
             "doc": "unique per player: `starter:<player>`, `login:<player>:<day>`, `match:<match>:<player>`, "
-            "`reward:<reward_id>`, `grant:<id>`"
+            "`reward:<reward_id>`, `grant:<id>`, `refund:<id>`"
         }
     )
-    reason: str = field(metadata={"doc": "`starter`, `daily_login`, `match`, `quest`, `streak` or `grant`"})
+    reason: str = field(
+        metadata={"doc": "`starter`, `daily_login`, `match`, `quest`, `streak`, `grant` or `refund`"}
+    )
     coins: int = field(metadata={"doc": "coins paid (>= 0)"})
     dust: int = field(metadata={"doc": "dust paid (>= 0)"})
     free_packs: int = field(metadata={"doc": "free packs paid (>= 0), opened later without coins"})
@@ -225,6 +228,24 @@ class LineDeckDeleted(IntegrationEvent):
     deck_id: str = field(metadata={"doc": "the line's id"})
 
 
+@integration_event("WalletDebited", version=1)
+@dataclass(frozen=True)
+class WalletDebited(IntegrationEvent):
+    """An operator took coins, dust and/or free packs back (a claw-back): the compensating event of
+    a credit paid in error, never an edit of it. Never more than the wallet holds."""
+
+    player_id: str = field(metadata={"doc": _PLAYER})
+    source: str = field(metadata={"doc": "unique per player: `claw_back:<id>`"})
+    reason: str = field(metadata={"doc": "`claw_back`"})
+    coins: int = field(metadata={"doc": "coins taken (>= 0)"})
+    dust: int = field(metadata={"doc": "dust taken (>= 0)"})
+    free_packs: int = field(metadata={"doc": "free packs taken (>= 0)"})
+    coins_after: int = field(metadata={"doc": "the coin balance after it"})
+    dust_after: int = field(metadata={"doc": "the dust balance after it"})
+    free_packs_after: int = field(metadata={"doc": "free packs held after it"})
+    note: str = field(metadata={"doc": "the operator's reason"})
+
+
 EVENT_TYPES: dict[str, type[IntegrationEvent]] = {
     cls.TYPE: cls
     for cls in (
@@ -243,6 +264,8 @@ EVENT_TYPES: dict[str, type[IntegrationEvent]] = {
         LineDeckDeleted,
         TournamentEntryMade,
         TournamentEntryClosed,
+        WalletDebited,
+        OperatorActed,  # operators' refunds and claw-backs, stream `audit` (libs.contracts.audit)
     )
 }
 
@@ -271,7 +294,8 @@ CATALOG = EventCatalog(
     TOPIC,
     tuple(PUBLISHED_FORMS.get(cls.TYPE, cls) for cls in EVENT_TYPES.values()),
     "Wallets, collections, packs and decks. Streams `wallet-<player>`, `decks-<player>` and "
-    "`line-<player>` (the line's collection and lines). No deck list: `DeckSaved`, `LineDeckSaved` "
+    "`line-<player>` (the line's collection and lines); operators' refunds and claw-backs in `audit`. "
+    "No deck list: `DeckSaved`, `LineDeckSaved` "
     "and `ActiveDeckChanged` come without their cards (the analysts read this topic while matches "
     "run); the active deck's cards go to `arcana.economy.decks`, which only the match service reads.",
 )

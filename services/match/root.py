@@ -16,7 +16,7 @@ from libs.bus import topic_for
 from libs.contracts import DECKS_TOPIC
 from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
-from services.match import api, consumers, tournament_api
+from services.match import api, consumers, suspensions, tournament_api
 from services.match.events import CATALOG, LIFECYCLE, RECORDS
 from services.match.games import load_games
 from services.match.notify import MatchNotifier
@@ -112,7 +112,7 @@ SERVICE = ServiceDef(
         Subscription(
             consumers.PLAYERS_CONSUMER,
             (topic_for("accounts"),),
-            {consumers.PLAYER_REGISTERED: consumers.player_registered},
+            {consumers.PLAYER_REGISTERED: consumers.player_registered, **suspensions.HANDLERS},
         ),
         Subscription(
             consumers.ACTIVE_DECK_CONSUMER,

@@ -110,6 +110,12 @@ class InvalidLine(EconomyError):
     code = "invalid_line"
 
 
+class BeyondBalance(EconomyError):
+    """A claw-back would take more than the wallet holds (``details.balance`` says what)."""
+
+    code = "beyond_balance"
+
+
 class InvalidEntry(EconomyError):
     """A tournament entry refused: not the game's number of different cards the player owns
     (``details["problems"]`` names every problem)."""

@@ -20,6 +20,8 @@ ENDPOINTS = {
     "/v1/decks/{deck_id}",
     "/v1/decks/{deck_id}/activate",
     "/v1/admin/grants",
+    "/v1/admin/wallets/{player_id}/refunds",
+    "/v1/admin/wallets/{player_id}/claw-backs",
     "/v1/line/welcome",
     "/v1/line/collection",
     "/v1/line/decks",
