@@ -37,6 +37,12 @@ def reaction_open(p: Player) -> bool:
     return bool(p.find("#reaction #pass"))
 
 
+def concede(p: Player) -> None:
+    """Leave the match: Concede, then Confirm."""
+    p.click("#concede")
+    p._act(lambda: p.one("#concede").click())
+
+
 def answer_reaction(p: Player) -> None:
     """Answer the attack on the page with a defence card when the hand holds one, else let it through."""
     options = p.find("#reaction [data-react]") or p.find("#reaction #pass")
@@ -46,8 +52,9 @@ def answer_reaction(p: Player) -> None:
 def arena_step(p: Player) -> bool:
     """One move when the table waits for this player outside a reaction: an attack first (a flame
     burst, else an attack card on the opponent with the least life), else a draw, else any card the
-    page highlights; in the discard phase, the cards over 3 chosen from the left, then the end of the
-    turn. False when there was nothing to do (or the page redrew under the clicks)."""
+    page highlights, else any combo it offers; in the discard phase, the cards over 3 chosen from the
+    left, then the end of the turn. False when there was nothing to do (or the page redrew under the
+    clicks)."""
     try:
         return _arena_step(p)
     except StaleElementReferenceException:
@@ -74,6 +81,9 @@ def _arena_step(p: Player) -> bool:
         return p._act(drawn[0].click)
     if cards:
         return p._act(lambda: _aim(p, cards[0]))
+    combos = p.find("#combos [data-combo]")
+    if combos:
+        return p._act(lambda: _combo(p, combos[0]))
     return False
 
 
@@ -91,12 +101,15 @@ def _aim(p: Player, card: WebElement) -> None:
 
 
 def _combo(p: Player, combo: WebElement) -> None:
+    """The combo, then its bonus (+1 life), then its target or the discard pile's card when it asks."""
     combo.click()
     bonus = p.find('#combos [data-bonus="life"]')
     if bonus:
         bonus[0].click()
     if p.find("#seats button.seat.target"):
         _weakest(p).click()
+    elif p.find("#take-from-discard [data-take]"):
+        p.find("#take-from-discard [data-take]")[0].click()
 
 
 def _end_turn(p: Player) -> None:

@@ -36,43 +36,47 @@ export function arenaFace(id, attrs = {}) {
 const WARDS = { veil: "a shadow veil", fortress: "a magic fortress", counter: "a supreme counter" };
 const HOW = { last_standing: "the last one standing", most_life: "the most life when the magic ran out" };
 
-// `name(id)`: "You", "Seat 2 (bot)"…
+// `name(id)`: "You", "Seat 2 (bot)"…; the sentence agrees with it ("You lose", "Seat 2 loses").
 export function tellArena(e, name) {
   const d = e.data || {};
-  const who = name(d.player_id);
+  const you = (id) => name(id) === "You";
+  const obj = (id) => (you(id) ? "you" : name(id));
+  const says = (id, base, third, rest) => `${name(id)} ${you(id) ? base : third}${rest}`;
+  const p = d.player_id;
+  const drawn = d.reason !== "draw" ? ` (${d.reason})` : "";
   switch (e.type) {
     case "MatchCreated": return `Match created (${d.mode}).`;
-    case "MatchStarted": return `${name(d.first)} begins.`;
-    case "RoundStarted": return `Round ${d.round}: ${name(d.first)} begins; ${d.pile_count ?? ""} cards in the pile.`;
-    case "TurnStarted": return `Turn ${d.turn}: ${who}.`;
-    case "CardDrawn": return d.card ? `${who} drew ${kindName(d.card)}${d.reason !== "draw" ? ` (${d.reason})` : ""}.` : `${who} drew a card${d.reason !== "draw" ? ` (${d.reason})` : ""}.`;
-    case "NothingDrawn": return `${who} found nothing to draw.`;
+    case "MatchStarted": return says(d.first, "begin", "begins", ".");
+    case "RoundStarted": return `Round ${d.round}: ${obj(d.first)} ${you(d.first) ? "begin" : "begins"}; ${d.pile_count ?? ""} cards in the pile.`;
+    case "TurnStarted": return `Turn ${d.turn}: ${name(p)}.`;
+    case "CardDrawn": return says(p, "drew", "drew", ` ${d.card ? kindName(d.card) : "a card"}${drawn}.`);
+    case "NothingDrawn": return says(p, "found", "found", " nothing to draw.");
     case "PileRebuilt": return `The pile is rebuilt; removed: ${d.removed.map(kindName).join(", ")}.`;
-    case "CardPlayed": return `${who} played ${kindName(d.card)}${d.target ? ` on ${name(d.target)}` : ""}.`;
-    case "ComboPlayed": return `${who} played the combo ${COMBOS[d.combo]?.name || d.combo}${d.target ? ` on ${name(d.target)}` : ""}.`;
-    case "CardStolen": return d.card ? `${who} took ${kindName(d.card)} from ${name(d.victim)}.` : `${who} took a card from ${name(d.victim)}.`;
-    case "CardTaken": return `${who} took ${kindName(d.card)} from the discard pile.`;
-    case "AttackDeclared": return `${name(d.attacker)} attacks ${name(d.target)}: ${d.damage} damage (${d.source.replaceAll("_", " ")}).`;
-    case "ReactionWindowOpened": return `${who} may react.`;
-    case "ReactionPlayed": return `${who} reacted with ${kindName(d.card)}.`;
-    case "ReactionPassed": return d.timed_out ? `${who} did not answer in time: the attack goes through.` : `${who} let the attack through.`;
-    case "AttackResolved": return `${name(d.target)} takes ${d.to_target}${d.to_attacker ? `, ${name(d.attacker)} takes ${d.to_attacker}` : ""}.`;
+    case "CardPlayed": return says(p, "played", "played", ` ${kindName(d.card)}${d.target ? ` on ${obj(d.target)}` : ""}.`);
+    case "ComboPlayed": return says(p, "played", "played", ` the combo ${COMBOS[d.combo]?.name || d.combo}${d.target ? ` on ${obj(d.target)}` : ""}.`);
+    case "CardStolen": return says(p, "took", "took", ` ${d.card ? kindName(d.card) : "a card"} from ${obj(d.victim)}.`);
+    case "CardTaken": return says(p, "took", "took", ` ${kindName(d.card)} from the discard pile.`);
+    case "AttackDeclared": return says(d.attacker, "attack", "attacks", ` ${obj(d.target)}: ${d.damage} damage (${d.source.replaceAll("_", " ")}).`);
+    case "ReactionWindowOpened": return says(p, "may", "may", " react.");
+    case "ReactionPlayed": return says(p, "reacted", "reacted", ` with ${kindName(d.card)}.`);
+    case "ReactionPassed": return d.timed_out ? says(p, "did", "did", " not answer in time: the attack goes through.") : says(p, "let", "lets", " the attack through.");
+    case "AttackResolved": return says(d.target, "take", "takes", ` ${d.to_target}${d.to_attacker ? `; ${obj(d.attacker)} ${you(d.attacker) ? "take" : "takes"} ${d.to_attacker}` : ""}.`);
     case "AttackCancelled": return "The attack is cancelled.";
-    case "LifeLost": return `${who} loses ${d.amount} (life ${d.life}).`;
-    case "LifeGained": return `${who} gains ${d.amount} (life ${d.life}).`;
-    case "WardRaised": return `${who} raised ${WARDS[d.ward] || d.ward}.`;
-    case "BonusTaken": return `${who} took the bonus: ${d.bonus}.`;
-    case "ActionEnded": return d.skipped ? `${who} had nothing playable.` : `${who}: discard phase.`;
-    case "CardDiscarded": return `${who} discarded ${kindName(d.card)} (${d.reason === "swap" ? "a swap" : "over 3 cards"}).`;
-    case "TurnTimedOut": return `${who} ran out of time.`;
-    case "TurnEnded": return `${who} ended the turn.`;
-    case "PlayerOut": return `${who} is out of the round.`;
-    case "PlayerLeft": return `${who} left the match (${d.reason}).`;
-    case "RoundWon": return `${who} won round ${d.round} as ${HOW[d.how] || d.how} (${d.wins} won).`;
+    case "LifeLost": return says(p, "lose", "loses", ` ${d.amount} (life ${d.life}).`);
+    case "LifeGained": return says(p, "gain", "gains", ` ${d.amount} (life ${d.life}).`);
+    case "WardRaised": return says(p, "raised", "raised", ` ${WARDS[d.ward] || d.ward}.`);
+    case "BonusTaken": return says(p, "took", "took", ` the bonus: ${d.bonus}.`);
+    case "ActionEnded": return d.skipped ? says(p, "had", "had", " nothing playable.") : `${name(p)}: discard phase.`;
+    case "CardDiscarded": return says(p, "discarded", "discarded", ` ${kindName(d.card)} (${d.reason === "swap" ? "a swap" : "over 3 cards"}).`);
+    case "TurnTimedOut": return says(p, "ran", "ran", " out of time.");
+    case "TurnEnded": return says(p, "ended", "ended", " the turn.");
+    case "PlayerOut": return says(p, "are", "is", " out of the round.");
+    case "PlayerLeft": return says(p, "left", "left", ` the match (${d.reason}).`);
+    case "RoundWon": return says(p, "won", "won", ` round ${d.round} as ${HOW[d.how] || d.how} (${d.wins} won).`);
     case "RoundReplayed": return `Round ${d.round} is replayed (a tie).`;
-    case "PlayerDisconnected": return `${who} disconnected.`;
-    case "PlayerReconnected": return `${who} is back.`;
-    case "MatchEnded": return `${name(d.winner)} won the match.`;
+    case "PlayerDisconnected": return says(p, "are", "is", " disconnected.");
+    case "PlayerReconnected": return says(p, "are", "is", " back.");
+    case "MatchEnded": return says(d.winner, "won", "won", " the match.");
     default: return e.type;
   }
 }

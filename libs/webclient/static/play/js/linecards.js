@@ -100,7 +100,7 @@ export function lineFace(id, { stats, hp, attrs = {}, extra = [] } = {}) {
     hp !== undefined ? h("span", { class: "hpbar", "aria-hidden": "true" }, h("span", { class: "hpfill", "data-fill": String(Math.round((10 * hp) / Math.max(1, max))) })) : null,
     h("span", { class: "body" },
       h("span", { class: `atk ${mark(s.atk, c.atk)}`, title: "attack" }, `⚔${s.atk}`),
-      h("span", { class: `arm ${mark(s.arm, c.arm)}`, title: "armour" }, `⛨${s.arm}`),
+      h("span", { class: `arm ${mark(s.arm, c.arm)}`, title: "armour" }, `◆${s.arm}`),
       h("span", { class: `hp ${mark(s.hp, c.hp)}`, title: "health" }, hp !== undefined ? `♥${hp}/${max}` : `♥${s.hp}`)),
     ...extra);
 }

@@ -115,7 +115,7 @@ export async function render(root) {
     const changed = !s.saved || s.saved.cards.join() !== s.line.join();
     mount(editor,
       h("ol", { class: "line-slots", id: "line-slots", "aria-label": "your line, front (left) first" }, s.line.map((id, i) => slotButton(id, i, stats[i], lit))),
-      h("p", { class: "hint" }, s.selected !== null ? "Tap a card to put it here, another slot to swap the two, or take the card out." : "Tap a card to place it in the first empty slot; tap a slot to choose it."),
+      h("p", { class: "hint" }, "⚔ ATK · ◆ ARM · ♥ HP, the links' bonuses included (green: raised). ", s.selected !== null ? "Tap a card to put it here, another slot to swap the two, or take the card out." : "Tap a card to place it in the first empty slot; tap a slot to choose it."),
       linkList(lit, count),
       h("div", { class: "row" },
         h("button", { type: "button", id: "autofill", class: "secondary", onclick: autofill }, "Autofill"),
