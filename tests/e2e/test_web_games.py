@@ -52,11 +52,15 @@ REACTION_SECONDS = 10  # docs/arena.md: the attacked player's window
 
 
 def posted(p: Player, path: str) -> list[dict[str, Any]]:
-    """The bodies of the successful answers to the page's writes to ``path``."""
+    """The bodies of the successful answers to the page's writes to ``path`` (each once the record
+    has read it: the recorder reads a copy of the body as the page reads its own)."""
     return [
         e["json"]
         for e in p.responses()
-        if e["method"] in ("POST", "PUT") and e["url"].endswith(path) and e["status"] < 300
+        if e["method"] in ("POST", "PUT")
+        and e["url"].endswith(path)
+        and e["status"] < 300
+        and e["json"] is not None
     ]
 
 
@@ -102,7 +106,7 @@ def build_line(p: Player, tap_first: bool) -> list[str]:
     assert line_slots(p) == line
     p.click("#save-line")
     p.one("#line-saved")
-    saved = posted(p, "/activate")[-1]
+    saved = p.wait(lambda: posted(p, "/activate"), "the activated line's answer")[-1]
     assert saved["cards"] == line and saved["active"] and saved["legal"]
     assert lit_links(p) == [(link["id"], link["tier"]) for link in saved["links"]]
     return line
@@ -156,7 +160,10 @@ def test_a_line_fight_from_an_empty_account_to_the_end_of_the_fight_viewer(
     assert match_id in b.driver.current_url
 
     # the viewer: step, then play at the highest speed to the end
-    view = next(e["json"] for e in a.responses() if e["url"].endswith(f"/v1/matches/{match_id}"))
+    def read_by_the_page() -> Any:
+        return next((e["json"] for e in a.responses() if e["url"].endswith(f"/v1/matches/{match_id}")), None)
+
+    view = a.wait(read_by_the_page, "the fight the page read")
     log = view["log"]
     actions = sum(len(r["actions"]) for r in log["rounds"])
     steps = 1 + len(log["rounds"]) + actions + 1

@@ -14,9 +14,15 @@ export async function watchMatch(ctx) {
   if (!ctx.s.stopped) pollEvents(ctx);
 }
 
-// The connection banner: lost (reconnecting) or back (then the match is read again).
+// The connection banner: lost (reconnecting) or back (then the match is read again). Once the page
+// has stopped following the match (it ended), a closing stream is no lost connection: `false` hides it.
 export function offlineBanner(banner, s, refresh) {
   return (offline) => {
+    if (s.stopped) {
+      s.offline = false;
+      banner.className = "banner";
+      return;
+    }
     s.offline = offline;
     if (offline) {
       banner.textContent = "Connection lost: reconnecting…";

@@ -16,7 +16,7 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // `call` until it stops failing with one of `codes` (news another service has not heard yet), at
 // most `tries` times half a second apart; `waiting` tells the player once.
-export async function eventually(call, codes, waiting, tries = 30) {
+export async function eventually(call, codes, waiting, tries = 60) {
   for (let attempt = 1; ; attempt++) {
     try {
       return await call();

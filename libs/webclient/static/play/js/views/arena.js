@@ -255,6 +255,7 @@ export async function render(root, matchId) {
     endShown = true;
     s.stopped = true;
     s.source?.close();
+    setOffline(false); // the stream the server closed at the end is no lost connection
     const v = s.view;
     const won = v.winner === my;
     mount(endPanel, h("section", { class: `panel end ${won ? "victory" : "defeat"}`, "aria-labelledby": "end-title" },

@@ -255,6 +255,7 @@ export async function render(root, matchId) {
     endShown = true;
     s.stopped = true;
     s.source?.close();
+    setOffline(false); // the stream the server closed at the end is no lost connection
     const v = s.view;
     const events = await get(`/v1/matches/${matchId}/events?after=0`);
     addEvents(events.events, false);
