@@ -22,6 +22,19 @@ def line_slots(p: Player) -> list[str]:
     return [str(b.get_attribute("data-card") or "") for b in p.find("#line-slots [data-slot]")]
 
 
+DRAG = """
+const [from, to] = arguments;
+const carried = new DataTransfer();
+for (const [el, type] of [[from, "dragstart"], [to, "dragover"], [to, "drop"]])
+  el.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: carried }));
+"""
+
+
+def drag(p: Player, source: str, target: str) -> None:
+    """Drag the element ``source`` onto ``target`` (the HTML drag events a mouse sends, in order)."""
+    p.driver.execute_script(DRAG, p.one(source), p.one(target))
+
+
 def lit_links(p: Player) -> list[tuple[str, int]]:
     """The links the editor shows lit, with their tiers."""
     return [

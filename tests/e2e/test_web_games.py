@@ -35,6 +35,7 @@ from tests.browser.games import (
     answer_reaction,
     arena_step,
     concede,
+    drag,
     line_slots,
     lit_links,
     reaction_open,
@@ -92,6 +93,9 @@ def build_line(p: Player, tap_first: bool) -> list[str]:
         assert line_slots(p)[:3] == ["moss_shaman", "iron_warden", "ash_hound"]
         assert lit_links(p) == [("anchor", 1), ("classic", 1)]
         assert p.find('#line-links li.lit.lighting[data-link="classic"]'), "the new link lights up"
+        drag(p, '[data-line-card="frost_caller"]', '#line-slots [data-slot="4"]')  # dragging, too
+        drag(p, '#line-slots [data-slot="4"]', '#line-slots [data-slot="3"]')  # a slot onto a slot: swapped
+        assert line_slots(p) == ["moss_shaman", "iron_warden", "ash_hound", "frost_caller", ""]
         p.shot("line-editor")
     p.click("#autofill")
     proposed = p.wait(lambda: posted(p, "/v1/line/decks/autofill"), "the autofill's answer")[-1]

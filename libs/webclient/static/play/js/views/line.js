@@ -1,6 +1,6 @@
-// The line (docs/line.md): the welcome set, the collection, the five-card editor (tap a card to place
-// it, positions left to right; the links light up with their tiers as cards are placed; Autofill,
-// then swap by hand), the three training battles, the casual and ranked queues, the fights so far.
+// The line (docs/line.md): the welcome set, the collection, the five-card editor (tap or drag a card to
+// place it, positions left to right; the links light up with their tiers as cards are placed;
+// Autofill, then swap by hand), the three training battles, the casual and ranked queues, the fights.
 import { get, me, post, put } from "../api.js";
 import { gamePicker, matchHref } from "../games.js";
 import { LINKS, baked, lineCard, lineFace, lineLinks, loadLineCatalog } from "../linecards.js";
@@ -48,6 +48,25 @@ export async function render(root) {
     draw();
   }
 
+  // Dragging works as tapping does: a card dropped on a slot goes there, a slot dropped on another
+  // swaps the two.
+  const dragFrom = (what) => (e) => e.dataTransfer.setData("text/plain", what);
+  const allowDrop = (e) => e.preventDefault();
+  function dropOn(i) {
+    return (e) => {
+      e.preventDefault();
+      const what = e.dataTransfer.getData("text/plain");
+      if (what.startsWith("slot:")) {
+        s.selected = Number(what.slice(5));
+        return tapSlot(i);
+      }
+      if (lineCard(what) && owned.includes(what)) {
+        s.selected = i;
+        place(what);
+      }
+    };
+  }
+
   function takeOut() {
     if (s.selected === null) return;
     s.line[s.selected] = null;
@@ -92,6 +111,7 @@ export async function render(root) {
     return h("li", {}, h("button", {
       type: "button", class: `line-slot${s.selected === i ? " selected" : ""}${id ? "" : " empty"}`, "data-slot": i, "data-card": id || null, "data-stats": stats ? `${stats.atk}/${stats.arm}/${stats.hp}` : null,
       "aria-pressed": String(s.selected === i), "aria-label": label, onclick: () => tapSlot(i),
+      draggable: id ? "true" : null, ondragstart: id ? dragFrom(`slot:${i}`) : null, ondragover: allowDrop, ondrop: dropOn(i),
     }, h("span", { class: "slot-number" }, i === 0 ? "1 · front" : String(i + 1)), id ? lineFace(id, { stats }) : h("span", { class: "slot-empty" }, "tap a card")));
   }
 
@@ -115,7 +135,7 @@ export async function render(root) {
     const changed = !s.saved || s.saved.cards.join() !== s.line.join();
     mount(editor,
       h("ol", { class: "line-slots", id: "line-slots", "aria-label": "your line, front (left) first" }, s.line.map((id, i) => slotButton(id, i, stats[i], lit))),
-      h("p", { class: "hint" }, "⚔ ATK · ◆ ARM · ♥ HP, the links' bonuses included (green: raised). ", s.selected !== null ? "Tap a card to put it here, another slot to swap the two, or take the card out." : "Tap a card to place it in the first empty slot; tap a slot to choose it."),
+      h("p", { class: "hint" }, "⚔ ATK · ◆ ARM · ♥ HP, the links' bonuses included (green: raised). ", s.selected !== null ? "Tap a card to put it here, another slot to swap the two, or take the card out." : "Tap a card to place it in the first empty slot, or drag it to a slot; tap a slot to choose it."),
       linkList(lit, count),
       h("div", { class: "row" },
         h("button", { type: "button", id: "autofill", class: "secondary", onclick: autofill }, "Autofill"),
@@ -131,6 +151,7 @@ export async function render(root) {
       return h("li", { class: inLine ? "placed" : "" }, h("button", {
         type: "button", class: "line-pick", "data-line-card": id, "aria-pressed": String(inLine),
         "aria-label": `${lineCard(id).name}${inLine ? `, at position ${s.line.indexOf(id) + 1}` : ""}`, onclick: () => place(id),
+        draggable: "true", ondragstart: dragFrom(id),
       }, lineFace(id)));
     }));
   }
