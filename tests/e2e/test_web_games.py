@@ -19,6 +19,7 @@ matched. ``make screenshots`` saves each new screen to docs/screenshots/.
 from __future__ import annotations
 
 import json
+import random
 import re
 import time
 from pathlib import Path
@@ -30,6 +31,8 @@ import pytest
 from selenium.webdriver.support.ui import Select
 
 from harness.stack import Stack
+from libs.games.line import CATALOG
+from libs.games.line.links import active_links, bake
 from tests.browser import fixtures
 from tests.browser.games import (
     answer_reaction,
@@ -116,6 +119,31 @@ def build_line(p: Player, tap_first: bool) -> list[str]:
     return line
 
 
+READ_LINKS = """
+const [fives, done] = arguments;
+import("./js/linecards.js").then((m) => m.loadLineCatalog().then(() => fives.map((five) => {
+  const { lit } = m.lineLinks(five);
+  const stats = m.baked(five, lit).map((f) => [f.atk, f.arm, f.hp]);
+  return { links: lit.map((l) => [l.id, l.tier, l.slots]), stats };
+}))).then(done, (e) => done(String(e)));
+"""
+
+
+def check_the_pages_links(p: Player, count: int = 400) -> None:
+    """The page's reading of the links and baked stats (the editor's, before anything is saved) is the
+    rules package's, on random fives of the catalog."""
+    rng = random.Random(31)
+    classic_in_one = ["sun_herald", "reed_archer", "ash_hound", "blade_dancer", "gale_duelist"]  # rules v2
+    fives = [classic_in_one, *(rng.sample(sorted(CATALOG), 5) for _ in range(count))]
+    shown = p.driver.execute_async_script(READ_LINKS, fives)
+    assert isinstance(shown, list), shown
+    for five, page in zip(fives, shown, strict=True):
+        cards = [CATALOG[c] for c in five]
+        found = active_links(cards)
+        assert page["links"] == [[x.id, x.tier, list(x.slots)] for x in found], five
+        assert page["stats"] == [[f.atk, f.arm, f.hp] for f in bake(cards, found)], five
+
+
 def train(p: Player) -> None:
     """The three training battles, each watched to its end in the viewer (at once: ⏭); ranked opens."""
     for battle in range(TRAINING):
@@ -151,6 +179,7 @@ def test_a_line_fight_from_an_empty_account_to_the_end_of_the_fight_viewer(
     a.one("#claim-welcome")
     build_line(a, tap_first=True)
     a.shot("line")
+    check_the_pages_links(a)
     build_line(b, tap_first=False)
     b.shot("line")  # line-phone.png
     train(a)
