@@ -270,6 +270,7 @@ export async function render(root, matchId) {
   async function load() {
     try {
       await refresh();
+      if (!s.view) return false; // another game's match: sent to its own screen
       const past = await get(`/v1/matches/${matchId}/events?after=0`, { signal: controller.signal });
       addEvents(past.events, false);
       return true;
