@@ -43,7 +43,7 @@ browser-deps: ## Debian's chromium and chromium-driver for the browser tests (as
 	  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver; }
 
 screenshots: venv ## regenerate docs/screenshots/*.png: the browser tests, saving each main screen
-	ARCANA_SCREENSHOTS=$(CURDIR)/docs/screenshots $(PY) -m pytest tests/e2e/test_web_client.py -q
+	ARCANA_SCREENSHOTS=$(CURDIR)/docs/screenshots $(PY) -m pytest tests/e2e/test_web_client.py tests/e2e/test_web_games.py -q
 
 lint: venv ## ruff lint + format check, import contracts, mypy on libs/ and services/
 	$(VENV)/bin/ruff check .

@@ -31,11 +31,13 @@ import pytest
 from harness.stack import Stack
 from libs.client import ArcanaClient
 from services.economy.domain.packs import open_pack
-from tests.browser.chrome import browser_paths, chrome, page_errors
+from tests.browser import fixtures
+from tests.browser.chrome import browser_paths, chrome
 from tests.browser.player import Player
 from tests.leaks import assert_no_leak
 
 pytestmark = pytest.mark.e2e
+browsers, shots = fixtures.browsers, fixtures.shots  # the shared fixtures, under their names
 
 if browser_paths() is None:
     if os.environ.get("CI"):
@@ -59,27 +61,8 @@ def stack(
     assert '"status": 500' not in web_log, web_log[-3000:]
 
 
-@pytest.fixture
-def shots() -> Path | None:
-    folder = os.environ.get("ARCANA_SCREENSHOTS")
-    if not folder:
-        return None
-    path = Path(folder)
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-@pytest.fixture
-def browsers() -> Iterator[list[Any]]:
-    opened: list[Any] = []
-    yield opened
-    for driver in opened:
-        errors = page_errors(driver)
-        driver.quit()
-        assert not errors, f"the page logged errors: {errors}"
-
-
-def _player(stack: Stack, browsers: list[Any], shots: Path | None, width: int = 1280) -> Player:
+def player(stack: Stack, browsers: list[Any], shots: Path | None, width: int = 1280) -> Player:
+    """A new player (not registered yet) in a new Chromium window ``width`` px wide."""
     driver = chrome(width, 900)
     browsers.append(driver)
     return Player(driver, stack.url, "web_" + uuid.uuid4().hex[:10], shots)
@@ -125,8 +108,9 @@ def check_played_on_the_stream(stack: Stack, player: Player, match_id: str) -> N
 
 def check_only_legal_moves_sent(player: Player) -> int:
     """Each command the page posted names the version it was chosen at, and was among the legal
-    moves the server had listed to the page for that version; none was refused as illegal (a 409
-    only says the match had moved on meanwhile). The number accepted."""
+    moves the server had listed to the page for that version (a concession aside: always allowed,
+    never listed); none was refused as illegal (a 409 only says the match had moved on meanwhile).
+    The number accepted."""
     legal: dict[int, list[dict[str, Any]]] = {}
     accepted = 0
     for entry in player.responses():
@@ -135,7 +119,8 @@ def check_only_legal_moves_sent(player: Player) -> int:
         elif entry["url"].endswith("/commands") and entry["method"] == "POST":
             command = json.loads(entry["request"])
             version = command.pop("expected_version")
-            assert command in legal.get(version, []), f"{command} not among the legal moves at {version}"
+            listed = [*legal.get(version, []), {"type": "concede"}]
+            assert command in listed, f"{command} not among the legal moves at {version}"
             assert entry["status"] in (200, 409), entry["body"]
             accepted += entry["status"] == 200
     return accepted
@@ -176,7 +161,7 @@ def _rejected_for(stack: Stack, player_id: str) -> bool:
 def test_a_new_player_practices_opens_and_verifies_a_pack_and_builds_a_deck(
     stack: Stack, browsers: list[Any], shots: Path | None
 ) -> None:
-    p = _player(stack, browsers, shots)
+    p = player(stack, browsers, shots)
     p.register()
     p.wait(lambda: len(p.find("#quests li")) == 3, "three quests")
     assert int(p.text("#coins")) >= 400
@@ -277,8 +262,8 @@ def test_a_new_player_practices_opens_and_verifies_a_pack_and_builds_a_deck(
 def test_two_browsers_queue_casual_and_play_each_other_through_a_reload_and_a_disconnection(
     stack: Stack, browsers: list[Any], shots: Path | None
 ) -> None:
-    a = _player(stack, browsers, shots)
-    b = _player(stack, browsers, shots, width=412)  # a phone-sized screen
+    a = player(stack, browsers, shots)
+    b = player(stack, browsers, shots, width=412)  # a phone-sized screen
     for p in (a, b):
         p.register()
     # A player who queues seconds after registering may be paired before the match service heard

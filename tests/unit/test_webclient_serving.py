@@ -5,12 +5,14 @@ pinned wheel, the list of every service's OpenAPI document, and nothing outside 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 
 import pytest
 from werkzeug.test import Client
 
 from libs import kit
+from libs.webclient import PLAY_CSP, STATIC
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +41,32 @@ def test_play_serves_the_client_with_a_strict_policy(client: Client) -> None:
     )
     module = client.get("/play/js/views/table.js")
     assert module.status_code == 200 and module.mimetype in ("text/javascript", "application/javascript")
+
+
+def test_every_module_of_the_client_is_served_under_the_policy_and_keeps_to_it(client: Client) -> None:
+    """Every module (the line's and the arena's screens included) comes with the strict policy, and
+    none writes markup or inline styles the policy would refuse: elements are built with DOM calls
+    (``ui.h``), never from HTML strings, and no ``style`` attribute is set (CSS classes instead)."""
+    play = STATIC / "play"
+    modules = sorted(play.glob("js/**/*.js"))
+    assert {"js/views/line.js", "js/views/fight.js", "js/views/arena.js"} <= {
+        m.relative_to(play).as_posix() for m in modules
+    }
+    for module in modules:
+        served = client.get(f"/play/{module.relative_to(play).as_posix()}")
+        assert served.status_code == 200 and served.headers["Content-Security-Policy"] == PLAY_CSP
+        source = module.read_text()
+        for refused in (
+            "innerHTML",
+            "outerHTML",
+            "insertAdjacentHTML",
+            "document.write",
+            'setAttribute("style"',
+        ):
+            assert refused not in source, f"{module.name} uses {refused}"
+        assert not re.search(r"\bstyle:\s*[\"'`]", source), f"{module.name} sets a style attribute"
+    html = (play / "index.html").read_text()
+    assert "<style" not in html and " style=" not in html and "<script>" not in html
 
 
 def test_docs_serve_swagger_ui_from_the_wheel_over_every_service_document(client: Client) -> None:

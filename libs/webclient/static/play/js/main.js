@@ -11,11 +11,14 @@ import * as table from "./views/table.js";
 import * as leaderboard from "./views/leaderboard.js";
 import * as history from "./views/history.js";
 import * as replay from "./views/replay.js";
+import * as fight from "./views/fight.js";
+import * as arena from "./views/arena.js";
 
-const ROUTES = { home, collection, packs, play, match: table, leaderboard, history, replay };
+const ROUTES = { home, collection, packs, play, match: table, fight, arena, leaderboard, history, replay };
 const TITLES = {
   home: "Home", collection: "Collection", packs: "Packs", play: "Play", match: "Match",
-  leaderboard: "Leaderboard", history: "History", replay: "Replay", login: "Log in",
+  leaderboard: "Leaderboard", history: "History", replay: "Replay", login: "Log in", fight: "Line fight",
+  arena: "Arcane Arena",
 };
 let stop = null;
 let routed = 0; // the latest route: a slower, older view that finishes loading is stopped, not kept

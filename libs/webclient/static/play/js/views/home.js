@@ -1,6 +1,7 @@
 // Home: wallet, streak and what it paid today, quests with the swap, the day's arcana, the pass, rating.
 import { get, post } from "../api.js";
 import { describeArcanum } from "../cards.js";
+import { gamePicker, matchHref } from "../games.js";
 import { announce, errorText, h, mount, section, stat } from "../ui.js";
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -65,13 +66,14 @@ export async function render(root) {
 
   const resume = active.matches.length
     ? h("p", { class: "callout" }, "A match is waiting for you: ",
-        h("a", { href: `#/match/${active.matches[0].match_id}`, id: "resume" }, `resume your ${active.matches[0].mode} match`))
+        h("a", { href: matchHref(active.matches[0].game, active.matches[0].match_id), id: "resume" }, `resume your ${active.matches[0].mode} match`))
     : null;
 
   mount(
     root,
     h("h1", { class: "page-title" }, "Home"),
     resume,
+    gamePicker(null),
     h("div", { class: "grid" },
       section("Wallet",
         h("div", { class: "stats" },
