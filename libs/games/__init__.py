@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from libs.games import codec
+from libs import codec
 from libs.games.offer import Offer
 
 Event = dict[str, Any]
@@ -307,7 +307,7 @@ class Game(ABC):
 
     state_class: ClassVar[type | None] = None
     """The state's class when it is a frozen dataclass of frozen dataclasses, tuples, mappings and
-    JSON scalars: ``snapshot`` and ``restore`` then follow its type hints (``libs.games.codec``)."""
+    JSON scalars: ``snapshot`` and ``restore`` then follow its type hints (``libs.codec``)."""
 
     def snapshot(self, state: State) -> dict[str, Any] | None:
         """``state`` as JSON-able data for ``restore`` (``restore(snapshot(s)) == s``), or None
