@@ -7,8 +7,9 @@ hint, into a :class:`Kind` (``libs.codec.kinds``):
 - ``check(value)``: whether the JSON value has that type (strict: a bool is no int, a string no
   number; a ``dict[int, ...]`` has JSON's string keys);
 - ``decode(value)``: the typed value (a tuple, frozenset or set from a list, an enum by its value, a
-  ``datetime`` from ISO 8601, a dataclass from an object), or :class:`DecodeError`. A JSON-native
-  type (``str``, ``list[str]``, ``dict[str, Any]``...) decodes to the value itself, once checked;
+  ``datetime`` from ISO 8601, a dataclass from an object, a read-only mapping for a ``Mapping``), or
+  :class:`DecodeError`. A JSON-native type (``str``, ``list[str]``, ``dict[str, Any]``...) decodes
+  to the value itself, once checked;
 - ``schema()``: its JSON Schema (2020-12); ``name()``: as written for readers (``str or null``).
 
 ``encode(value)`` is the inverse: ``decode(type(v), encode(v)) == v``. A dataclass decodes from an
@@ -20,9 +21,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date, datetime
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 from libs.codec.kinds import DecodeError, Field, Kind, decode_fields, field_types, fields_of, kind, problems
@@ -33,6 +34,7 @@ __all__ = [
     "Kind",
     "decode",
     "decode_fields",
+    "decoder",
     "encode",
     "field_types",
     "fields_of",
@@ -40,12 +42,20 @@ __all__ = [
     "problems",
 ]
 
+T = TypeVar("T")
+
 _AS_IS = frozenset({str, int, float, bool, type(None)})  # exactly these (a str Enum is not one)
 
 
 def decode(hint: Any, data: Any) -> Any:
     """The value of type ``hint`` whose JSON form is ``data``; raises :class:`DecodeError`."""
     return kind(hint).decode(data)
+
+
+def decoder(cls: type[T]) -> Callable[[Any], T]:
+    """``decode`` of ``cls`` as a function: e.g. a snapshot policy's ``load``."""
+    read: Callable[[Any], T] = kind(cls).decode
+    return read
 
 
 def encode(value: Any) -> Any:

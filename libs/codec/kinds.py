@@ -14,6 +14,7 @@ import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from datetime import date, datetime
+from types import MappingProxyType
 from typing import Any
 
 Check = Callable[[Any], bool]
@@ -145,7 +146,7 @@ def _generic(hint: Any, origin: Any, args: tuple[Any, ...]) -> Kind:
         return _sequence(kind(args[0]) if args else kind(Any), set if origin is set else frozenset, name)
     if origin in (dict, Mapping):
         key, item = args or (str, Any)
-        return _mapping(key, kind(item), name)
+        return _mapping(key, kind(item), name, MappingProxyType if origin is Mapping else None)
     raise TypeError(f"no JSON form for {hint!r}")
 
 
@@ -211,19 +212,21 @@ def _fixed_tuple(items: list[Kind], name: str) -> Kind:
     return Kind(check, decode, _const(name), schema)
 
 
-def _mapping(key: Any, item: Kind, name: str) -> Kind:
-    """A JSON object: string keys, or integers written as strings for ``dict[int, X]``."""
+def _mapping(key: Any, item: Kind, name: str, into: type | None) -> Kind:
+    """A JSON object: string keys, or integers written as strings for ``dict[int, X]``; a ``dict``,
+    or (``into``) a read-only mapping for a ``Mapping[K, V]`` (as a frozen state declares one)."""
     keys = _int_key() if key is int else kind(key)
 
     def check(value: Any) -> bool:
         return isinstance(value, dict) and all(keys.check(k) and item.check(v) for k, v in value.items())
 
-    def decode(value: Any) -> dict[Any, Any]:
+    def decode(value: Any) -> Mapping[Any, Any]:
         if not isinstance(value, dict):
             raise DecodeError(f"is not {name}: {value!r:.200}")
-        return {keys.decode(k): item.decode(v) for k, v in value.items()}
+        decoded = {keys.decode(k): item.decode(v) for k, v in value.items()}
+        return decoded if into is None else into(decoded)
 
-    native = keys.native and item.native
+    native = keys.native and item.native and into is None
     return Kind(check, None if native else decode, _const(name), lambda: _object_of(item))
 
 
