@@ -56,13 +56,6 @@ class Kind:
             return value
         raise DecodeError(f"is not {self.name()}: {value!r:.200}")
 
-    def field_decode(self, field: str, value: Any) -> Any:
-        """``decode`` of the field ``field``'s value, its error naming the field and its type."""
-        try:
-            return self.decode(value)
-        except DecodeError:
-            raise DecodeError(f"{field!r} is not {self.name()}: {value!r:.200}") from None
-
 
 _KINDS: dict[Any, Kind] = {}
 
@@ -347,12 +340,28 @@ def decode_fields(cls: type, data: Any) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         raise DecodeError(f"is not an object: {data!r:.200}")
     values = {}
-    for f in fields_of(cls):
-        if f.name in data:
-            values[f.name] = f.kind.field_decode(f.name, data[f.name])
-        elif f.required:
-            raise DecodeError(f"no {f.name!r}")
+    for name, decode, required, kind_ in _decoders(cls):
+        if name in data:
+            value = data[name]
+            try:
+                values[name] = decode(value)
+            except DecodeError:
+                raise DecodeError(f"{name!r} is not {kind_.name()}: {value!r:.200}") from None
+        elif required:
+            raise DecodeError(f"no {name!r}")
     return values
+
+
+_DECODERS: dict[type, tuple[tuple[str, Decode, bool, Kind], ...]] = {}
+
+
+def _decoders(cls: type) -> tuple[tuple[str, Decode, bool, Kind], ...]:
+    """Each field's name, decode, whether it is required and kind: read in ``decode_fields``'s loop
+    without an attribute lookup (it runs for every event a consumer reads)."""
+    found = _DECODERS.get(cls)
+    if found is None:
+        found = _DECODERS[cls] = tuple((f.name, f.kind.decode, f.required, f.kind) for f in fields_of(cls))
+    return found
 
 
 def problems(cls: type, data: Mapping[str, Any], fields: Iterable[Field] | None = None) -> list[str]:
