@@ -14,7 +14,7 @@ from libs.contracts.accounts import (
     PlayerRegistered,
     SessionRevoked,
 )
-from libs.contracts.base import IntegrationEvent, MalformedEvent, Unacceptable, integration_event
+from libs.contracts.base import FIRST_GAME, IntegrationEvent, MalformedEvent, Unacceptable, integration_event
 from libs.contracts.economy import DECKS_TOPIC, ActiveDeckChanged, ActiveDeckChangedInFull
 from libs.contracts.ids import default_display_name, match_id_for
 from libs.contracts.match import (
@@ -30,6 +30,7 @@ from libs.contracts.ratings import RatingChanged
 
 __all__ = [
     "DECKS_TOPIC",
+    "FIRST_GAME",
     "AccountDeleted",
     "ActiveDeckChanged",
     "ActiveDeckChangedInFull",

@@ -27,6 +27,11 @@ from libs.codec import DecodeError, decode_fields, encode
 
 E = TypeVar("E", bound="IntegrationEvent")
 
+# The game of every event stored before events named their game (the platform hosted one game then):
+# the default of each ``game`` field, so that those events still decode as they did. History, not a
+# branch: which games are hosted now is the registry's (``libs.games.registry``).
+FIRST_GAME = "arcana"
+
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 

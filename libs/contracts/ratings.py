@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from libs.contracts.base import IntegrationEvent, integration_event
+from libs.contracts.base import FIRST_GAME, IntegrationEvent, integration_event
 
 FLOOR = "floor"  # a RatingChanged's reason: the tier floor held the visible points on a loss
 
@@ -53,7 +53,7 @@ class RatingChanged(IntegrationEvent):
         }
     )
     game: str = field(
-        default="arcana",
+        default=FIRST_GAME,
         metadata={
             "doc": "whose ladder moved: `arcana` (the rating) or `line` (its MMR); `arcana` when absent"
         },

@@ -13,7 +13,9 @@ attribute ``Game.offer``); the services find it by the game's name through ``lib
 - ``Progress``: what an ended match moves in progression (season-pass XP, quests, a track of its own);
 - ``Collection``: how a player gets the game's cards (a ``starter`` collection and packs, or a
   ``welcome`` set claimed once) and the decks saved of them, judged by its ``Cards``, for the economy;
-- ``Daily``: what the game shows of each day (Arcana's ascendant arcana), served by progression.
+- ``Daily``: what the game shows of each day (Arcana's ascendant arcana), served by progression;
+- ``FairPlay``: which row of the fair-play table (``libs.fairplay``) judges its ended matches, and the
+  table sizes a ``MatchEnded`` of it may have.
 """
 
 from __future__ import annotations
@@ -157,6 +159,17 @@ class Daily:
 
 
 @dataclass(frozen=True)
+class FairPlay:
+    """How the fair-play rules (``libs.fairplay``, docs/rules.md "Fair play") judge the game's ended
+    matches: ``rule``, a row of their table by its name (``standard``: Arcana's, the default;
+    ``winner_paid``: the line's; ``casual_only``: the arena's), and ``seats``, the players a
+    ``MatchEnded`` of the game may have (another count is malformed)."""
+
+    rule: str = "standard"
+    seats: tuple[int, ...] = (2,)
+
+
+@dataclass(frozen=True)
 class Offer:
     """Everything a game offers besides its rules (see the module's docstring). The default offers
     nothing: no queue, no ladder, no rewards, pass XP and every quest as Arcana's matches do."""
@@ -167,3 +180,4 @@ class Offer:
     progress: Progress = Progress()
     collection: Collection | None = None
     daily: Daily | None = None
+    fair_play: FairPlay = FairPlay()

@@ -14,6 +14,7 @@ from libs.games.offer import (
     MMR,
     RANKED,
     Collection,
+    FairPlay,
     Ladder,
     Offer,
     Progress,
@@ -75,4 +76,5 @@ OFFER = Offer(
     collection=Collection(
         LineCards(), LINE_SIZE, MAX_SAVED_LINES, "shards", welcome=WELCOME_SET, autofill=autofill
     ),
+    fair_play=FairPlay("winner_paid"),
 )

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 
 from libs import fairplay
 from libs.contracts import MatchEnded, RewardGranted
+from libs.games import registry
 
 from .rewards import Reward, match_reward, place_of
 from .values import DAILY_LOGIN_COINS
@@ -53,7 +54,7 @@ def match_credits(ended: MatchEnded, ended_at: datetime) -> list[PlayerCredit | 
     an event without verdict, the rule of its time), by the rewards table (``rewards``): Arcana win
     60, loss 20, a draw 20 each; the line's shards; the arena 60 to the first placement group, 20 to
     every other place. Nothing to anyone else and nothing for a malformed event."""
-    verdicts = fairplay.verdicts_of(ended.data())
+    verdicts = fairplay.verdicts_of(ended.data(), registry.fair_play(ended.game))
     groups = ended.placement_groups()
     paid: list[PlayerCredit | PlayerShards] = []
     for player, verdict in verdicts.items():
