@@ -84,7 +84,8 @@ def main() -> None:
         kept = json.loads(json.dumps(game.snapshot(state)))
         cls = type(state)
         assert msgspec.convert(kept, cls) == state
-        print(f"msgspec {name} restores:     {per_second(lambda c=cls, k=kept: msgspec.convert(k, c)):>10,.0f}/s")
+        rate = per_second(lambda c=cls, k=kept: msgspec.convert(k, c))
+        print(f"msgspec {name} restores:     {rate:>10,.0f}/s")
 
 
 if __name__ == "__main__":
