@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -64,6 +65,7 @@ def test_a_state_comes_back_equal_from_its_json_form() -> None:
     assert back == TABLE
     assert isinstance(back.cards, tuple) and isinstance(back.seen, frozenset)
     assert back.by_turn == {1: "ann", 10: "bob"}
+    assert isinstance(back.scores, MappingProxyType) and type(back.by_turn) is dict  # a Mapping: read-only
     assert codec.kind(Table).check(data)
 
 

@@ -24,8 +24,6 @@ NOT_A_GAME = {  # where "arcana" is not the game's name
     (SERVICES / "accounts" / "root.py", 'app.extensions["arcana"]'),  # the platform's
     (SERVICES / "cli.py", 'prog="arcana"'),  # the platform's command
     (SERVICES / "cli.py", '"--namespace", "-n", default="arcana"'),  # the platform's Kubernetes namespace
-    # a kind of card: the arcana of Arcana's catalog, which the operators' setup option `arcana` names
-    (SERVICES / "match" / "schemas.py", '.catalog()["arcana"]'),
     # history: the game of the events stored before events named one (each ``game`` field's default)
     (PROJECT_ROOT / "libs" / "contracts" / "base.py", 'FIRST_GAME = "arcana"'),
 }
