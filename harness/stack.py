@@ -47,6 +47,8 @@ from libs.web import issue_token
 
 TOKEN_SECRET = "e2e-token-secret-" + "z" * 48
 OPERATOR_TOKEN = "e2e-operator-" + "o" * 32
+# A named operator's own token (ARCANA_OPERATOR_TOKENS): the audit log names who acted.
+NAMED_OPERATOR, NAMED_OPERATOR_TOKEN = "e2e-ops", "e2e-ops-token-" + "n" * 32
 
 
 def create_database(postgres_url: str, prefix: str = "e2e") -> str:
@@ -91,6 +93,7 @@ class Stack:
             ARCANA_KAFKA_GROUP_PREFIX=f"stack-{uuid.uuid4().hex[:8]}.",
             ARCANA_TOKEN_SECRET=TOKEN_SECRET,
             ARCANA_OPERATOR_TOKEN=OPERATOR_TOKEN,
+            ARCANA_OPERATOR_TOKENS=f"{NAMED_OPERATOR}={NAMED_OPERATOR_TOKEN}",
             ARCANA_SCRYPT_N="1024",
             **(env or {}),
         )
@@ -279,4 +282,11 @@ def _wait_group_gone(pgid: int, timeout: float = 3.0) -> None:
         time.sleep(0.05)
 
 
-__all__ = ["OPERATOR_TOKEN", "TOKEN_SECRET", "Stack", "create_database"]
+__all__ = [
+    "NAMED_OPERATOR",
+    "NAMED_OPERATOR_TOKEN",
+    "OPERATOR_TOKEN",
+    "TOKEN_SECRET",
+    "Stack",
+    "create_database",
+]

@@ -115,6 +115,9 @@ TOKEN_SECRET = _text(
 )
 TOKEN_SECRET_PREVIOUS = _text("ARCANA_TOKEN_SECRET_PREVIOUS", "", "the previous key, during a rotation", True)
 OPERATOR_TOKEN = _text("ARCANA_OPERATOR_TOKEN", "", "the operators' bearer token (admin endpoints)", True)
+OPERATOR_TOKENS = _text(
+    "ARCANA_OPERATOR_TOKENS", "", "named operator tokens, `name=token` by commas (the audit names them)", True
+)
 TOKEN_TTL_SECONDS = _int("ARCANA_TOKEN_TTL_SECONDS", 3600, "a token's lifetime")
 MAX_BODY_BYTES = _int("ARCANA_MAX_BODY_BYTES", 64 * 1024, "the largest request body (413 beyond)")
 TRUSTED_PROXIES = _int("ARCANA_TRUSTED_PROXIES", 0, "proxies in front whose X-Forwarded-For is trusted")
@@ -362,6 +365,8 @@ class Settings:
     max_body_bytes: int
     # During a key rotation: tokens signed with the previous key are still accepted (never signed).
     token_secret_previous: str | None = None
+    # Named operator tokens, `name=token` separated by commas (libs.web.operators): the audit names them.
+    operator_tokens: str | None = None
 
     def __post_init__(self) -> None:
         if len(self.token_secret.encode()) < MIN_TOKEN_SECRET_BYTES:
@@ -375,7 +380,7 @@ def load() -> Settings:
     """Read the settings; the database is ``database_url()``'s (raises ``DatabaseNotFound``, a
     ``KeyError``, when there is none) and ``InsecureSetting`` stops a token secret shorter than 32
     bytes. Secrets (``DATABASE_URL``, ``ARCANA_TOKEN_SECRET`` and, while rotating it,
-    ``ARCANA_TOKEN_SECRET_PREVIOUS``, ``ARCANA_OPERATOR_TOKEN``,
+    ``ARCANA_TOKEN_SECRET_PREVIOUS``, ``ARCANA_OPERATOR_TOKEN``, ``ARCANA_OPERATOR_TOKENS``,
     ``CELERY_BROKER_URL``) may be given as files with ``<NAME>_FILE``."""
     return Settings(
         database_url=database_url(),
@@ -386,4 +391,5 @@ def load() -> Settings:
         operator_token=OPERATOR_TOKEN.get() or None,
         max_body_bytes=MAX_BODY_BYTES.get(),
         token_secret_previous=TOKEN_SECRET_PREVIOUS.get() or None,
+        operator_tokens=OPERATOR_TOKENS.get() or None,
     )

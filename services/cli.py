@@ -462,6 +462,113 @@ def _ops(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- admin and audit -------------------------------------------------------------------------------
+
+
+def _admin_parser(commands: Any) -> None:
+    p = commands.add_parser(
+        "admin",
+        help="operator actions (suspend, restore, refund, claw-back, void-rating), each with a reason",
+        description="Send an operator action to the services' /v1/admin/... endpoints (--url, default "
+        "make run's http://127.0.0.1:8000) with the operator token ARCANA_OPERATOR_TOKEN (or its "
+        "_FILE). Each is recorded with the token's operator and the reason (arcana audit). Exit 1 "
+        "when the service refuses it (its error printed), 2 for bad usage.",
+    )
+    p.add_argument("--url", default="http://127.0.0.1:8000", help="the API's base URL (the internal Ingress)")
+    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    for name, about, target in (
+        ("suspend", "suspend an account: tokens refused, tickets cancelled, matches forfeited", "player_id"),
+        ("restore", "lift an account's suspension", "player_id"),
+        ("refund", "pay a player back (a compensating credit)", "player_id"),
+        ("claw-back", "take back what was paid in error (a compensating debit)", "player_id"),
+        ("void-rating", "void what a ranked match moved of its players' ratings", "match_id"),
+    ):
+        a = actions.add_parser(name, help=about, description=about)
+        a.add_argument(target)
+        a.add_argument("--reason", required=True, help="why (recorded in the audit log): say why, never who")
+        if name in ("refund", "claw-back"):
+            for amount in ("coins", "dust", "free-packs"):
+                a.add_argument(f"--{amount}", type=int, default=0)
+            a.add_argument("--id", help="an id (a support ticket): the same id is applied once")
+    p.set_defaults(handler=_admin)
+
+
+def _admin(args: argparse.Namespace) -> int:
+    import json
+
+    from libs.client.client import ApiError, ArcanaClient
+    from libs.config import secret_from_env
+
+    token = secret_from_env("ARCANA_OPERATOR_TOKEN")
+    if not token:
+        raise UsageError("ARCANA_OPERATOR_TOKEN (or ARCANA_OPERATOR_TOKEN_FILE) is not set")
+    url = args.url
+    client = ArcanaClient(url, operator_token=token)
+    given: dict[str, Any] = {}
+    if args.action in ("refund", "claw-back"):
+        amounts = {"coins": args.coins, "dust": args.dust, "free_packs": args.free_packs}
+        given = {k: v for k, v in amounts.items() if v}
+        if args.id:
+            given["refund_id" if args.action == "refund" else "claw_back_id"] = args.id
+    calls = {
+        "suspend": lambda: client.suspend(args.player_id, args.reason),
+        "restore": lambda: client.restore(args.player_id, args.reason),
+        "refund": lambda: client.refund(args.player_id, args.reason, **given),
+        "claw-back": lambda: client.claw_back(args.player_id, args.reason, **given),
+        "void-rating": lambda: client.void_rating(args.match_id, args.reason),
+    }
+    try:
+        answer = calls[args.action]()
+    except ApiError as exc:
+        print(f"arcana admin {args.action}: {exc}", file=sys.stderr)
+        if exc.details:
+            print(json.dumps(exc.details), file=sys.stderr)
+        return 1
+    except OSError as exc:  # requests' connection errors
+        raise UsageError(f"cannot reach {url}: {exc}") from None
+    print(json.dumps(answer) if answer is not None else "done")
+    return 0
+
+
+def _audit_parser(commands: Any) -> None:
+    p = commands.add_parser(
+        "audit",
+        help="the operators' actions: who did what to whom, when and why",
+        description="Print the entries of every service's `audit` stream (OperatorActed), oldest first: "
+        "when, service, operator, action, player, the stream changed, the reason, the details.",
+    )
+    p.add_argument("--since", help="only entries at or after this time (ISO 8601, UTC by default)")
+    p.add_argument("--operator", help="only this operator's entries")
+    p.add_argument("--player", help="only the entries about this player id")
+    p.add_argument("--json", action="store_true", help="JSON Lines instead of text")
+    p.set_defaults(handler=_audit)
+
+
+def _audit(args: argparse.Namespace) -> int:
+    import json
+
+    from libs.analytics.export import parse_time
+    from libs.db import make_pool
+    from libs.kit.registry import definition, service_names
+    from libs.kit.runtime import schema_of
+    from libs.ops import audit
+
+    try:
+        since = parse_time(args.since) if args.since else None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    schemas = {name: schema_of(definition(name)) for name in service_names()}
+    query = audit.AuditQuery(schemas, since, args.operator, args.player)
+    pool = make_pool(_database(), min_size=1, max_size=1, name="arcana-audit")
+    try:
+        with pool.connection() as conn, conn.transaction():
+            for entry in audit.entries(conn, query):
+                print(json.dumps(entry, default=str) if args.json else audit.line(entry))
+    finally:
+        pool.close()
+    return 0
+
+
 # -- the command -------------------------------------------------------------------------------
 
 SUBCOMMANDS = (
@@ -475,6 +582,8 @@ SUBCOMMANDS = (
     _simulate_parser,
     _release_parser,
     _ops_parser,
+    _admin_parser,
+    _audit_parser,
 )
 
 

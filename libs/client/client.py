@@ -276,6 +276,21 @@ class ArcanaClient:
     def activate_line_deck(self, deck_id: str) -> Json:
         return cast(Json, self.call(ops.ACTIVATE_LINE_DECK, deck_id=deck_id))
 
+    def enter_line_tournament(self, cards: list[str]) -> Json:
+        """An entry of ten line cards you own (422 ``invalid_entry``, 409 ``already_entered``)."""
+        return cast(Json, self.call(ops.ENTER_LINE_TOURNAMENT, json={"cards": cards}))
+
+    def tournaments(self) -> list[Json]:
+        """The brackets you entered, newest first."""
+        return cast(list[Json], self.call(ops.TOURNAMENTS)["tournaments"])
+
+    def tournament(self, tournament_id: str) -> Json:
+        return cast(Json, self.call(ops.TOURNAMENT, tournament_id=tournament_id))
+
+    def choose_lineup(self, tournament_id: str, cards: list[str]) -> Json:
+        """Your deck for the bracket's current round, from your entry."""
+        return cast(Json, self.call(ops.CHOOSE_LINEUP, json={"cards": cards}, tournament_id=tournament_id))
+
     def grant(self, player_id: str, reason: str, **amounts: Any) -> Json:
         return cast(
             Json, self.call(ops.ADMIN_GRANT, json={"player_id": player_id, "reason": reason, **amounts})
@@ -284,6 +299,32 @@ class ArcanaClient:
     def delete_account_of(self, player_id: str, reason: str) -> None:
         """Operators: erase a player's account on their request (as ``delete_account``)."""
         self.call(ops.ADMIN_DELETE_ACCOUNT, json={"reason": reason}, player_id=player_id)
+
+    # -- operator actions, each audited (docs/operations.md, "Operator actions") -------------------
+
+    def suspend(self, player_id: str, reason: str) -> None:
+        """Operators: suspend an account (tokens refused, tickets cancelled, matches forfeited)."""
+        self.call(ops.ADMIN_SUSPEND, json={"reason": reason}, player_id=player_id)
+
+    def restore(self, player_id: str, reason: str) -> None:
+        """Operators: lift an account's suspension."""
+        self.call(ops.ADMIN_RESTORE, json={"reason": reason}, player_id=player_id)
+
+    def refund(self, player_id: str, reason: str, **amounts: Any) -> Json:
+        """Operators: pay back ``coins``, ``dust``, ``free_packs`` (and ``refund_id``)."""
+        return cast(
+            Json, self.call(ops.ADMIN_REFUND, json={"reason": reason, **amounts}, player_id=player_id)
+        )
+
+    def claw_back(self, player_id: str, reason: str, **amounts: Any) -> Json:
+        """Operators: take back ``coins``, ``dust``, ``free_packs`` (and ``claw_back_id``)."""
+        return cast(
+            Json, self.call(ops.ADMIN_CLAW_BACK, json={"reason": reason, **amounts}, player_id=player_id)
+        )
+
+    def void_rating(self, match_id: str, reason: str) -> Json:
+        """Operators: void what a ranked match moved of its players' ratings."""
+        return cast(Json, self.call(ops.ADMIN_VOID_RATING, json={"match_id": match_id, "reason": reason}))
 
     # -- progression ------------------------------------------------------------------------------
 

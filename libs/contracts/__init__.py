@@ -8,12 +8,15 @@ must compute alike (``match_id_for``).
 
 from libs.contracts.accounts import (
     AccountDeleted,
+    AccountRestored,
+    AccountSuspended,
     AllSessionsRevoked,
     DisplayNameChanged,
     PlayerLoggedIn,
     PlayerRegistered,
     SessionRevoked,
 )
+from libs.contracts.audit import AUDIT_STREAM, OperatorActed
 from libs.contracts.base import FIRST_GAME, IntegrationEvent, MalformedEvent, Unacceptable, integration_event
 from libs.contracts.economy import DECKS_TOPIC, ActiveDeckChanged, ActiveDeckChangedInFull
 from libs.contracts.ids import default_display_name, match_id_for
@@ -26,12 +29,15 @@ from libs.contracts.match import (
 )
 from libs.contracts.matchmaking import MatchRequested
 from libs.contracts.progression import QuestCompleted, RewardGranted, StreakDayKept
-from libs.contracts.ratings import RatingChanged
+from libs.contracts.ratings import RatingChanged, RatingChangeVoided
 
 __all__ = [
+    "AUDIT_STREAM",
     "DECKS_TOPIC",
     "FIRST_GAME",
     "AccountDeleted",
+    "AccountRestored",
+    "AccountSuspended",
     "ActiveDeckChanged",
     "ActiveDeckChangedInFull",
     "AllSessionsRevoked",
@@ -42,11 +48,13 @@ __all__ = [
     "MatchEnded",
     "MatchRequestRejected",
     "MatchRequested",
+    "OperatorActed",
     "PlayerDisconnected",
     "PlayerLoggedIn",
     "PlayerReconnected",
     "PlayerRegistered",
     "QuestCompleted",
+    "RatingChangeVoided",
     "RatingChanged",
     "RewardGranted",
     "SessionRevoked",

@@ -84,3 +84,22 @@ class AccountDeleted(IntegrationEvent):
     pseudonym: str = field(
         metadata={"doc": "what is shown instead of any name: `deleted-` and 12 hex digits"}
     )
+
+
+@integration_event("AccountSuspended", version=1)
+@dataclass(frozen=True)
+class AccountSuspended(IntegrationEvent):
+    """An operator suspended the account: its tokens were revoked just before
+    (`AllSessionsRevoked`) and it cannot log in until restored. Matchmaking cancels the player's
+    waiting tickets, match forfeits the player's running matches and refuses new ones. Why and by
+    whom is in accounts' `audit` stream (`OperatorActed`)."""
+
+    player_id: str = field(metadata={"doc": _PLAYER})
+
+
+@integration_event("AccountRestored", version=1)
+@dataclass(frozen=True)
+class AccountRestored(IntegrationEvent):
+    """An operator lifted the account's suspension: the player may log in and play again."""
+
+    player_id: str = field(metadata={"doc": _PLAYER})

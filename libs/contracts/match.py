@@ -23,7 +23,11 @@ class MatchCreated(IntegrationEvent):
     """A match exists (the first event of its stream `match-<id>`)."""
 
     match_id: str = field(metadata={"doc": "the match id (UUID)"})
-    mode: str = field(metadata={"doc": "`ranked`, `casual`, `practice` or `admin`"})
+    mode: str = field(
+        metadata={
+            "doc": "`ranked`, `casual`, `practice`, `admin` or `tournament` (a tournament bracket's fight)"
+        }
+    )
     players: list[str] = field(
         metadata={"doc": "the player ids in seat order (a bot's id starts with `bot-`)"}
     )
@@ -96,9 +100,17 @@ class MatchEnded(IntegrationEvent):
     """A match is over: who won, why, and what each player did (quests, rewards, ratings read it)."""
 
     winner: str = field(metadata={"doc": "the winner's player id, or `draw`"})
-    reason: str = field(metadata={"doc": "`hero_killed`, `concede`, `timeouts`, `disconnect` or `draw`"})
+    reason: str = field(
+        metadata={
+            "doc": "`hero_killed`, `concede`, `timeouts`, `disconnect`, `suspended` (an operator) or `draw`"
+        }
+    )
     match_id: str = field(metadata={"doc": "the match id"})
-    mode: str = field(metadata={"doc": "`ranked`, `casual`, `practice` or `admin`"})
+    mode: str = field(
+        metadata={
+            "doc": "`ranked`, `casual`, `practice`, `admin` or `tournament` (a tournament bracket's fight)"
+        }
+    )
     players: list[str] = field(metadata={"doc": "the player ids, in seat order"})
     loser: str | None = field(
         metadata={"doc": "the loser's id; null on a draw (and with more than two players)"}

@@ -1,4 +1,5 @@
-"""What ratings publishes on ``arcana.ratings.events`` (matchmaking pairs ranked tickets by it)."""
+"""What ratings publishes on ``arcana.ratings.events`` (matchmaking pairs ranked tickets by it, and
+follows an operator's void of a rating change)."""
 
 from __future__ import annotations
 
@@ -66,3 +67,22 @@ class RatingChanged(IntegrationEvent):
             "since": 2,
         },
     )
+
+
+@integration_event("RatingChangeVoided", version=1)
+@dataclass(frozen=True)
+class RatingChangeVoided(IntegrationEvent):
+    """An operator voided what a ranked match moved for this player (stream `rating-<player>`): the
+    compensating event of its `RatingChanged`, which stays as it was. The visible and hidden ratings
+    move back by that change's amounts; the win or loss no longer counts; the highest tier reached
+    stays. Why and by whom: ratings' `audit` stream (`OperatorActed`)."""
+
+    player_id: str = field(metadata={"doc": "the player's id"})
+    match_id: str = field(metadata={"doc": "the ranked match whose change is voided"})
+    before: int = field(metadata={"doc": "the visible rating before the void"})
+    after: int = field(metadata={"doc": "the visible rating after it: `before` minus the voided delta"})
+    hidden_before: int = field(metadata={"doc": "the hidden rating before the void"})
+    hidden_after: int = field(metadata={"doc": "the hidden rating after it, minus the voided hidden step"})
+    tier: str = field(metadata={"doc": "the tier of `after` (`none` on the line)"})
+    result: str = field(metadata={"doc": "the voided change's result: `win` or `loss` (no longer counted)"})
+    game: str = field(default="arcana", metadata={"doc": "whose ladder: `arcana` or `line`"})

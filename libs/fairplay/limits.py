@@ -10,7 +10,12 @@ MIN_TURNS: Final = 4  # a match counts from turn 4 (``MatchEnded.turns >= 4``)
 PAIR_DAILY_MATCHES: Final = 3  # counting matches between the same two players per UTC day
 DAILY_COIN_MATCHES: Final = 10  # matches that pay coins per player per UTC day
 REMATCH_WAIT_SECONDS: Final = 60.0  # ranked: the previous opponents meet again once both waited this
-EARLY_END_BY_PLAYER: Final = ("concede", "timeouts", "disconnect")  # a player chose (or let) it end
+EARLY_END_BY_PLAYER: Final = (
+    "concede",
+    "timeouts",
+    "disconnect",
+    "suspended",
+)  # a player chose (or let) it end
 
 # Why an aspect of a match does not count, as its code and the words shown to the player.
 REASONS: Final = {

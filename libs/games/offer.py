@@ -16,10 +16,13 @@ attribute ``Game.offer``); the services find it by the game's name through ``lib
 - ``Daily``: what the game shows of each day (Arcana's ascendant arcana), served by progression;
 - ``FairPlay``: which row of the fair-play table (``libs.fairplay``) judges its ended matches, and the
   table sizes a ``MatchEnded`` of it may have.
+- ``Tournament``: the game's tournament (an entry of cards, a single-elimination bracket, place prizes),
+  hosted by the match service, entered at the economy.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -170,6 +173,39 @@ class FairPlay:
 
 
 @dataclass(frozen=True)
+class Prize:
+    """What the places ``first``..``last`` of a bracket (1: the winner) are each paid."""
+
+    first: int
+    last: int
+    reward: Reward
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A single-elimination tournament of the game. An entry is ``entry_size`` different cards of the
+    player's collection (judged as a collection by ``Collection.cards``); each round the player fights
+    with a deck chosen from the entry (``Collection.deck_size`` cards), within ``choose_seconds``, else
+    ``lineup(entry)`` is played for them; brackets of ``seats`` (a power of two) seat entrants in the
+    order they come, and seats still empty ``fill_after`` seconds after the first entry go to bots,
+    each entered with ``bot_entry(rng)``. ``prizes``: what each place is paid (bots are paid nothing);
+    ``entries_per_day``: the entries a player may make in a UTC day (0: no limit)."""
+
+    entry_size: int
+    seats: int
+    fill_after: int
+    choose_seconds: int
+    prizes: tuple[Prize, ...]
+    lineup: Callable[[Sequence[str]], Sequence[str]]
+    bot_entry: Callable[[random.Random], Sequence[str]]
+    entries_per_day: int = 0
+
+    def prize(self, place: int) -> Reward | None:
+        """What ``place`` (1: the winner) is paid, None for nothing."""
+        return next((p.reward for p in self.prizes if p.first <= place <= p.last), None)
+
+
+@dataclass(frozen=True)
 class Offer:
     """Everything a game offers besides its rules (see the module's docstring). The default offers
     nothing: no queue, no ladder, no rewards, pass XP and every quest as Arcana's matches do."""
@@ -181,3 +217,4 @@ class Offer:
     collection: Collection | None = None
     daily: Daily | None = None
     fair_play: FairPlay = FairPlay()
+    tournament: Tournament | None = None

@@ -18,6 +18,7 @@ from libs.web.context import ServiceContext
 from libs.web.contract import ContractMarshmallowPlugin, ContractPlugin, DomainErrors, link_identifiers
 from libs.web.errors import register_error_handlers
 from libs.web.logs import configure_logging
+from libs.web.operators import named_tokens
 from libs.web.schemas import ErrorSchema
 
 OPENAPI_PREFIX = "/v1/openapi"
@@ -40,6 +41,7 @@ def base_app(
     """
     configure_logging()
     settings = settings or config.load()
+    named_tokens(settings.operator_token, settings.operator_tokens)  # a malformed list stops the start
     app = Flask(f"arcana.{service}")
     app.config.update(
         MAX_CONTENT_LENGTH=settings.max_body_bytes,

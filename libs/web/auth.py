@@ -17,7 +17,6 @@ raises ``ApiError(401, "unauthorized")``; otherwise ``current_player()`` returns
 from __future__ import annotations
 
 import functools
-import hmac
 import threading
 import time
 import uuid
@@ -32,6 +31,7 @@ from flask_smorest import Blueprint
 
 from libs.web.context import service_context
 from libs.web.errors import ApiError
+from libs.web.operators import named_tokens, operator_named
 
 ALGORITHM = "HS256"
 ISSUER = "arcana"
@@ -221,26 +221,37 @@ def require_player(func: F) -> F:
 
 
 def require_operator(func: F) -> F:
-    """View decorator for operator endpoints: ``Authorization: Bearer <operator token>``.
+    """View decorator for operator endpoints: ``Authorization: Bearer <operator token>``, the shared
+    ``Settings.operator_token`` or a named one (``libs.web.operators``); ``current_operator()``
+    then names who it is.
 
     Raises ``ApiError(404, "not_found")`` when no operator token is configured (the endpoint does
     not exist then), ``ApiError(401, "unauthorized")`` without an ``Authorization`` header and
-    ``ApiError(403, "forbidden")`` for a wrong token.
+    ``ApiError(403, "forbidden")`` for a wrong token (a player's too).
     """
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        expected = service_context().settings.operator_token
-        if not expected:
+        settings = service_context().settings
+        tokens = named_tokens(settings.operator_token, settings.operator_tokens)
+        if not tokens:
             raise ApiError(404, "not_found", "The requested URL was not found on the server.")
         header = request.headers.get("Authorization")
         if header is None:
             raise _unauthorized("An operator token is required.")
         scheme, _, given = header.partition(" ")
-        ok = scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), expected.encode())
-        if not ok:
+        name = operator_named(tokens, given.strip()) if scheme.lower() == "bearer" else None
+        if name is None:
             raise ApiError(403, "forbidden", "An operator token is required.")
-        g.operator = True
+        g.operator = name
         return func(*args, **kwargs)
 
     return cast(F, Blueprint.doc(security=[{"operatorAuth": []}])(wrapper))
+
+
+def current_operator() -> str:
+    """The name of this request's operator (a view under ``@require_operator``)."""
+    name = g.get("operator")
+    if not isinstance(name, str):
+        raise ApiError(403, "forbidden", "An operator token is required.")
+    return name

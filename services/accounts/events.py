@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from libs.contracts.accounts import (
     AccountDeleted,
+    AccountRestored,
+    AccountSuspended,
     AllSessionsRevoked,
     DisplayNameChanged,
     PlayerLoggedIn,
     PlayerRegistered,
     SessionRevoked,
 )
+from libs.contracts.audit import OperatorActed
 from libs.kit.events import EventCatalog
 
 TOPIC = "arcana.accounts.events"
@@ -24,6 +27,10 @@ CATALOG = EventCatalog(
         SessionRevoked,
         AllSessionsRevoked,
         AccountDeleted,
+        AccountSuspended,
+        AccountRestored,
+        OperatorActed,
     ),
-    "Player accounts and their sessions. Stream `player-<id>` per player.",
+    "Player accounts and their sessions. Stream `player-<id>` per player; operators' actions on "
+    "accounts in the stream `audit`.",
 )

@@ -7,10 +7,10 @@ from typing import Any
 from flask import Flask
 from psycopg import sql
 
-from libs.kit import ServiceDef
+from libs.kit import ErrorTable, ServiceDef
 from libs.kit.runtime import Runtime
 from libs.web.sessions import RevocationCache
-from services.accounts import api
+from services.accounts import admin_api, api
 from services.accounts.events import CATALOG
 from services.accounts.passwords import dummy_hash
 from services.accounts.publication import PUBLICATION
@@ -47,7 +47,7 @@ def build(runtime: Runtime) -> AccountsService:
 
 
 def _blueprints() -> list[Any]:
-    return [api.blp]
+    return [api.blp, admin_api.blp]
 
 
 SERVICE = ServiceDef(
@@ -55,7 +55,7 @@ SERVICE = ServiceDef(
     prefixes=("/v1/accounts", "/v1/sessions", "/v1/me", "/v1/admin/accounts"),
     build=build,
     blueprints=_blueprints,
-    errors=api.ERRORS,
+    errors=ErrorTable({**api.ERRORS.entries, **admin_api.ERRORS.entries}),
     events=(CATALOG,),
     upcasters=UPCASTERS,
     publication=PUBLICATION,  # every event in its current shape: never a username (issue 34)

@@ -21,7 +21,7 @@ from libs.contracts import IntegrationEvent
 from libs.eventstore import EventStore, Expect, ExpectedVersion, Repository, Transaction, UnitOfWork
 from libs.web import IssuedToken, TokenClaims, issue_token
 from libs.web.sessions import RevocationCache
-from services.accounts import domain, store
+from services.accounts import domain, store, suspended
 from services.accounts.domain import (
     InvalidCredentials,
     LogIn,
@@ -206,6 +206,7 @@ class AccountsService:
 
         def log_in(uow: UnitOfWork) -> int:
             version = store.lock_player(uow.conn, self.schema, row.player_id)
+            suspended.refuse_if_suspended(uow.conn, self.schema, row.player_id)
             store.forgive_attempts(uow.conn, self.schema, command.username_key, command.client_address)
             store.mark_logged_in(
                 uow.conn,

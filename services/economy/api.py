@@ -40,8 +40,10 @@ from services.economy.domain import (
     AboveCeiling,
     ActiveDeckUndeletable,
     AlreadyCredited,
+    AlreadyEntered,
     CardNotOwned,
     CraftBeyondLimit,
+    DailyEntriesReached,
     DeckLimitReached,
     DeckNotFound,
     EconomyError,
@@ -50,6 +52,7 @@ from services.economy.domain import (
     InsufficientDust,
     InvalidAmount,
     InvalidDeck,
+    InvalidEntry,
     InvalidLine,
     UnknownCard,
     WalletNotFound,
@@ -79,7 +82,10 @@ ERRORS = ErrorTable(
     {
         **{cls: _problem(404, cls) for cls in (WalletNotFound, DeckNotFound)},
         **{cls: _problem(422, cls) for cls in (UnknownCard, InvalidAmount, AboveCeiling)},
-        **{cls: _problem(422, cls, rules=True) for cls in (InvalidDeck, IllegalDeck, InvalidLine)},
+        **{
+            cls: _problem(422, cls, rules=True)
+            for cls in (InvalidDeck, IllegalDeck, InvalidLine, InvalidEntry)
+        },
         **{
             cls: _problem(409, cls)
             for cls in (
@@ -91,6 +97,8 @@ ERRORS = ErrorTable(
                 ActiveDeckUndeletable,
                 AlreadyCredited,
                 WelcomeAlreadyClaimed,
+                AlreadyEntered,
+                DailyEntriesReached,
                 Busy,
             )
         },

@@ -1,5 +1,6 @@
 """What economy consumes and pays: ``PlayerRegistered`` and ``PlayerLoggedIn`` (accounts),
-``MatchEnded`` (match: every game's, coins or the line's shards), ``RewardGranted`` (progression),
+``MatchEnded`` (match: every game's, coins or the line's shards), ``TournamentPlaceAwarded`` (match: a
+tournament place, paid by the game's prize table; it closes the entry), ``RewardGranted`` (progression),
 and the facts rewards pay for, ``QuestCompleted`` and ``StreakDayKept`` (progression: kept, so a
 ``RewardGranted`` is paid only when it names one it saw and pays what that one earned).
 A reward above what its rule can pay (``domain.bounds``), or a match's credit beyond the player's
@@ -34,6 +35,7 @@ from libs.contracts import (
     StreakDayKept,
     Unacceptable,
 )
+from libs.contracts.tournament import TournamentPlaceAwarded
 from libs.eventstore import RecordedEvent
 from libs.kit.definition import EventHandler
 from services.economy import store
@@ -45,6 +47,7 @@ from services.economy.domain.credits import (
     daily_login,
     match_credits,
     reward_credit,
+    tournament_credit,
 )
 from services.economy.domain.sources import of_quest, of_streak, source_problems
 from services.economy.service import EconomyService
@@ -112,6 +115,17 @@ def reward_source(svc: EconomyService, event: RecordedEvent, conn: psycopg.Conne
     store.save_reward_source(conn, svc.schema, source, event.occurred_at)
 
 
+def place_awarded(svc: EconomyService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+    """Pay a tournament place once (its source ``tournament:<id>:<player>``) and close the entry; an
+    award that is not what the game's prize table pays for the place is parked, never paid."""
+    awarded = TournamentPlaceAwarded.decode(event)
+    paid = tournament_credit(awarded, event.occurred_at)
+    if paid is None:
+        raise Unacceptable(f"TournamentPlaceAwarded {event.event_id} is not what its place pays")
+    _pay(svc, paid, conn)
+    svc.line.close_entry(awarded.player_id, awarded.entry_id, awarded.tournament_id, awarded.place, conn)
+
+
 HANDLERS: dict[str, EventHandler] = {
     PlayerRegistered.TYPE: registered,
     PlayerLoggedIn.TYPE: logged_in,
@@ -119,5 +133,6 @@ HANDLERS: dict[str, EventHandler] = {
     RewardGranted.TYPE: reward,
     QuestCompleted.TYPE: reward_source,
     StreakDayKept.TYPE: reward_source,
+    TournamentPlaceAwarded.TYPE: place_awarded,
 }
 """Event type -> handler(service, event, conn), the subscription declared in ``root.py``."""

@@ -11,7 +11,9 @@ services consume, is declared in ``libs.contracts.economy``. Wallet stream ``wal
 ``DeckDeleted``, ``DeckActivated``, ``ActiveDeckChanged`` (the active deck with its legality, which
 matchmaking and match keep). The line's stream ``line-<player>``: ``LineWelcomeClaimed``,
 ``LineDeckSaved``, ``LineDeckDeleted`` and ``ActiveDeckChanged`` with ``game="line"`` (an
-activation, or the active line edited). Every random outcome (a pack's cards, the revealed seed) is
+activation, or the active line edited), ``TournamentEntryMade`` (an entry of the game's tournament;
+its cards only on ``arcana.economy.decks``) and ``TournamentEntryClosed`` (its place paid). Every
+random outcome (a pack's cards, the revealed seed) is
 in the event: replay never draws again. No event holds a seed that is still secret: the next
 pack's seed appears only as its commitment.
 """
@@ -21,12 +23,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from libs.contracts.audit import OperatorActed
 from libs.contracts.economy import DECKS_TOPIC, ActiveDeckChangedInFull
 from libs.contracts.economy import ActiveDeckChanged as PublishedActiveDeckChanged
+from libs.contracts.tournament import TournamentEntryClosed, TournamentEntryMadeInFull
+from libs.contracts.tournament import TournamentEntryMade as PublishedTournamentEntryMade
 from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
 
 TOPIC = "arcana.economy.events"
 ActiveDeckChanged = ActiveDeckChangedInFull  # as stored: with the deck's cards
+TournamentEntryMade = TournamentEntryMadeInFull  # as stored: with the entry's cards
 _PLAYER = "the player's id, as in the stream's name (from version 2; read into version 1 events)"
 _SINCE_V2 = 2  # the version that put the player (and a credit's earning time) in the data
 
@@ -52,10 +58,12 @@ class WalletCredited(IntegrationEvent):
     source: str = field(
         metadata={
             "doc": "unique per player: `starter:<player>`, `login:<player>:<day>`, `match:<match>:<player>`, "
-            "`reward:<reward_id>`, `grant:<id>`"
+            "`reward:<reward_id>`, `grant:<id>`, `refund:<id>`"
         }
     )
-    reason: str = field(metadata={"doc": "`starter`, `daily_login`, `match`, `quest`, `streak` or `grant`"})
+    reason: str = field(
+        metadata={"doc": "`starter`, `daily_login`, `match`, `quest`, `streak`, `grant` or `refund`"}
+    )
     coins: int = field(metadata={"doc": "coins paid (>= 0)"})
     dust: int = field(metadata={"doc": "dust paid (>= 0)"})
     free_packs: int = field(metadata={"doc": "free packs paid (>= 0), opened later without coins"})
@@ -220,6 +228,24 @@ class LineDeckDeleted(IntegrationEvent):
     deck_id: str = field(metadata={"doc": "the line's id"})
 
 
+@integration_event("WalletDebited", version=1)
+@dataclass(frozen=True)
+class WalletDebited(IntegrationEvent):
+    """An operator took coins, dust and/or free packs back (a claw-back): the compensating event of
+    a credit paid in error, never an edit of it. Never more than the wallet holds."""
+
+    player_id: str = field(metadata={"doc": _PLAYER})
+    source: str = field(metadata={"doc": "unique per player: `claw_back:<id>`"})
+    reason: str = field(metadata={"doc": "`claw_back`"})
+    coins: int = field(metadata={"doc": "coins taken (>= 0)"})
+    dust: int = field(metadata={"doc": "dust taken (>= 0)"})
+    free_packs: int = field(metadata={"doc": "free packs taken (>= 0)"})
+    coins_after: int = field(metadata={"doc": "the coin balance after it"})
+    dust_after: int = field(metadata={"doc": "the dust balance after it"})
+    free_packs_after: int = field(metadata={"doc": "free packs held after it"})
+    note: str = field(metadata={"doc": "the operator's reason"})
+
+
 EVENT_TYPES: dict[str, type[IntegrationEvent]] = {
     cls.TYPE: cls
     for cls in (
@@ -236,6 +262,10 @@ EVENT_TYPES: dict[str, type[IntegrationEvent]] = {
         LineWelcomeClaimed,
         LineDeckSaved,
         LineDeckDeleted,
+        TournamentEntryMade,
+        TournamentEntryClosed,
+        WalletDebited,
+        OperatorActed,  # operators' refunds and claw-backs, stream `audit` (libs.contracts.audit)
     )
 }
 
@@ -250,7 +280,13 @@ STORED_ONLY = (DeckSaved, LineDeckSaved)
 
 # What the topic carries of a stored deck event: its form without cards (issue 34, finding 2).
 PUBLISHED_FORMS: dict[str, type[IntegrationEvent]] = {
-    cls.TYPE: cls for cls in (PublishedDeckSaved, PublishedLineDeckSaved, PublishedActiveDeckChanged)
+    cls.TYPE: cls
+    for cls in (
+        PublishedDeckSaved,
+        PublishedLineDeckSaved,
+        PublishedActiveDeckChanged,
+        PublishedTournamentEntryMade,
+    )
 }
 
 CATALOG = EventCatalog(
@@ -258,7 +294,8 @@ CATALOG = EventCatalog(
     TOPIC,
     tuple(PUBLISHED_FORMS.get(cls.TYPE, cls) for cls in EVENT_TYPES.values()),
     "Wallets, collections, packs and decks. Streams `wallet-<player>`, `decks-<player>` and "
-    "`line-<player>` (the line's collection and lines). No deck list: `DeckSaved`, `LineDeckSaved` "
+    "`line-<player>` (the line's collection and lines); operators' refunds and claw-backs in `audit`. "
+    "No deck list: `DeckSaved`, `LineDeckSaved` "
     "and `ActiveDeckChanged` come without their cards (the analysts read this topic while matches "
     "run); the active deck's cards go to `arcana.economy.decks`, which only the match service reads.",
 )
@@ -266,9 +303,10 @@ CATALOG = EventCatalog(
 DECKS = EventCatalog(
     "economy",
     DECKS_TOPIC,
-    (ActiveDeckChangedInFull,),
+    (ActiveDeckChangedInFull, TournamentEntryMadeInFull),
     "Each player's active deck per game with its cards (`ActiveDeckChanged` as stored, keyed by "
-    "`decks-<player>` or `line-<player>`), for the match service, whose Kafka user alone may read "
+    "`decks-<player>` or `line-<player>`), and each tournament entry with its cards "
+    "(`TournamentEntryMade` as stored), for the match service, whose Kafka user alone may read "
     "it: the analysts' may not (a deck list is hidden until the match that plays it has ended; the "
     "match's record on `arcana.match.records` then shows it).",
     private=True,

@@ -8,6 +8,10 @@
 - ``GET|POST /v1/line/decks``, ``PUT|DELETE /v1/line/decks/{id}``, ``POST /v1/line/decks/{id}/activate``;
   422 ``invalid_line`` (details.problems names every problem), 409 ``deck_limit_reached``,
   ``active_deck``; 404 ``deck_not_found``; 429 over the deck-write limit
+- ``POST /v1/line/tournament/entries`` → 201 the entry (ten different line cards you own); the match
+  service seats it in a bracket (``GET /v1/tournaments``); 422 ``invalid_entry`` (details.problems),
+  409 ``already_entered`` (details.entry_id: one open entry, until its place is paid),
+  409 ``daily_entries_reached`` (details.limit: 3 entries a UTC day)
 A player sees and changes only their own collection and lines. POSTs honour ``Idempotency-Key``.
 """
 
@@ -47,6 +51,7 @@ def _register_converter(state: BlueprintSetupState) -> None:
 
 
 _LineIn = schemas.LineIn()
+_EntryIn = schemas.TournamentEntryIn()
 
 
 def _lines() -> Lines:
@@ -133,3 +138,16 @@ def delete_line(deck_id: str) -> Any:
 def activate_line(deck_id: str) -> Any:
     """Make a line your active one: the one you queue and practise with."""
     return _lines().activate(_me(), parse_deck_id(deck_id), tx=request_transaction)
+
+
+@blp.route(f"/v1/{WELCOME_GAME}/tournament/entries", methods=["POST"])
+@require_player
+@limited(DECK_WRITES)
+@idempotent
+@blp.arguments(_EntryIn)
+@blp.response(201, schemas.TournamentEntryOut)
+def enter_tournament(args: dict[str, Any]) -> Any:
+    """Enter the tournament with ten different line cards you own (docs/line.md, "Tournament"): the
+    next bracket of 8 seats you (bots fill its empty seats 60 s after its first entry); each round you
+    choose five of the ten (`PUT /v1/tournaments/{id}/lineup`)."""
+    return _lines().enter_tournament(_me(), args["cards"], tx=request_transaction)

@@ -16,9 +16,10 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg_pool import ConnectionPool
 
+from libs import clock
 from libs.eventstore import Fold, RecordedEvent, Repository, StreamCache, Transaction, UnitOfWork
 from services.economy import store
-from services.economy.domain import DeckNotFound, InvalidLine, welcome
+from services.economy.domain import DeckNotFound, InvalidLine, entries, welcome
 from services.economy.events import Event, event_from
 
 Conn = psycopg.Connection[Any]
@@ -57,11 +58,14 @@ class Lines:
         decide: Callable[[welcome.LineBook], list[Event]],
         tx: Transaction | None,
         show: Callable[[Conn], T],
+        conn: Conn | None = None,
     ) -> T:
-        """Decide and append; then ``show`` in the same unit of work (it sees the change)."""
+        """Decide and append; then ``show`` in the same unit of work (it sees the change). With
+        ``conn`` (a consumer's transaction) the wallet may not be opened yet."""
 
         def work(uow: UnitOfWork) -> T:
-            self._opened_wallet(uow, player_id)
+            if conn is None:
+                self._opened_wallet(uow, player_id)
             fold = Fold(lambda: welcome.LineBook(player_id), _evolve, cache=self._cache)
             loaded = self._repository.get(uow, line_stream(player_id), fold)
             events = decide(loaded.state)
@@ -69,7 +73,7 @@ class Lines:
                 uow.append(line_stream(player_id), loaded.version, events)
             return show(uow.conn)
 
-        result: T = self._execute(work, tx)
+        result: T = self._execute(work, tx, conn)
         return result
 
     # -- commands -----------------------------------------------------------------------------------
@@ -110,6 +114,25 @@ class Lines:
             lambda s: welcome.decide_activate(s, deck_id),
             tx,
             lambda c: self._deck(c, player_id, deck_id),
+        )
+
+    def enter_tournament(
+        self, player_id: str, cards: Sequence[str], *, tx: Transaction | None = None
+    ) -> dict[str, Any]:
+        """Enter the game's tournament with cards of the collection; the match service seats the
+        entry in a bracket. Raises ``InvalidEntry`` (every problem), ``AlreadyEntered``."""
+        entry_id, at = str(uuid.uuid4()), clock.now().isoformat()
+        self._command(player_id, lambda s: entries.decide_enter(s, entry_id, cards, at), tx, lambda c: None)
+        return {"entry_id": entry_id, "game": welcome.WELCOME_GAME, "cards": list(cards), "entered_at": at}
+
+    def close_entry(self, player_id: str, entry_id: str, tournament_id: str, place: int, conn: Conn) -> None:
+        """The entry whose place was paid is over (nothing when it is not the open one)."""
+        self._command(
+            player_id,
+            lambda s: entries.decide_close(s, entry_id, tournament_id, place),
+            None,
+            lambda c: None,
+            conn,
         )
 
     # -- reads --------------------------------------------------------------------------------------

@@ -142,6 +142,23 @@ def _credited(conn: Conn, schema: str, e: RecordedEvent) -> None:
     )
 
 
+def _debited(conn: Conn, schema: str, e: RecordedEvent) -> None:
+    """An operator's claw-back: negative ledger rows."""
+    d = e.data
+    _balances(conn, schema, e, coins=d["coins_after"], dust=d["dust_after"], free_packs=d["free_packs_after"])
+    reason, source = d["reason"], d["source"]
+    _ledger(
+        conn,
+        schema,
+        e,
+        [
+            ("coins", -d["coins"], d["coins_after"], reason, source),
+            ("dust", -d["dust"], d["dust_after"], reason, source),
+            ("free_packs", -d["free_packs"], d["free_packs_after"], reason, source),
+        ],
+    )
+
+
 def _shards(conn: Conn, schema: str, e: RecordedEvent) -> None:
     d = e.data
     _ensure_wallet(conn, schema, e)
@@ -273,6 +290,7 @@ def _welcome(conn: Conn, schema: str, e: RecordedEvent) -> None:
 _HANDLERS: dict[str, Callable[[Conn, str, RecordedEvent], None]] = {
     "WalletOpened": _wallet_opened,
     "WalletCredited": _credited,
+    "WalletDebited": _debited,
     "PackOpened": _pack,
     "CardCrafted": _crafted,
     "CardDisenchanted": _disenchanted,

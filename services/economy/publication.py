@@ -7,7 +7,8 @@ deck has ended.
   ``DeckSaved`` 3, ``LineDeckSaved`` 2, ``ActiveDeckChanged`` 2), also when the relay publishes
   everything again from the start;
 - ``arcana.economy.decks`` (the match service alone, by the Kafka ACLs): each ``ActiveDeckChanged``
-  as stored, with the cards of the deck a match must play.
+  as stored, with the cards of the deck a match must play, and each ``TournamentEntryMade`` as
+  stored, with the entry's cards (the bracket's decks are chosen from them).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from libs.contracts import DECKS_TOPIC
 from libs.eventstore import EventStore, RecordedEvent
 from libs.kit import Publication, without
-from services.economy.events import PUBLISHED_FORMS, TOPIC, ActiveDeckChanged
+from services.economy.events import PUBLISHED_FORMS, TOPIC, ActiveDeckChanged, TournamentEntryMade
 from services.economy.upcasting import UPCASTERS
 
 LISTS = frozenset({"cards"})
@@ -28,7 +29,7 @@ def route(event: RecordedEvent, _store: EventStore) -> Sequence[tuple[str, Recor
     current = UPCASTERS.upcast(event)
     published = PUBLISHED_FORMS.get(current.type)
     public = current if published is None else without(current, LISTS, published.VERSION)
-    if current.type == ActiveDeckChanged.TYPE:
+    if current.type in (ActiveDeckChanged.TYPE, TournamentEntryMade.TYPE):
         return [(TOPIC, public), (DECKS_TOPIC, current)]
     return [(TOPIC, public)]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from libs.bus import lifecycle_topic_for, topic_for
-from libs.kit import ServiceDef, Subscription
+from libs.kit import ErrorTable, ServiceDef, Subscription
 from libs.kit.runtime import Runtime
-from services.economy import api, consumers, line_api
+from services.economy import admin_api, api, consumers, line_api
 from services.economy.ceilings import GRANT_CEILING
 from services.economy.events import CATALOG, DECKS, STORED_ONLY
 from services.economy.publication import PUBLICATION
@@ -20,7 +20,7 @@ def build(runtime: Runtime) -> EconomyService:
 
 
 def _blueprints() -> list[Any]:
-    return [api.blp, line_api.blp]
+    return [api.blp, line_api.blp, admin_api.blp]
 
 
 SERVICE = ServiceDef(
@@ -35,11 +35,13 @@ SERVICE = ServiceDef(
         "/v1/line/welcome",
         "/v1/line/collection",
         "/v1/line/decks",
+        "/v1/line/tournament",
         "/v1/admin/grants",
+        "/v1/admin/wallets",
     ),
     build=build,
     blueprints=_blueprints,
-    errors=api.ERRORS,
+    errors=ErrorTable({**api.ERRORS.entries, **admin_api.ERRORS.entries}),
     events=(CATALOG, DECKS),
     stored=STORED_ONLY,  # published without their cards (CATALOG declares that form)
     publication=PUBLICATION,  # deck events without cards; the active deck's cards for match alone

@@ -241,3 +241,22 @@ class LineAutofillOut(ma.Schema):
 
 class LineDecksOut(ma.Schema):
     decks = ma.fields.List(ma.fields.Nested(LineDeckOut), required=True)
+
+
+class TournamentEntryIn(StrictSchema):
+    cards = ma.fields.List(
+        ma.fields.String(validate=v.Length(min=1, max=64)),
+        required=True,
+        validate=v.Length(max=100),
+        metadata={
+            "description": "the entry: different cards of the game you own (the line: ten); refused "
+            "with 422 `invalid_entry` (every problem in `details.problems`) otherwise"
+        },
+    )
+
+
+class TournamentEntryOut(ma.Schema):
+    entry_id = ma.fields.String(required=True, metadata={"description": "the entry (UUID)"})
+    game = ma.fields.String(required=True)
+    cards = ma.fields.List(ma.fields.String(), required=True, metadata={"description": "the entry's cards"})
+    entered_at = ma.fields.String(required=True, metadata={"description": "ISO 8601, UTC"})

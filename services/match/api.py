@@ -52,6 +52,7 @@ from libs.web import (
     require_player,
 )
 from services.match import schemas, stream
+from services.match.domain.bracket import InvalidLineup, NoRoundOpen
 from services.match.errors import (
     IllegalActiveDeck,
     MatchExists,
@@ -62,6 +63,7 @@ from services.match.errors import (
     VersionConflict,
 )
 from services.match.service import MatchService
+from services.match.usecases.tournaments import TournamentNotFound
 
 
 def _game_codes() -> tuple[str, ...]:
@@ -73,6 +75,13 @@ def _game_codes() -> tuple[str, ...]:
 ERRORS = ErrorTable(
     {
         MatchNotFound: Problem(404, "match_not_found", "No such match among yours."),
+        TournamentNotFound: Problem(404, "tournament_not_found", "No such tournament among yours."),
+        NoRoundOpen: Problem(
+            409, "no_round_open", lambda e: e.message, details=lambda e: e.details, rules=True
+        ),
+        InvalidLineup: Problem(
+            422, "invalid_lineup", lambda e: e.message, details=lambda e: e.details, rules=True
+        ),
         VersionConflict: Problem(
             409,
             "version_conflict",

@@ -9,7 +9,9 @@
 - ``PlayerRegistered`` (``arcana.accounts.events``): the players that exist (for requests);
 - ``ActiveDeckChanged`` (``arcana.economy.decks``, in full: economy's public topic carries no
   cards, and only match's Kafka user may read this one): each player's active deck per game
-  (practice, requests).
+  (practice, requests);
+- ``TournamentEntryMade`` (``arcana.economy.decks``, in full): an entry of a game's tournament,
+  seated in that game's filling bracket (``usecases/tournaments.py``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 import psycopg
 
 from libs.contracts import ActiveDeckChangedInFull, PlayerRegistered
+from libs.contracts.tournament import TournamentEntryMadeInFull
 from libs.eventstore import RecordedEvent
 from services.match.service import MatchService
 
@@ -37,6 +40,12 @@ def request_match(svc: MatchService, event: RecordedEvent, conn: psycopg.Connect
 
 ACTIVE_DECK_CONSUMER = "match-active-decks"
 ACTIVE_DECK_CHANGED = ActiveDeckChangedInFull.TYPE
+TOURNAMENT_ENTRY_MADE = TournamentEntryMadeInFull.TYPE
+
+
+def tournament_entry_made(svc: MatchService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:
+    """An entry of a game's tournament (economy checked the cards): seated in the filling bracket."""
+    svc.tournaments.enter(event, conn)
 
 
 def active_deck_changed(svc: MatchService, event: RecordedEvent, conn: psycopg.Connection[Any]) -> None:

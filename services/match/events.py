@@ -13,6 +13,7 @@ from libs.contracts.match import (
     PlayerDisconnected,
     PlayerReconnected,
 )
+from libs.contracts.tournament import BRACKET_EVENTS
 from libs.games import END_EVENT, registry
 from libs.kit.events import EventCatalog
 
@@ -41,11 +42,14 @@ CATALOG = EventCatalog(
 LIFECYCLE = EventCatalog(
     "match",
     LIFECYCLE_TOPIC,
-    EVENTS,
+    (*EVENTS, *BRACKET_EVENTS),
     "The events of `arcana.match.events` that other services act on, and nothing else: each one "
     "exactly as it is there, keyed by the same stream, in the same order. Subscribe here unless you "
     "need every move: the live topic carries several rules events per command, which a consumer "
-    "of these would fetch and skip.",
+    "of these would fetch and skip. Also each tournament bracket's steps (stream `tournament-<id>`, "
+    'docs/line.md, "Tournament"), only here: `TournamentEntered` without the entry\'s cards, the '
+    "decks chosen for a round only in `TournamentFightStarted`; the economy pays "
+    "`TournamentPlaceAwarded`.",
 )
 
 RECORDS = EventCatalog(

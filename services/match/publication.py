@@ -10,6 +10,11 @@ relay follows it). Issue 12, finding 2: no hidden information on the live topic.
 - ``arcana.match.records`` (for analysts and replay): a match's complete record, every event as
   stored, published once the match has ended, when its ``MatchEnded`` is relayed.
 
+A tournament's bracket (stream ``tournament-<id>``, ``usecases/tournaments.py``) goes to
+``arcana.match.lifecycle`` alone, step by step: ``TournamentEntered`` without the entry's cards, and
+no ``TournamentLineupChosen`` (a deck chosen for a round shows in ``TournamentFightStarted``, when it
+fights).
+
 Every event is routed in its current shape: one stored in an older version (the player named
 ``player``) is upcast first (``upcasting.py``), on every topic.
 """
@@ -24,8 +29,9 @@ from collections.abc import Sequence
 from libs.eventstore import EventStore, RecordedEvent
 from libs.games import END_EVENT
 from libs.games.registry import DEFAULT_GAME
-from libs.kit import Publication
+from libs.kit import Publication, without
 from services.match import domain
+from services.match.domain.bracket import ENTERED, LINEUP_CHOSEN
 from services.match.events import LIFECYCLE, LIFECYCLE_TOPIC, RECORDS_TOPIC, TOPIC
 from services.match.upcasting import upcast, upcast_event
 
@@ -65,9 +71,25 @@ class StreamGames:
 _GAMES = StreamGames()
 
 
+TOURNAMENT_PREFIX = "tournament-"
+HIDDEN_OF_TOURNAMENTS = {LINEUP_CHOSEN: None, ENTERED: frozenset({"cards"})}  # None: never published
+
+
+def tournament_route(event: RecordedEvent) -> list[tuple[str, RecordedEvent]]:
+    """A bracket's event on the lifecycle topic, without what is hidden while it runs."""
+    if event.type not in HIDDEN_OF_TOURNAMENTS:
+        return [(LIFECYCLE_TOPIC, event)]
+    hidden = HIDDEN_OF_TOURNAMENTS[event.type]
+    if hidden is None:
+        return []
+    return [(LIFECYCLE_TOPIC, without(event, hidden, event.schema_version))]
+
+
 def route(event: RecordedEvent, store: EventStore) -> Sequence[tuple[str, RecordedEvent]]:
     """The public form of ``event`` on the live topic, if any; after a ``MatchEnded``, the whole
     stream as stored (up to that event) on the records topic."""
+    if event.stream.startswith(TOURNAMENT_PREFIX):
+        return tournament_route(event)
     out: list[tuple[str, RecordedEvent]] = []
     game = _GAMES.game_of(event, store)
     event = upcast_event(event, game)  # one stored in an older version of its game: published as current

@@ -16,7 +16,7 @@ from libs.bus import topic_for
 from libs.contracts import DECKS_TOPIC
 from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
-from services.match import api, consumers
+from services.match import api, consumers, suspensions, tournament_api
 from services.match.events import CATALOG, LIFECYCLE, RECORDS
 from services.match.games import load_games
 from services.match.notify import MatchNotifier
@@ -35,6 +35,7 @@ from services.match.usecases.polls import PlayerReads
 from services.match.usecases.streams import MatchStreams, StreamSettings
 from services.match.usecases.sweep import Sweeper
 from services.match.usecases.system import SystemCommands
+from services.match.usecases.tournaments import Tournaments
 
 
 def build(runtime: Runtime) -> MatchService:
@@ -71,11 +72,12 @@ def assemble(
     bot = BotPlayer(system, bot_key)
     slots = LongPollSlots(limits.long_polls_per_player)
     reads = PlayerReads(matches, system, presence, notifier, slots)
+    creation = MatchCreation(matches, dispatcher, limits)
     return MatchService(
         pool=pool,
         schema=schema,
         matches=matches,
-        creation=MatchCreation(matches, dispatcher, limits),
+        creation=creation,
         commands=PlayerCommands(matches, presence, dispatcher),
         reads=reads,
         streams=MatchStreams(reads, streams),
@@ -83,17 +85,18 @@ def assemble(
         bot=bot,
         sweeper=Sweeper(matches, system, bot),
         dispatcher=dispatcher,
+        tournaments=Tournaments(matches, creation, dispatcher),
     )
 
 
 def _blueprints() -> list[Any]:
     load_games()  # at the web app's creation: its input schemas name the hosted games
-    return [api.blp]
+    return [api.blp, tournament_api.blp]
 
 
 SERVICE = ServiceDef(
     name="match",
-    prefixes=("/v1/matches", "/v1/practice", "/v1/catalog", "/v1/admin/matches"),
+    prefixes=("/v1/matches", "/v1/practice", "/v1/catalog", "/v1/admin/matches", "/v1/tournaments"),
     build=build,
     blueprints=_blueprints,
     errors=api.ERRORS,
@@ -109,12 +112,15 @@ SERVICE = ServiceDef(
         Subscription(
             consumers.PLAYERS_CONSUMER,
             (topic_for("accounts"),),
-            {consumers.PLAYER_REGISTERED: consumers.player_registered},
+            {consumers.PLAYER_REGISTERED: consumers.player_registered, **suspensions.HANDLERS},
         ),
         Subscription(
             consumers.ACTIVE_DECK_CONSUMER,
             (DECKS_TOPIC,),  # the active decks with their cards: match's alone to read
-            {consumers.ACTIVE_DECK_CHANGED: consumers.active_deck_changed},
+            {
+                consumers.ACTIVE_DECK_CHANGED: consumers.active_deck_changed,
+                consumers.TOURNAMENT_ENTRY_MADE: consumers.tournament_entry_made,
+            },
         ),
     ),
 )

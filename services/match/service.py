@@ -15,6 +15,7 @@ forwards:
 | ``bot`` | the practice bot | ``bot.bot_turn(id)`` |
 | ``sweeper`` | the beat's sweep | ``sweeper.sweep()`` |
 | ``dispatcher`` | deadline and bot tasks after a commit | ``dispatcher.dispatch(outcome)`` |
+| ``tournaments`` | the brackets of games with a tournament | ``tournaments.sweep(...)`` |
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from services.match.usecases.polls import PlayerReads
 from services.match.usecases.streams import MatchStreams
 from services.match.usecases.sweep import Sweeper
 from services.match.usecases.system import SystemCommands
+from services.match.usecases.tournaments import Tournaments
 
 
 @dataclass(frozen=True)
@@ -47,3 +49,4 @@ class MatchService:
     bot: BotPlayer
     sweeper: Sweeper
     dispatcher: Dispatcher
+    tournaments: Tournaments

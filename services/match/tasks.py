@@ -8,6 +8,9 @@
   move or a presence change due gets ``tick`` + ``bot_turn``, in batches; the worker also sends one
   as soon as PostgreSQL accepts after it is ready (``sweep_start.py``). This is what enforces deadlines
   that passed while workers were down, and what replaces lost tasks.
+- ``match.tournament_sweep()``: every 2 s (beat): each tournament bracket with something due (bots at
+  the fill time, default decks when a round's window closes, its fights' matches and results),
+  stepped in a transaction of its own (``usecases/tournaments.py``).
 
 Idempotency keys and the inbox are purged for every service by ``libs.maintenance.tasks``.
 """
@@ -26,8 +29,15 @@ from services.match.sweep_start import on_worker_ready
 
 SWEEP_SECONDS = 2.0
 
+TOURNAMENT_SWEEP_TASK = "match.tournament_sweep"
+
 BEAT_SCHEDULE: dict[str, Any] = {
     "match-sweep": {"task": SWEEP_TASK, "schedule": SWEEP_SECONDS, "options": {"expires": 10}},
+    "match-tournament-sweep": {
+        "task": TOURNAMENT_SWEEP_TASK,
+        "schedule": SWEEP_SECONDS,
+        "options": {"expires": 10},
+    },
 }
 
 
@@ -56,3 +66,9 @@ def bot_turn(match_id: str) -> int:
 @app.task(name=SWEEP_TASK, ignore_result=True)
 def sweep() -> int:
     return service().sweeper.sweep()
+
+
+@app.task(name=TOURNAMENT_SWEEP_TASK, ignore_result=True)
+def tournament_sweep() -> int:
+    svc = service()
+    return svc.tournaments.sweep(transaction=svc.tournaments.own_transaction)

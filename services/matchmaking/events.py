@@ -135,7 +135,12 @@ class TicketCancelled(IntegrationEvent):
     """A waiting ticket left the queue."""
 
     ticket_id: str = field(metadata={"doc": "the ticket id"})
-    reason: str = field(metadata={"doc": "`player` (cancelled) or `abandoned` (not polled for 30 s)"})
+    reason: str = field(
+        metadata={
+            "doc": "`player` (cancelled), `abandoned` (not polled for 30 s) or `suspended` (an operator "
+            "suspended the account)"
+        }
+    )
     cancelled_at: str = field(metadata={"doc": "when (ISO 8601, UTC)"})
 
 

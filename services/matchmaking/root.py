@@ -7,7 +7,7 @@ from typing import Any
 from libs.bus import lifecycle_topic_for, topic_for
 from libs.kit import ServiceDef, Subscription
 from libs.kit.runtime import Runtime
-from services.matchmaking import api, consumers
+from services.matchmaking import api, consumers, suspensions, voids
 from services.matchmaking.events import CATALOG
 from services.matchmaking.publication import PUBLICATION
 from services.matchmaking.service import MatchmakingService
@@ -34,7 +34,12 @@ SERVICE = ServiceDef(
     purge_closed=MatchmakingService.purge_closed,
     subscriptions=(
         Subscription(consumers.DECKS_CONSUMER, (topic_for("economy"),), consumers.DECK_HANDLERS),
-        Subscription(consumers.RATINGS_CONSUMER, (topic_for("ratings"),), consumers.RATING_HANDLERS),
+        Subscription(
+            consumers.RATINGS_CONSUMER,
+            (topic_for("ratings"),),
+            {**consumers.RATING_HANDLERS, **voids.HANDLERS},
+        ),
         Subscription(consumers.MATCHES_CONSUMER, (lifecycle_topic_for("match"),), consumers.MATCH_HANDLERS),
+        Subscription(suspensions.CONSUMER, (topic_for("accounts"),), suspensions.HANDLERS),
     ),
 )

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from libs.contracts.ratings import RatingChanged
+from libs.contracts.audit import OperatorActed
+from libs.contracts.ratings import RatingChanged, RatingChangeVoided
 from libs.games.registry import DEFAULT_GAME
 from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
 
@@ -39,9 +40,9 @@ class RatingUnchanged(IntegrationEvent):
 CATALOG = EventCatalog(
     "ratings",
     TOPIC,
-    (RatingChanged, RatingUnchanged),
+    (RatingChanged, RatingUnchanged, RatingChangeVoided, OperatorActed),
     "Ranked ladders, one per game: Arcana's rating (a hidden Elo rating, zero-sum, K 40 for 30 games "
     "then 24, start 900, under the visible ladder points that follow it), stream "
     "`rating-<player>`; the line's MMR (start 1,000, win +2, loss -1, never below 0), stream "
-    "`line-rating-<player>`.",
+    "`line-rating-<player>`. Operators' voids of a match's rating change in the stream `audit`.",
 )

@@ -49,11 +49,14 @@ def _history_sql(schema: str, table: str) -> sql.Composed:
 def apply(conn: psycopg.Connection[Any], schema: str, event: RecordedEvent) -> None:
     """Apply one stored event of a rating stream (others are ignored). A RatingUnchanged is a history
     row only, with its reason and a delta of 0. The event's ``game`` says whose rows."""
-    if event.type not in (domain.RATING_CHANGED, domain.RATING_UNCHANGED):
+    if event.type not in (domain.RATING_CHANGED, domain.RATING_UNCHANGED, domain.RATING_CHANGE_VOIDED):
         return
     ratings, history = TABLES
     game = event.data.get("game") or domain.DEFAULT_GAME
     row = {**event.data, "game": game, "version": event.version, "at": event.occurred_at}
+    if event.type == domain.RATING_CHANGE_VOIDED:
+        _voided(conn, schema, row)
+        return
     if event.type == domain.RATING_UNCHANGED:
         row.update(before=row["rating"], after=row["rating"], delta=0)
         conn.execute(_history_sql(schema, history), row)
@@ -63,6 +66,27 @@ def apply(conn: psycopg.Connection[Any], schema: str, event: RecordedEvent) -> N
     row["loss"] = 1 - row["win"]
     conn.execute(_rating_sql(schema, ratings), row)
     conn.execute(_history_sql(schema, history), row)
+
+
+def _voided(conn: psycopg.Connection[Any], schema: str, row: dict[str, Any]) -> None:
+    """The rating moved back, the voided win or loss no longer counted, and the match's history
+    row marked ``voided`` (its numbers stay: what the match moved before the void)."""
+    ratings, history = TABLES
+    won = row["result"] == domain.WIN
+    current = conn.execute(
+        sql.SQL("SELECT highest_tier FROM {} WHERE game = %s AND player_id = %s").format(
+            sql.Identifier(schema, ratings)
+        ),
+        (row["game"], row["player_id"]),
+    ).fetchone()
+    row.update(win=-int(won), loss=-int(not won), highest_tier=current[0] if current else row["tier"])
+    conn.execute(_rating_sql(schema, ratings), row)
+    conn.execute(
+        sql.SQL(
+            "UPDATE {} SET reason = 'voided' WHERE game = %s AND player_id = %s AND match_id = %s"
+        ).format(sql.Identifier(schema, history)),
+        (row["game"], row["player_id"], row["match_id"]),
+    )
 
 
 def projection(schema: str) -> Projection:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from libs.bus import lifecycle_topic_for, topic_for
-from libs.kit import ServiceDef, Subscription
+from libs.kit import ErrorTable, ServiceDef, Subscription
 from libs.kit.runtime import Runtime
-from services.ratings import api, consumers
+from services.ratings import admin_api, api, consumers
 from services.ratings.events import CATALOG
 from services.ratings.service import RatingsService
 from services.ratings.upcasting import UPCASTERS
@@ -18,15 +18,15 @@ def build(runtime: Runtime) -> RatingsService:
 
 
 def _blueprints() -> list[Any]:
-    return [api.blp]
+    return [api.blp, admin_api.blp]
 
 
 SERVICE = ServiceDef(
     name="ratings",
-    prefixes=("/v1/ratings", "/v1/leaderboard"),
+    prefixes=("/v1/ratings", "/v1/leaderboard", "/v1/admin/rating-voids"),
     build=build,
     blueprints=_blueprints,
-    errors=api.ERRORS,
+    errors=ErrorTable({**api.ERRORS.entries, **admin_api.ERRORS.entries}),
     events=(CATALOG,),
     upcasters=UPCASTERS,
     subscriptions=(

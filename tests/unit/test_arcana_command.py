@@ -27,6 +27,8 @@ SUBCOMMANDS = (
     "simulate",
     "release",
     "ops",
+    "admin",
+    "audit",
 )
 
 

@@ -54,6 +54,7 @@ def test_a_consumed_event_that_does_not_decode_is_refused_before_any_work(
 
 def test_the_consumers_checked_are_every_subscription_of_those_services() -> None:
     kinds = {(svc, kind) for svc, _, kind in CONSUMED}
-    assert len(kinds) == 6 + 5 + 2 + 5 + 4 * 2  # economy, matchmaking, progression, ratings; log-outs
+    assert len(kinds) == 7 + 7 + 2 + 5 + 4 * 2  # economy, matchmaking, progression, ratings; log-outs
+    assert {("matchmaking", "AccountSuspended"), ("matchmaking", "RatingChangeVoided")} <= kinds  # operators
     assert ("economy", "RewardGranted") in kinds and ("matchmaking", "SessionRevoked") in kinds
     assert ("ratings", "DisplayNameChanged") in kinds and ("ratings", "AccountDeleted") in kinds

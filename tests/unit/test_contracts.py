@@ -12,10 +12,12 @@ import pytest
 
 import libs.contracts as contracts
 from libs.contracts import (
+    AccountSuspended,
     DisplayNameChanged,
     IntegrationEvent,
     MalformedEvent,
     MatchEnded,
+    OperatorActed,
     RatingChanged,
     RewardGranted,
     integration_event,
@@ -79,12 +81,14 @@ def test_every_contract_reads_back_what_its_producer_writes() -> None:
         RewardGranted: RewardGranted("r", "p", 20, 0, "quest", {"quest_id": "q", "day": "2026-12-01"}),
         MatchEnded: MatchEnded(**ENDED),
         DisplayNameChanged: DisplayNameChanged("p", "Night Owl"),
+        OperatorActed: OperatorActed("refund", "alice", "a bug", "p", "wallet-p", {"coins": 5}),
+        AccountSuspended: AccountSuspended("p"),
     }
     for cls, event in made.items():
         assert cls.decode(envelope(cls.TYPE, event.data())) == event
     declared = [getattr(contracts, n) for n in contracts.__all__]
     events = [c for c in declared if isinstance(c, type) and issubclass(c, IntegrationEvent)]
-    assert len({c.TYPE for c in events if c is not IntegrationEvent}) == 17  # one class per type
+    assert len({c.TYPE for c in events if c is not IntegrationEvent}) == 21  # one class per type
 
 
 @integration_event("Renamed", version=3)

@@ -118,9 +118,10 @@ class EndReason(StrEnum):
     CONCEDE = "concede"
     TIMEOUTS = "timeouts"
     DISCONNECT = "disconnect"
+    SUSPENDED = "suspended"  # an operator suspended the player's account (services/match/suspensions.py)
     DRAW = "draw"
 
 
 DRAW: Final = "draw"  # MatchEnded.winner when both heroes fall at once
 HERO: Final = "hero"  # attack target naming the enemy hero
-FORFEIT_REASONS: Final = frozenset({EndReason.TIMEOUTS, EndReason.DISCONNECT})
+FORFEIT_REASONS: Final = frozenset({EndReason.TIMEOUTS, EndReason.DISCONNECT, EndReason.SUSPENDED})

@@ -1,10 +1,12 @@
 """What the line offers the platform (``libs.games.offer``): ranked and casual queues of two, ranked
 after 3 training battles (finished practice matches, won or lost), its own MMR ladder, shards for
 rewards, arena XP on a track of its own instead of pass XP, and its card collection (the welcome set
-claimed once, lines of five saved of it, each shown with the links it lights)."""
+claimed once, lines of five saved of it, each shown with the links it lights), and its tournament (an
+entry of ten, 8-seat brackets, place prizes in shards: docs/line.md, "Tournament")."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,10 +19,12 @@ from libs.games.offer import (
     FairPlay,
     Ladder,
     Offer,
+    Prize,
     Progress,
     Queue,
     Reward,
     Rewards,
+    Tournament,
 )
 
 from .autofill import autofill
@@ -33,6 +37,27 @@ WIN_SHARDS = 1_500  # casual and ranked
 RANKED_LOSS_SHARDS = 200
 ARENA_XP_WIN = 20  # a counted match's XP on the line's own track
 SHARED_FACTS = ("matches", "wins")  # the quest facts a line match reports
+TOURNAMENT_ENTRY = 10  # seed 001: "a separate 10-card entry"
+TOURNAMENT_SEATS = 8
+TOURNAMENT_FILL_AFTER = 60  # seconds after the first entry; then bots take the empty seats
+TOURNAMENT_CHOOSE_SECONDS = 30  # to choose a round's five, else the default five fights
+TOURNAMENT_ENTRIES_PER_DAY = 3  # bots fill brackets: without a limit, a farm of shards
+TOURNAMENT_PRIZES = (  # shards by place: 1st, 2nd, 3rd-4th, 5th-8th
+    Prize(1, 1, Reward("shards", 6_000)),
+    Prize(2, 2, Reward("shards", 3_000)),
+    Prize(3, 4, Reward("shards", 1_500)),
+    Prize(5, 8, Reward("shards", 500)),
+)
+
+
+def default_lineup(entry: Sequence[str]) -> tuple[str, ...]:
+    """The five a player who did not choose fights with: autofill of the entry alone."""
+    return autofill(entry)
+
+
+def bot_entry(rng: random.Random) -> list[str]:
+    """A bot's ten: ten cards of the welcome set (what a new player owns)."""
+    return rng.sample(sorted(WELCOME_SET), TOURNAMENT_ENTRY)
 
 
 class LineCards:
@@ -77,4 +102,14 @@ OFFER = Offer(
         LineCards(), LINE_SIZE, MAX_SAVED_LINES, "shards", welcome=WELCOME_SET, autofill=autofill
     ),
     fair_play=FairPlay("winner_paid"),
+    tournament=Tournament(
+        TOURNAMENT_ENTRY,
+        TOURNAMENT_SEATS,
+        TOURNAMENT_FILL_AFTER,
+        TOURNAMENT_CHOOSE_SECONDS,
+        TOURNAMENT_PRIZES,
+        default_lineup,
+        bot_entry,
+        TOURNAMENT_ENTRIES_PER_DAY,
+    ),
 )

@@ -3,14 +3,17 @@ commands, events, decisions and evolution of wallets and decks, the fair pack fu
 
 from services.economy.events import EVENT_TYPES, Event, event_from
 
-from . import bounds, credits, decks, games, odds, packs, rewards, values, wallet, welcome
+from . import bounds, credits, decks, entries, games, odds, packs, rewards, values, wallet, welcome
 from .errors import (
     AboveCeiling,
     ActiveDeckUndeletable,
     AlreadyCredited,
+    AlreadyEntered,
     AlreadyOpened,
+    BeyondBalance,
     CardNotOwned,
     CraftBeyondLimit,
+    DailyEntriesReached,
     DailyLimitReached,
     DeckLimitReached,
     DeckNotFound,
@@ -20,6 +23,7 @@ from .errors import (
     InsufficientDust,
     InvalidAmount,
     InvalidDeck,
+    InvalidEntry,
     InvalidLine,
     UnknownCard,
     WalletNotFound,
@@ -31,9 +35,12 @@ __all__ = [
     "AboveCeiling",
     "ActiveDeckUndeletable",
     "AlreadyCredited",
+    "AlreadyEntered",
     "AlreadyOpened",
+    "BeyondBalance",
     "CardNotOwned",
     "CraftBeyondLimit",
+    "DailyEntriesReached",
     "DailyLimitReached",
     "DeckLimitReached",
     "DeckNotFound",
@@ -44,6 +51,7 @@ __all__ = [
     "InsufficientDust",
     "InvalidAmount",
     "InvalidDeck",
+    "InvalidEntry",
     "InvalidLine",
     "UnknownCard",
     "WalletNotFound",
@@ -51,6 +59,7 @@ __all__ = [
     "bounds",
     "credits",
     "decks",
+    "entries",
     "event_from",
     "games",
     "odds",

@@ -2,7 +2,7 @@
 
 Source keys (unique per player; the credit's event id is derived from them):
 ``starter:<player>``, ``login:<player>:<YYYY-MM-DD>``, ``match:<match_id>:<player>``,
-``reward:<reward_id>``, ``grant:<grant id>``.
+``reward:<reward_id>``, ``grant:<grant id>``, ``tournament:<tournament_id>:<player>``.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 
 from libs import fairplay
 from libs.contracts import MatchEnded, RewardGranted
+from libs.contracts.tournament import TournamentPlaceAwarded
 from libs.games import registry
 
 from .rewards import Reward, match_reward, place_of
@@ -98,3 +99,23 @@ def reward_credit(granted: RewardGranted, granted_at: datetime | None = None) ->
         f"reward:{reward_id}", reason, coins=coins, free_packs=packs, note=note, earned_at=granted_at
     )
     return PlayerCredit(player, credit)
+
+
+def tournament_credit(awarded: TournamentPlaceAwarded, awarded_at: datetime) -> PlayerShards | None:
+    """The shards a tournament place pays, once (source ``tournament:<id>:<player>``); None when the
+    award is not exactly what the game's prize table pays for that place (in shards)."""
+    offer = registry.offers().get(awarded.game)
+    table = offer.tournament if offer is not None else None
+    prize = table.prize(awarded.place) if table is not None else None
+    if (
+        prize is None
+        or (prize.currency, prize.amount) != ("shards", awarded.amount)
+        or awarded.currency != "shards"
+    ):
+        return None
+    source = f"tournament:{awarded.tournament_id}:{awarded.player_id}"
+    earned_at = awarded_at.astimezone(UTC).isoformat()
+    return PlayerShards(
+        awarded.player_id,
+        ShardCredit(source, "tournament", awarded.amount, earned_at, note=awarded.tournament_id),
+    )

@@ -108,3 +108,28 @@ class InvalidLine(EconomyError):
     every problem)."""
 
     code = "invalid_line"
+
+
+class BeyondBalance(EconomyError):
+    """A claw-back would take more than the wallet holds (``details.balance`` says what)."""
+
+    code = "beyond_balance"
+
+
+class InvalidEntry(EconomyError):
+    """A tournament entry refused: not the game's number of different cards the player owns
+    (``details["problems"]`` names every problem)."""
+
+    code = "invalid_entry"
+
+
+class AlreadyEntered(EconomyError):
+    """The player's tournament entry is still open (``details["entry_id"]``): one at a time."""
+
+    code = "already_entered"
+
+
+class DailyEntriesReached(EconomyError):
+    """The tournament's entries of the UTC day are used up (``details["limit"]``)."""
+
+    code = "daily_entries_reached"

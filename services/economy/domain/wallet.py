@@ -21,11 +21,13 @@ from services.economy.events import (
     PackOpened,
     ShardsCredited,
     WalletCredited,
+    WalletDebited,
     WalletOpened,
 )
 
 from .errors import (
     AlreadyOpened,
+    BeyondBalance,
     CardNotOwned,
     CraftBeyondLimit,
     InsufficientCoins,
@@ -176,6 +178,50 @@ def decide_shard_credit(wallet: Wallet | None, player_id: str, cmd: ShardCredit)
     return [ShardsCredited(player_id, cmd.source, cmd.reason, cmd.shards, after, cmd.earned_at, cmd.note)]
 
 
+@dataclass(frozen=True)
+class Debit:
+    """An operator's claw-back of ``source``: what to take, and why (``note``)."""
+
+    source: str
+    note: str
+    coins: int = 0
+    dust: int = 0
+    free_packs: int = 0
+
+
+def decide_debit(wallet: Wallet | None, cmd: Debit, *, player_id: str) -> list[Event]:
+    """Take ``cmd``'s amounts back from an opened wallet (non-negative, at least one positive, none
+    above the balance). Raises ``WalletNotFound``, ``InvalidAmount``, ``BeyondBalance``."""
+    w = _existing(wallet)
+    amounts = (cmd.coins, cmd.dust, cmd.free_packs)
+    if any(a < 0 for a in amounts) or not any(amounts):
+        raise InvalidAmount("a claw-back takes a positive amount and nothing negative")
+    held = {
+        "coins": (cmd.coins, w.coins),
+        "dust": (cmd.dust, w.dust),
+        "free_packs": (cmd.free_packs, w.free_packs),
+    }
+    beyond = {
+        name: f"takes {want}, the wallet holds {has}" for name, (want, has) in held.items() if want > has
+    }
+    if beyond:
+        raise BeyondBalance("; ".join(f"{k} {v}" for k, v in beyond.items()), {"balance": beyond})
+    return [
+        WalletDebited(
+            player_id,
+            cmd.source,
+            "claw_back",
+            cmd.coins,
+            cmd.dust,
+            cmd.free_packs,
+            w.coins - cmd.coins,
+            w.dust - cmd.dust,
+            w.free_packs - cmd.free_packs,
+            cmd.note,
+        )
+    ]
+
+
 def _utc_iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat()
 
@@ -277,7 +323,7 @@ def evolve(wallet: Wallet | None, event: Event) -> Wallet:
     w = wallet or Wallet()
     if isinstance(event, WalletOpened):
         return replace(w, commitment=event.commitment, opened=True, collection=_with_cards(w, event.cards))
-    if isinstance(event, WalletCredited):
+    if isinstance(event, WalletCredited | WalletDebited):
         return replace(w, coins=event.coins_after, dust=event.dust_after, free_packs=event.free_packs_after)
     if isinstance(event, PackOpened):
         pulled: dict[str, int] = {}

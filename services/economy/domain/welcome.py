@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any
 
@@ -21,6 +22,8 @@ from services.economy.events import (
     LineDeckDeleted,
     LineDeckSaved,
     LineWelcomeClaimed,
+    TournamentEntryClosed,
+    TournamentEntryMade,
 )
 
 from .decks import Deck, Decks, SaveDeck, with_deck, without_deck
@@ -41,6 +44,8 @@ class LineBook(Decks):
 
     owned: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     welcomed: bool = False
+    entry: str | None = None  # the open tournament entry (``entries.py``), until its place is paid
+    entries_on: tuple[str, int] = ("", 0)  # the UTC day of the last entry, and the entries made that day
 
 
 SaveLine = SaveDeck
@@ -124,7 +129,18 @@ def evolve(state: LineBook, event: Event) -> LineBook:
         return without_deck(state, event.deck_id)
     if isinstance(event, ActiveDeckChanged):
         return replace(state, active=event.deck_id, published=event)
+    if isinstance(event, TournamentEntryMade):
+        day = utc_day(event.entered_at)
+        made = state.entries_on[1] + 1 if state.entries_on[0] == day else 1
+        return replace(state, entry=event.entry_id, entries_on=(day, made))
+    if isinstance(event, TournamentEntryClosed) and event.entry_id == state.entry:
+        return replace(state, entry=None)
     return state
+
+
+def utc_day(at: str) -> str:
+    """The UTC date of an ISO 8601 time."""
+    return datetime.fromisoformat(at).astimezone(UTC).date().isoformat()
 
 
 def fold(player_id: str, events: Iterable[Event]) -> LineBook:

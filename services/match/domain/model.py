@@ -28,7 +28,7 @@ HASH_KEY = "state_hash"
 APPENDED_KEYS = (HASH_KEY, "verdict")  # added to a game's event after its state hash was computed
 
 # Modes as data: who may create a match of each mode is the creation use case's to check.
-MODES = ("ranked", "casual", "practice", "admin")
+MODES = ("ranked", "casual", "practice", "admin", "tournament")  # tournament: a bracket's fight
 
 Event = tuple[str, dict[str, Any]]  # (type, data) about to be stored
 Row = tuple[str, Mapping[str, Any], datetime, int]  # a stored event: type, data, occurred_at, version

@@ -34,7 +34,7 @@ from libs.eventstore import ConcurrencyError, RecordedEvent
 from libs.fairplay import ADMIN
 from libs.games import IllegalCommand, registry
 from libs.games.registry import DEFAULT_GAME
-from services.match import domain, fairplay, store
+from services.match import domain, fairplay, store, suspended
 from services.match.errors import IllegalActiveDeck, MatchExists, PracticeSeats
 from services.match.repository import MatchRepository, Outcome
 from services.match.scheduling import Dispatcher
@@ -276,9 +276,10 @@ class MatchCreation:
         matchmaking then returns the tickets to waiting (``unknown_player``; other reasons fail them)."""
         ids = [str(p["id"]) for p in players]
         known = store.known_players(conn, self.schema, ids)
-        unknown = [i for i in ids if i not in known]
+        barred = suspended.suspended_among(conn, self.schema, ids)
+        unknown = [i for i in ids if i not in known or i in barred]
         if unknown:
-            details = {i: ["no such player"] for i in unknown}
+            details = {i: ["suspended" if i in barred else "no such player"] for i in unknown}
             return "unknown_player", f"unknown player(s): {', '.join(unknown)}", details
         busy = fairplay.unfinished_matches(conn, self.schema, ids)
         if busy:

@@ -12,18 +12,19 @@ from libs.contracts.ratings import FLOOR as FLOOR  # a RatingChanged's reason
 from libs.contracts.ratings import RatingChanged
 from libs.games import registry
 from libs.games.offer import ELO, MMR, Ladder
-from services.ratings.events import RatingUnchanged
+from services.ratings.events import RatingChangeVoided, RatingUnchanged
 
 from .elo import START_RATING, TIERS, higher_tier, tier_for
 from .mmr import NO_TIER, START_MMR
 
 RATING_CHANGED = RatingChanged.TYPE
 RATING_UNCHANGED = RatingUnchanged.TYPE
+RATING_CHANGE_VOIDED = RatingChangeVoided.TYPE
 WIN, LOSS, DRAW = "win", "loss", "draw"
 DEFAULT_GAME = registry.DEFAULT_GAME  # the game of rating events from before games
 SYSTEMS = (ELO, MMR)  # the rating systems this service runs: ``elo.py`` and ``mmr.py``
 
-RatingEvent = RatingChanged | RatingUnchanged
+RatingEvent = RatingChanged | RatingUnchanged | RatingChangeVoided
 
 
 class NoLadder(LookupError):
@@ -78,6 +79,7 @@ class PlayerRating:
     rated_matches: frozenset[str] = field(default_factory=frozenset)
     game: str = DEFAULT_GAME
     hidden: int = START_RATING
+    voided: frozenset[str] = field(default_factory=frozenset)  # matches whose change an operator voided
 
     @property
     def games(self) -> int:
@@ -105,6 +107,17 @@ def evolve(state: PlayerRating, event: RatingEvent) -> PlayerRating:
     """The rating after one event of its stream (a RatingUnchanged only marks the match counted)."""
     if isinstance(event, RatingUnchanged):
         return replace(state, version=state.version + 1, rated_matches=state.rated_matches | {event.match_id})
+    if isinstance(event, RatingChangeVoided):  # the match stays rated: it is never rated again
+        won = event.result == WIN
+        return replace(
+            state,
+            rating=event.after,
+            hidden=event.hidden_after,
+            wins=state.wins - won,
+            losses=state.losses - (not won),
+            version=state.version + 1,
+            voided=state.voided | {event.match_id},
+        )
     won = event.result == WIN
     return replace(
         state,
@@ -126,6 +139,8 @@ def event_from(kind: str, data: Mapping[str, Any]) -> RatingEvent | None:
         return RatingChanged.from_data(data)
     if kind == RATING_UNCHANGED:
         return RatingUnchanged.from_data(data)
+    if kind == RATING_CHANGE_VOIDED:
+        return RatingChangeVoided.from_data(data)
     return None
 
 

@@ -20,12 +20,15 @@ ENDPOINTS = {
     "/v1/decks/{deck_id}",
     "/v1/decks/{deck_id}/activate",
     "/v1/admin/grants",
+    "/v1/admin/wallets/{player_id}/refunds",
+    "/v1/admin/wallets/{player_id}/claw-backs",
     "/v1/line/welcome",
     "/v1/line/collection",
     "/v1/line/decks",
     "/v1/line/decks/{deck_id}",
     "/v1/line/decks/{deck_id}/activate",
     "/v1/line/decks/autofill",
+    "/v1/line/tournament/entries",
 }
 
 

@@ -15,7 +15,7 @@ SECRET = "arcana-secrets"
 
 # component (Deployment or Job) -> the keys of the Secret it may see, and nothing else
 SECRETS_OF = {
-    "accounts": {"accounts-database-url", "token-secret"},
+    "accounts": {"accounts-database-url", "token-secret", "operator-token"},
     "accounts-relay": {"accounts-database-url"},
     "match": {"match-database-url", "token-secret", "operator-token", "celery-broker-url"},
     "match-waits": {"match-database-url", "token-secret", "celery-broker-url"},
@@ -24,7 +24,7 @@ SECRETS_OF = {
     "matchmaking": {"matchmaking-database-url", "token-secret"},
     "matchmaking-relay": {"matchmaking-database-url"},
     "matchmaking-consumers": {"matchmaking-database-url"},
-    "ratings": {"ratings-database-url", "token-secret"},
+    "ratings": {"ratings-database-url", "token-secret", "operator-token"},
     "ratings-relay": {"ratings-database-url"},
     "ratings-consumers": {"ratings-database-url"},
     "progression": {"progression-database-url", "token-secret"},
@@ -174,6 +174,15 @@ def test_each_component_mounts_only_the_secrets_it_uses_as_files(docs: list[dict
                 if variable["name"].endswith("_FILE"):
                     assert variable["value"] in files, (name, variable)
         assert mounted == SECRETS_OF[name], name
+
+
+def test_every_service_serving_operator_endpoints_mounts_the_operator_token() -> None:
+    """Without it a service answers 404 on its ``/v1/admin/...`` routes (no operator configured)."""
+    from libs import kit
+
+    admin = {d.name for d in kit.discover() if any(p.startswith("/v1/admin/") for p in d.prefixes)}
+    assert admin == {"accounts", "economy", "match", "ratings"}
+    assert all("operator-token" in SECRETS_OF[name] for name in admin)
 
 
 def _selects(selector: dict[str, Any], labels: dict[str, str]) -> bool:
