@@ -85,4 +85,4 @@ class RatingChangeVoided(IntegrationEvent):
     hidden_after: int = field(metadata={"doc": "the hidden rating after it, minus the voided hidden step"})
     tier: str = field(metadata={"doc": "the tier of `after` (`none` on the line)"})
     result: str = field(metadata={"doc": "the voided change's result: `win` or `loss` (no longer counted)"})
-    game: str = field(default="arcana", metadata={"doc": "whose ladder: `arcana` or `line`"})
+    game: str = field(default=FIRST_GAME, metadata={"doc": "whose ladder: `arcana` or `line`"})
