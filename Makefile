@@ -9,7 +9,7 @@ export PYTHONPATH := $(CURDIR)
 
 .PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events docs-schemas kafka-acls migrate \
         bench bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay \
-        bench-capacity bench-recovery bench-snapshots bench-line bench-arena bench-command-path docs-line rebuild-projection export-events dead-letters \
+        bench-capacity bench-recovery bench-snapshots bench-line bench-arena bench-command-path bench-codec docs-line rebuild-projection export-events dead-letters \
         simulate clean browser-deps screenshots
 
 help: ## list the targets
@@ -106,6 +106,9 @@ bench-snapshots: venv ## cold load of a match (fresh cache) with and without its
 
 bench-command-path: venv ## match's CPU per request on command, view and legal commands (in process, real PostgreSQL); BENCH_CP_PROFILE=file: py-spy
 	$(PY) -m bench.bench_command_path $(TREES)
+
+bench-codec: venv ## the one codec: strict event decodes and snapshot round trips per second, one core
+	$(PY) -m bench.bench_codec
 
 bench-line: venv ## the line: whole fights/s and the resolution alone, one core (target 20,000 fights/s)
 	$(PY) -m bench.bench_line

@@ -11,14 +11,13 @@
 from __future__ import annotations
 
 import logging
-import os
 from typing import Any
 
 from celery import Celery, bootsteps
 from celery.beat import PersistentScheduler
 from celery.signals import after_setup_logger, after_setup_task_logger
 
-from libs import celery_metrics
+from libs import celery_metrics, config
 from libs.bus import heartbeat
 from libs.jsonlog import JsonFormatter
 
@@ -59,7 +58,7 @@ class HeartbeatScheduler(PersistentScheduler):
 
 
 def _json_logs(logger: logging.Logger, **_: Any) -> None:
-    if os.environ.get("LOG_FORMAT", "json") == "text":
+    if config.LOG_FORMAT.get() == "text":
         return
     for handler in logger.handlers:
         handler.setFormatter(JsonFormatter())

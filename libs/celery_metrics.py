@@ -39,11 +39,11 @@ from prometheus_client import (
     start_http_server,
 )
 
-from libs.bus.metrics import PORT_ENV
+from libs import config
 
-MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+MULTIPROC_ENV = config.PROMETHEUS_MULTIPROC_DIR.name
 log = logging.getLogger(__name__)
-if _folder := os.environ.get(MULTIPROC_ENV):
+if _folder := config.PROMETHEUS_MULTIPROC_DIR.get():
     # beat's unlabelled gauge writes its value file as it is made, here at import: before any
     # signal handler could make the folder
     os.makedirs(_folder, exist_ok=True)
@@ -75,14 +75,14 @@ def beat_sent(entry: str, sent: bool) -> None:
 
 
 def _serve_beat(**_: Any) -> None:
-    port = os.environ.get(PORT_ENV)
-    if not port:
+    port = config.METRICS_PORT.get()
+    if port is None:
         return
     registry = REGISTRY
-    if folder := os.environ.get(MULTIPROC_ENV):
+    if folder := config.PROMETHEUS_MULTIPROC_DIR.get():
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry, path=folder)
-    start_http_server(int(port), registry=registry)
+    start_http_server(port, registry=registry)
     log.info("celery beat metrics on port %s", port)
 
 
@@ -98,19 +98,19 @@ def _task_finished(task_id: str, task: Any, state: str | None = None, **_: Any) 
 
 
 def _serve(**_: Any) -> None:
-    folder, port = os.environ.get(MULTIPROC_ENV), os.environ.get(PORT_ENV)
+    folder, port = config.PROMETHEUS_MULTIPROC_DIR.get(), config.METRICS_PORT.get()
     if not (folder and port):
         return
     registry = CollectorRegistry()
     multiprocess.MultiProcessCollector(registry, path=folder)
-    start_http_server(int(port), registry=registry)
+    start_http_server(port, registry=registry)
     log.info("celery metrics on port %s", port)
 
 
 def clear_previous_run(**_: Any) -> None:
     """In the worker's main process before its pool starts: remove the value files an earlier
     worker left (the folder outlives a container restart)."""
-    folder, port = os.environ.get(MULTIPROC_ENV), os.environ.get(PORT_ENV)
+    folder, port = config.PROMETHEUS_MULTIPROC_DIR.get(), config.METRICS_PORT.get()
     if folder and port:  # only a worker that serves its metrics owns the folder
         Path(folder).mkdir(parents=True, exist_ok=True)
         for leftover in Path(folder).glob("*.db"):

@@ -12,6 +12,8 @@ import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from libs import config
+
 _local_offset = 0.0
 
 
@@ -22,7 +24,7 @@ def _file_offset() -> float:
     """The offset in ``ARCANA_CLOCK_FILE``, read again only when the file changed (one ``stat``
     per call instead of open, read and close; ``write_offset_file`` replaces the file)."""
     global _file_cache
-    path = os.environ.get("ARCANA_CLOCK_FILE")
+    path = config.CLOCK_FILE.get()
     if not path:
         return 0.0
     try:

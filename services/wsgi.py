@@ -12,7 +12,6 @@ process there (``services/match/waits_wsgi.py``) instead of being served here.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from psycopg_pool import ConnectionPool
@@ -30,8 +29,7 @@ from libs.web.long_polls import LongPollRouter
 
 def selected_services() -> list[str] | None:
     """The services this process serves (``ARCANA_SERVICES``), or None for all of them."""
-    raw = os.environ.get("ARCANA_SERVICES", "").strip()
-    return [name.strip() for name in raw.split(",") if name.strip()] or None
+    return list(config.SERVICES.get()) or None
 
 
 def build_app(
@@ -62,7 +60,7 @@ def served_app() -> PrefixDispatcher | LongPollRouter:
     """What gunicorn serves: ``build_app()``, behind the long-poll router when ``ARCANA_LONG_POLLS_AT``
     names the long-poll process."""
     app = build_app()
-    long_polls = os.environ.get("ARCANA_LONG_POLLS_AT", "").strip()
+    long_polls = config.LONG_POLLS_AT.get()
     if not long_polls:
         return app
     host, _, port = long_polls.rpartition(":")

@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable, Collection, Sequence
@@ -63,6 +62,7 @@ from kafka.errors import KafkaError
 from kafka.structs import OffsetAndMetadata
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from libs import config
 from libs.bus import deadletters, heartbeat, inbox, metrics  # modules (libs/bus/__init__ loads none)
 from libs.bus.background import BackgroundLoop
 from libs.bus.backoff import Backoff
@@ -101,7 +101,7 @@ def group_id(name: str) -> str:
     """The Kafka group of consumer ``name``: ``ARCANA_KAFKA_GROUP_PREFIX`` + name. A prefix lets
     several copies of the stack share one broker (the e2e tests, a staging copy) without joining each
     other's groups; the inbox keeps the plain name."""
-    return os.environ.get("ARCANA_KAFKA_GROUP_PREFIX", "") + name
+    return config.KAFKA_GROUP_PREFIX.get() + name
 
 
 class HandlerFailed(Exception):

@@ -15,11 +15,13 @@ from __future__ import annotations
 import os
 import signal
 
-ENV = "ARCANA_FAULT"
+from libs import config
+
+ENV = config.FAULT.name
 KILL_AFTER_PUBLISH = "kill_after_publish"
 
 
 def maybe_die(point: str) -> None:
     """SIGKILL this process when ``ARCANA_FAULT`` names ``point``."""
-    if os.environ.get(ENV) == point:
+    if config.FAULT.get() == point:
         os.kill(os.getpid(), signal.SIGKILL)

@@ -17,7 +17,9 @@ import threading
 import time
 from pathlib import Path
 
-ENV = "ARCANA_HEARTBEAT_PATH"
+from libs import config
+
+ENV = config.HEARTBEAT_PATH.name
 WRITE_EVERY = 5.0
 STALE = 60.0
 
@@ -30,7 +32,7 @@ def beat(name: str, now: float | None = None) -> None:
     """Loop ``name`` made a pass; refresh the heartbeat file when every loop is fresh."""
     global _written
     now = time.monotonic() if now is None else now
-    path = os.environ.get(ENV)
+    path = config.HEARTBEAT_PATH.get()
     with _lock:
         _last[name] = now
         if not path or now - _written < WRITE_EVERY:

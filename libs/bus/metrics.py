@@ -14,7 +14,6 @@ monitoring component scrapes it). Alerts: deploy/k8s/components/monitoring/rules
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Iterator, Sequence
 
 from kafka import KafkaConsumer
@@ -24,7 +23,9 @@ from prometheus_client.registry import Collector
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
-PORT_ENV = "ARCANA_METRICS_PORT"
+from libs import config
+
+PORT_ENV = config.METRICS_PORT.name
 log = logging.getLogger(__name__)
 
 CONSUMER_LAG = Gauge(
@@ -118,10 +119,10 @@ class Combined(Collector):
 
 def serve(*collectors: Collector) -> int | None:
     """Register ``collectors`` and serve every metric on ``ARCANA_METRICS_PORT`` (None: unset)."""
-    raw = os.environ.get(PORT_ENV)
-    if not raw:
+    port = config.METRICS_PORT.get()
+    if port is None:
         return None
     REGISTRY.register(Combined(collectors))
-    start_http_server(int(raw))
-    log.info("metrics on port %s", raw)
-    return int(raw)
+    start_http_server(port)
+    log.info("metrics on port %s", port)
+    return port

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import signal
 import sys
 import threading
@@ -11,6 +10,7 @@ import time
 from collections.abc import Callable, Mapping
 from types import FrameType
 
+from libs import config
 from libs.config import secret_from_env
 
 # How long the other loops of a process get to finish their step when one of them ended on its own.
@@ -37,16 +37,16 @@ def require_database() -> str:
 
 def setup_logging() -> None:
     """JSON lines on stderr (``libs.jsonlog``), or plain text with ``LOG_FORMAT=text``."""
-    if os.environ.get("LOG_FORMAT", "json") == "text":
+    if config.LOG_FORMAT.get() == "text":
         logging.basicConfig(
-            level=os.environ.get("LOG_LEVEL", "INFO"),
+            level=config.LOG_LEVEL.get(),
             format="%(asctime)s %(levelname)s %(name)s %(message)s",
             stream=sys.stderr,
         )
     else:
         from libs.jsonlog import json_handler
 
-        logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"), handlers=[json_handler(sys.stderr)])
+        logging.basicConfig(level=config.LOG_LEVEL.get(), handlers=[json_handler(sys.stderr)])
     logging.getLogger("kafka").setLevel(logging.WARNING)
 
 

@@ -12,10 +12,10 @@ From the environment, so that a Kafka with ACLs (the optional component
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from libs.config import InsecureSetting, secret_from_env
+from libs import config
+from libs.config import InsecureSetting
 
 PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 
@@ -23,22 +23,22 @@ PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 def client_options() -> dict[str, Any]:
     """The security options of a Kafka client (empty: a plain connection). Raises
     ``InsecureSetting`` for an unknown protocol, or SASL without a user and password."""
-    protocol = os.environ.get("KAFKA_SECURITY_PROTOCOL", "PLAINTEXT")
+    protocol = config.KAFKA_SECURITY_PROTOCOL.get()
     if protocol not in PROTOCOLS:
         raise InsecureSetting(f"KAFKA_SECURITY_PROTOCOL must be one of {', '.join(PROTOCOLS)}")
     if protocol == "PLAINTEXT":
         return {}
     options: dict[str, Any] = {"security_protocol": protocol}
     if protocol.startswith("SASL_"):
-        username, password = os.environ.get("KAFKA_SASL_USERNAME"), secret_from_env("KAFKA_SASL_PASSWORD")
+        username, password = config.KAFKA_SASL_USERNAME.get(), config.KAFKA_SASL_PASSWORD.get()
         if not username or not password:
             raise InsecureSetting(f"{protocol} needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD(_FILE)")
         options.update(
-            sasl_mechanism=os.environ.get("KAFKA_SASL_MECHANISM", "SCRAM-SHA-512"),
+            sasl_mechanism=config.KAFKA_SASL_MECHANISM.get(),
             sasl_plain_username=username,
             sasl_plain_password=password,
         )
-    cafile = os.environ.get("KAFKA_SSL_CAFILE")
+    cafile = config.KAFKA_SSL_CAFILE.get()
     if cafile:
         options["ssl_cafile"] = cafile
     return options

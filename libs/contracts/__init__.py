@@ -17,7 +17,7 @@ from libs.contracts.accounts import (
     SessionRevoked,
 )
 from libs.contracts.audit import AUDIT_STREAM, OperatorActed
-from libs.contracts.base import IntegrationEvent, MalformedEvent, Unacceptable, integration_event
+from libs.contracts.base import FIRST_GAME, IntegrationEvent, MalformedEvent, Unacceptable, integration_event
 from libs.contracts.economy import DECKS_TOPIC, ActiveDeckChanged, ActiveDeckChangedInFull
 from libs.contracts.ids import default_display_name, match_id_for
 from libs.contracts.match import (
@@ -34,6 +34,7 @@ from libs.contracts.ratings import RatingChanged, RatingChangeVoided
 __all__ = [
     "AUDIT_STREAM",
     "DECKS_TOPIC",
+    "FIRST_GAME",
     "AccountDeleted",
     "AccountRestored",
     "AccountSuspended",

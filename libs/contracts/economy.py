@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from libs.contracts.base import IntegrationEvent, integration_event
+from libs.contracts.base import FIRST_GAME, IntegrationEvent, integration_event
 
 DECKS_TOPIC = "arcana.economy.decks"
 
@@ -35,7 +35,7 @@ class ActiveDeckChangedInFull(IntegrationEvent):
     cards: list[str] = field(metadata={"doc": "its card ids"})
     legal: bool = field(metadata={"doc": "whether it may be played now"})
     problems: list[str] = field(metadata={"doc": "every reason it is not legal (empty when legal)"})
-    game: str = field(default="arcana", metadata={"doc": _GAME_DOC})
+    game: str = field(default=FIRST_GAME, metadata={"doc": _GAME_DOC})
 
 
 def _cards_left_out(data: dict[str, Any]) -> dict[str, Any]:
@@ -56,4 +56,4 @@ class ActiveDeckChanged(IntegrationEvent):
     name: str = field(metadata={"doc": "its name"})
     legal: bool = field(metadata={"doc": "whether it may be played now"})
     problems: list[str] = field(metadata={"doc": "every reason it is not legal (empty when legal)"})
-    game: str = field(default="arcana", metadata={"doc": _GAME_DOC})
+    game: str = field(default=FIRST_GAME, metadata={"doc": _GAME_DOC})

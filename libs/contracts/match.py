@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from libs.contracts.base import IntegrationEvent, integration_event
+from libs.contracts.base import FIRST_GAME, IntegrationEvent, integration_event
 
 
 def player_named_player_id(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -34,7 +34,7 @@ class MatchCreated(IntegrationEvent):
     bot: str | None = field(metadata={"doc": "the bot's player id in a practice match"})
     request_id: str | None = field(metadata={"doc": "the MatchRequested that asked for it"})
     game: str = field(
-        default="arcana",
+        default=FIRST_GAME,
         metadata={"doc": "the game played (`libs.games`); absent from matches created before: `arcana`"},
     )
     bots: list[str] = field(
@@ -65,7 +65,7 @@ class MatchRequestRejected(IntegrationEvent):
     )
     message: str = field(metadata={"doc": "what was wrong, for people"})
     problems: Any = field(metadata={"doc": "details: per player, each deck problem"})
-    game: Any = field(default="arcana", metadata={"doc": "the game as requested (absent before: `arcana`)"})
+    game: Any = field(default=FIRST_GAME, metadata={"doc": "the game as requested (absent before: `arcana`)"})
 
 
 @integration_event("PlayerDisconnected", version=2)
@@ -128,7 +128,7 @@ class MatchEnded(IntegrationEvent):
         },
     )
     game: str = field(
-        default="arcana", metadata={"doc": "the game played (`arcana` when absent: matches before games)"}
+        default=FIRST_GAME, metadata={"doc": "the game played (`arcana` when absent: matches before games)"}
     )
     placements: list[list[str]] = field(
         default_factory=list,

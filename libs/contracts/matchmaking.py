@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from libs.contracts.base import IntegrationEvent, integration_event
+from libs.contracts.base import FIRST_GAME, IntegrationEvent, integration_event
 
 
 @integration_event("MatchRequested", version=1)
@@ -27,6 +27,6 @@ class MatchRequested(IntegrationEvent):
         metadata={"doc": "the match id the match service will give it (UUID5 of request_id)"}
     )
     game: str = field(
-        default="arcana",
+        default=FIRST_GAME,
         metadata={"doc": "the game to play (`arcana`, `line`, `arena`; `arcana` when absent: before games)"},
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from libs.contracts.base import IntegrationEvent, integration_event
+from libs.contracts.base import FIRST_GAME, IntegrationEvent, integration_event
 
 FLOOR = "floor"  # a RatingChanged's reason: the tier floor held the visible points on a loss
 
@@ -54,7 +54,7 @@ class RatingChanged(IntegrationEvent):
         }
     )
     game: str = field(
-        default="arcana",
+        default=FIRST_GAME,
         metadata={
             "doc": "whose ladder moved: `arcana` (the rating) or `line` (its MMR); `arcana` when absent"
         },
@@ -85,4 +85,4 @@ class RatingChangeVoided(IntegrationEvent):
     hidden_after: int = field(metadata={"doc": "the hidden rating after it, minus the voided hidden step"})
     tier: str = field(metadata={"doc": "the tier of `after` (`none` on the line)"})
     result: str = field(metadata={"doc": "the voided change's result: `win` or `loss` (no longer counted)"})
-    game: str = field(default="arcana", metadata={"doc": "whose ladder: `arcana` or `line`"})
+    game: str = field(default=FIRST_GAME, metadata={"doc": "whose ladder: `arcana` or `line`"})

@@ -7,13 +7,14 @@ below. A Deployment's pods times their processes times this cap is what the comp
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from psycopg.rows import tuple_row
 from psycopg_pool import ConnectionPool
 
-POOL_MAX_ENV = "ARCANA_DB_POOL_MAX"
+from libs import config
+
+POOL_MAX_ENV = config.DB_POOL_MAX.name
 
 # The most connections one process of each kind holds when ARCANA_DB_POOL_MAX is unset.
 WEB_WORKER_POOL_MAX = 10  # a gunicorn worker; `make run` serves all six services from it
@@ -24,8 +25,8 @@ CELERY_CHILD_POOL_MAX = 2  # a Celery pool child: one task at a time, whatever s
 
 def pool_max(default: int) -> int:
     """``ARCANA_DB_POOL_MAX`` when it is set, else ``default`` (a positive whole number)."""
-    raw = os.environ.get(POOL_MAX_ENV, "").strip()
-    value = int(raw) if raw else default
+    found = config.DB_POOL_MAX.get()
+    value = default if found is None else found
     if value < 1:
         raise ValueError(f"{POOL_MAX_ENV} must be at least 1, not {value}")
     return value

@@ -28,7 +28,6 @@ the database's owner).
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from pathlib import Path
 import psycopg
 from psycopg import sql
 
+from libs import config
 from libs.config import secret_from_env
 from libs.db.analyst import grant_analyst
 
@@ -149,7 +149,7 @@ def main() -> int:
         print("DATABASE_URL (an administrator's) is not set", file=sys.stderr)
         return 2
     plan = RolePlan(tuple(service_names()))
-    folder = os.environ.get("ARCANA_ROLE_PASSWORDS_DIR")
+    folder = config.ROLE_PASSWORDS_DIR.get()
     ensure_roles(url, plan, read_passwords(Path(folder) if folder else None, plan.all_roles()))
     print("roles: " + ", ".join(plan.all_roles()))
     return 0

@@ -9,6 +9,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from libs import config
 from libs.config import PROJECT_ROOT
 from libs.devstack.ports import free_port
 
@@ -63,9 +64,9 @@ def gunicorn(
     the long-poll process on port ``long_polls`` when given."""
     from libs.web import gunicorn_conf as conf
 
-    workers = workers or int(os.environ.get("ARCANA_WEB_WORKERS", "2"))
+    workers = workers or config.WEB_WORKERS.get()
     # Many cheap threads: each waiting long-poll (up to 25 s) holds one (libs/web/gunicorn_conf.py).
-    threads = threads or int(os.environ.get("ARCANA_WEB_THREADS", str(conf.THREADS)))
+    threads = threads or config.WEB_THREADS.get() or conf.THREADS
     connections = threads + (conf.WORKER_CONNECTIONS - conf.THREADS)
     worker = f"--worker-class gthread --threads {threads} --worker-connections {connections}"
     argv = _gunicorn_argv("services.wsgi:app", "libs.web.gunicorn_conf", port, workers, worker)
@@ -113,7 +114,7 @@ def cooperative_waits() -> bool:
     """Whether the long-polls get their own gevent process: ``ARCANA_WAITS=on`` (and gevent
     installed). Off by default under ``make run`` until the layout is measured on a quiet machine
     (docs/capacity.md, "Waiting players apart"): one gthread gunicorn serves everything."""
-    if os.environ.get("ARCANA_WAITS", "off").strip().lower() not in {"on", "1", "yes", "true"}:
+    if not config.WAITS.get():
         return False
     return importlib.util.find_spec("gevent") is not None
 
@@ -124,7 +125,7 @@ def web(port: int, data_dir: Path, replica: int = 1, apart: bool | None = None) 
     ``replica`` numbers the copies of a stack with several (``web_replicas``)."""
     if not (cooperative_waits() if apart is None else apart):
         return [gunicorn(port, data_dir, replica=replica)]
-    inner = (int(os.environ.get("ARCANA_WAITS_PORT", "0")) if replica == 1 else 0) or free_port()
+    inner = (config.WAITS_PORT.get() if replica == 1 else 0) or free_port()
     return [waits(inner, data_dir, replica), gunicorn(port, data_dir, long_polls=inner, replica=replica)]
 
 

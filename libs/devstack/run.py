@@ -8,12 +8,12 @@ every process is terminated (then killed), then the broker and PostgreSQL, so no
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
 import time
 from pathlib import Path
 
+from libs import config
 from libs.config import data_dir, forget_stack_database, record_stack_database, record_stack_kafka
 from libs.db.migrate_all import migrate_all
 from libs.devstack import processes
@@ -24,10 +24,10 @@ from libs.devstack.supervisor import ChildProcess, Infrastructure, Supervisor
 
 
 def _supervise_database(supervisor: Supervisor, folder: Path) -> str:
-    url = os.environ.get("DATABASE_URL")
+    url = config.DATABASE_URL.get()
     if url:
         return url
-    server = EmbeddedPostgres(folder / "pg", int(os.environ.get("ARCANA_PG_PORT", "55432")))
+    server = EmbeddedPostgres(folder / "pg", config.PG_PORT.get())
     supervisor.add(Infrastructure("postgres", server, lambda: f"postmaster pid {server.postmaster_pid()}"))
     # Tools run without DATABASE_URL (export, rebuild, replay, dead letters) find it here.
     record_stack_database(server.url)
@@ -36,10 +36,10 @@ def _supervise_database(supervisor: Supervisor, folder: Path) -> str:
 
 
 def _supervise_kafka(supervisor: Supervisor, folder: Path) -> str:
-    bootstrap = os.environ.get("KAFKA_BOOTSTRAP_SERVERS")
+    bootstrap = config.KAFKA_BOOTSTRAP_SERVERS.get()
     if bootstrap:
         return bootstrap
-    broker = DevBroker(int(os.environ.get("ARCANA_KAFKA_PORT", "19092")), folder / "logs" / "broker.log")
+    broker = DevBroker(config.KAFKA_PORT.get(), folder / "logs" / "broker.log")
     supervisor.add(Infrastructure("kafka", broker, lambda: f"cluster {broker.cluster_id}"))
     print(f"  kafka      {broker.bootstrap} (Tansu dev broker, memory only)")
     record_stack_kafka(broker.bootstrap)  # tools (arcana replay --topic) find it here
@@ -50,7 +50,7 @@ def main() -> int:
     folder = data_dir()
     logs = folder / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    port = int(os.environ.get("ARCANA_PORT", "8000"))
+    port = config.PORT.get()
     if port_is_open(port):
         print(f"port {port} is taken; set ARCANA_PORT", file=sys.stderr)
         return 2
@@ -69,7 +69,7 @@ def main() -> int:
         kafka = _supervise_kafka(supervisor, folder)
         for svc, applied in migrate_all(database_url).items():
             print(f"  migrate    {svc}: {', '.join(applied) if applied else 'up to date'}")
-        env = processes.base_env(database_url, kafka, os.environ.get("CELERY_BROKER_URL"), folder)
+        env = processes.base_env(database_url, kafka, config.CELERY_BROKER_URL.get() or None, folder)
         for component in processes.all_components(port, folder):
             child = ChildProcess(component, env, logs)
             supervisor.add(child)

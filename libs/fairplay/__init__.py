@@ -1,10 +1,11 @@
 """The fair-play rules (docs/rules.md, "Fair play"), once for every service: which ended match counts,
 for whom and for what (coins, XP and quests, rating), and why not when it does not. Each game has its
-row of the verdict table (``games``: Arcana, the line, the arena); the daily limits are shared by all.
-Pure: standard library only. The match service decides each verdict as a match ends and publishes it in
-``MatchEnded``; economy, progression and ratings obey it (``verdicts_of``), and matchmaking pairs by
-``may_rematch``."""
+row of the verdict table (``games``), which its offer names (``libs.games.offer.FairPlay``); the daily
+limits are shared by all. Pure: standard library only. The match service decides each verdict as a
+match ends and publishes it in ``MatchEnded``; economy, progression and ratings obey it
+(``verdicts_of``), and matchmaking pairs by ``may_rematch``."""
 
+from .ends import STANDARD, Judging
 from .limits import (
     ADMIN,
     COUNTING_MODES,
@@ -28,7 +29,9 @@ __all__ = [
     "PAIR_DAILY_MATCHES",
     "REASONS",
     "REMATCH_WAIT_SECONDS",
+    "STANDARD",
     "DayTally",
+    "Judging",
     "MatchEnd",
     "Verdict",
     "decide",

@@ -6,13 +6,32 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Any
+from typing import Any, Protocol
 
 from .limits import MODE_RULES, explain
 from .tally import pair_key
 
-ASPECTS = ("coins", "xp", "rating")
-SEATS = {"arena": (2, 3, 4)}  # player counts per game other than two  # xp: XP and quest progress
+ASPECTS = ("coins", "xp", "rating")  # xp: XP and quest progress
+
+
+class Judging(Protocol):
+    """How a game's ended matches are judged (``libs.games.offer.FairPlay``, read by the services
+    from the game's offer): its row of the table and the player counts it seats."""
+
+    @property
+    def rule(self) -> str: ...
+
+    @property
+    def seats(self) -> tuple[int, ...]: ...
+
+
+@dataclass(frozen=True)
+class Standard:
+    rule: str = "standard"
+    seats: tuple[int, ...] = (2,)
+
+
+STANDARD = Standard()  # a game whose offer names no rule: Arcana's row, two players
 
 
 @dataclass(frozen=True)
@@ -72,21 +91,20 @@ class MatchEnd:
     turns: int
     reason: str  # how it ended: hero_killed, concede, timeouts, disconnect, draw
     bot: str | None = None
-    game: str = "arcana"
+    rule: str = "standard"  # the game's row of the table (``games.RULES``)
 
     @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> MatchEnd | None:
-        """From a ``MatchEnded``'s data; None when malformed (distinct player ids, as many as the game
-        seats: two, 2 to 4 in the arena; an int of turns; a winner among the players unless a
-        draw). ``game`` absent: Arcana."""
+    def from_data(cls, data: Mapping[str, Any], judging: Judging = STANDARD) -> MatchEnd | None:
+        """From a ``MatchEnded``'s data, judged as its game's offer says (``judging``); None when
+        malformed (distinct player ids, as many as the game seats; an int of turns; a winner among
+        the players unless a draw)."""
         given, turns = data.get("players"), data.get("turns")
         if not isinstance(given, list) or not all(isinstance(p, str) for p in given):
             return None
         players: tuple[str, ...] = tuple(given)
-        game = str(data.get("game") or "arcana")
         if (
             len(set(players)) != len(players)
-            or len(players) not in SEATS.get(game, (2,))
+            or len(players) not in judging.seats
             or not isinstance(turns, int)
             or isinstance(turns, bool)
         ):
@@ -97,7 +115,7 @@ class MatchEnd:
         if winner is None and not data.get("draw"):
             return None
         bot = data.get("bot")
-        return cls(str(data.get("mode")), players, winner, turns, str(data.get("reason")), bot, game)
+        return cls(str(data.get("mode")), players, winner, turns, str(data.get("reason")), bot, judging.rule)
 
     @property
     def pair(self) -> str:

@@ -1,13 +1,15 @@
 """Each game's verdict before the daily limits (the BRIEF's table; docs/rules.md, "Fair play"): what a
 match of that game, mode and length can count for each player. The daily limits (repeat opponents,
-the coin limit) then apply to every game alike (``verdict.decide``).
+the coin limit) then apply to every game alike (``verdict.decide``). A game names its row by the
+row's name in its offer (``libs.games.offer.FairPlay``), which the services pass in ``MatchEnd.rule``:
 
-- arcana (and a game without a rule of its own): ranked and casual from turn 4 pay coins and XP to
-  both, ranked moves both ratings unless a draw; an early ranked concede costs the leaver a loss;
-- line: practice gives the winner XP only (a training battle), casual pays the winner coins (shards)
-  and XP, ranked pays both coins (shards: the amounts are economy's) and moves both ratings, no XP;
-  no turn minimum (a fight has no turns);
-- arena: casual pays coins and XP to every player from turn 4, moves no rating; practice nothing.
+- ``standard`` (Arcana's, and a game's that names none): ranked and casual from turn 4 pay coins and
+  XP to both, ranked moves both ratings unless a draw; an early ranked concede costs the leaver a loss;
+- ``winner_paid`` (the line's): practice gives the winner XP only (a training battle), casual pays the
+  winner coins (shards) and XP, ranked pays both coins (shards: the amounts are economy's) and moves
+  both ratings, no XP; no turn minimum (a fight has no turns);
+- ``casual_only`` (the arena's): casual pays coins and XP to every player from turn 4, moves no
+  rating; practice nothing.
 
 Practice with a bot and ``admin`` count nothing unless the game's rule says so (the line's training
 pays its human winner XP); a bot never counts.
@@ -29,7 +31,7 @@ def _nothing(end: MatchEnd, reason: str = "mode") -> dict[str, Verdict]:
     return {p: Verdict(reasons=dict.fromkeys(ASPECTS, reason)) for p in end.players}
 
 
-def arcana(end: MatchEnd, early_concede_rule: bool = True) -> dict[str, Verdict]:
+def standard(end: MatchEnd, early_concede_rule: bool = True) -> dict[str, Verdict]:
     """Arcana's rule (unchanged): the mode, the turns reached, the result."""
     if end.mode not in COUNTING_MODES or end.bot is not None:
         return _nothing(end)
@@ -51,7 +53,7 @@ def arcana(end: MatchEnd, early_concede_rule: bool = True) -> dict[str, Verdict]
     return {p: Verdict(True, True, True) for p in end.players}
 
 
-def line(end: MatchEnd, early_concede_rule: bool = True) -> dict[str, Verdict]:
+def winner_paid(end: MatchEnd, early_concede_rule: bool = True) -> dict[str, Verdict]:
     """The line: no turn minimum; only the winner is paid outside ranked."""
     if end.mode == ADMIN or end.mode not in (*COUNTING_MODES, "practice"):
         return _nothing(end)
@@ -71,7 +73,7 @@ def line(end: MatchEnd, early_concede_rule: bool = True) -> dict[str, Verdict]:
     return out
 
 
-def arena(end: MatchEnd, early_concede_rule: bool = True) -> dict[str, Verdict]:
+def casual_only(end: MatchEnd, early_concede_rule: bool = True) -> dict[str, Verdict]:
     """The arena: casual counts like a casual Arcana match (coins and XP for every place, from turn
     4); practice (against bots) and admin count nothing."""
     if end.mode != "casual" or end.bot is not None:
@@ -81,9 +83,9 @@ def arena(end: MatchEnd, early_concede_rule: bool = True) -> dict[str, Verdict]:
     return {p: Verdict(True, True, False, {"rating": "not_ranked"}) for p in end.players}
 
 
-RULES: dict[str, Rule] = {"arcana": arcana, "line": line, "arena": arena}
+RULES: dict[str, Rule] = {"standard": standard, "winner_paid": winner_paid, "casual_only": casual_only}
 
 
-def by_game(end: MatchEnd, early_concede_rule: bool = True) -> dict[str, Verdict]:
-    """Each player's verdict on ``end`` by its game's rule (Arcana's for a game without one)."""
-    return RULES.get(end.game, arcana)(end, early_concede_rule)
+def by_rule(end: MatchEnd, early_concede_rule: bool = True) -> dict[str, Verdict]:
+    """Each player's verdict on ``end`` by its game's rule (``standard`` for a name not in the table)."""
+    return RULES.get(end.rule, standard)(end, early_concede_rule)

@@ -2,7 +2,7 @@
 and moves the player's rating, with the reason for each aspect that does not count.
 
 ``decide`` is the rule as it stands (docs/rules.md, "Fair play"): each game's verdict before the
-limits (``games.by_game``), then the daily limits, shared by every game, given what the day already
+limits (``games.by_rule``), then the daily limits, shared by every game, given what the day already
 counted (``tally.DayTally``). ``verdicts_of`` reads a ``MatchEnded``: its published verdict, or for
 an event published before verdicts existed the rule of that time (ranked and casual from turn 4
 count fully; ranked ones also move both ratings unless a draw).
@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from .ends import ASPECTS, MatchEnd, Verdict
-from .games import by_game
+from .ends import ASPECTS, STANDARD, Judging, MatchEnd, Verdict
+from .games import by_rule
 from .limits import DAILY_COIN_MATCHES, PAIR_DAILY_MATCHES
 from .tally import DayTally
 
@@ -28,7 +28,7 @@ def decide(end: MatchEnd, day: DayTally) -> dict[str, Verdict]:
     matches were played, nothing counts that day for either of them in a match together; at a table
     of more, for each player of such a pair), then the daily coin limit (``DAILY_COIN_MATCHES``
     paying matches per player)."""
-    verdicts = by_game(end)
+    verdicts = by_rule(end)
     if not any(v.counts for v in verdicts.values()):
         return verdicts
     repeated = {p for a, b, key in end.pairs if day.pair_matches(key) >= PAIR_DAILY_MATCHES for p in (a, b)}
@@ -42,20 +42,20 @@ def decide(end: MatchEnd, day: DayTally) -> dict[str, Verdict]:
     }
 
 
-def verdicts_of(data: Mapping[str, Any]) -> dict[str, Verdict]:
+def verdicts_of(data: Mapping[str, Any], judging: Judging = STANDARD) -> dict[str, Verdict]:
     """Each player's verdict on a ``MatchEnded``: the published ``verdict`` when it has one for every
     player, else (an event from before verdicts: the upcast) the rule of that time. Empty for a
-    malformed event."""
-    end = MatchEnd.from_data(data)
+    malformed event. ``judging``: its game's (``libs.games.offer.FairPlay``)."""
+    end = MatchEnd.from_data(data, judging)
     if end is None:
         return {}
     published = data.get("verdict")
     if isinstance(published, Mapping):
         read = {p: Verdict.from_data(published.get(p)) for p in end.players}
         if all(v is not None for v in read.values()):
-            allowed = by_game(end)
+            allowed = by_rule(end)
             return {p: _within(v, allowed[p]) for p, v in read.items() if v is not None}
-    return by_game(end, early_concede_rule=False)
+    return by_rule(end, early_concede_rule=False)
 
 
 def _within(published: Verdict, allowed: Verdict) -> Verdict:

@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from libs.games import codec
+from libs import codec
 from libs.games.offer import Offer
 
 Event = dict[str, Any]
@@ -166,14 +166,17 @@ class Result:
 class Param:
     """One field of a player command, as data (the API turns it into its input schema): ``kind`` is
     ``id`` (a short string: an instance or card id), ``ids`` (a list of them), ``int`` or ``bool``;
-    ``low``/``high``: an int's range, or an ``ids`` list's length bounds; ``doc`` for the API's
-    document."""
+    ``low``/``high``: an int's range, or an ``ids`` list's length bounds; ``choices``: the ids an
+    ``id`` or ``ids`` may hold (empty: any); ``distinct``: an ``ids`` list holds no id twice; ``doc``
+    for the API's document."""
 
     kind: str
     required: bool = False
     low: int | None = None
     high: int | None = None
     doc: str = ""
+    choices: tuple[str, ...] = ()
+    distinct: bool = False
 
 
 @dataclass(frozen=True)
@@ -211,6 +214,10 @@ class Game(ABC):
     offer: ClassVar[Offer] = Offer()
     """What the game offers the other services (queues, ladder, rewards, progress, collection:
     ``libs.games.offer``); the default offers nothing but matches."""
+    setup_options: ClassVar[Mapping[str, Param]] = {}
+    """The options of an operator's match set-up (``Setup.options``), as data: the API's input schema
+    of ``POST /v1/admin/matches`` is built from every game's; the game judges them in ``setup``
+    (``IllegalSetup``). None by default."""
 
     # -- the decider -----------------------------------------------------------------------------
 
@@ -307,7 +314,7 @@ class Game(ABC):
 
     state_class: ClassVar[type | None] = None
     """The state's class when it is a frozen dataclass of frozen dataclasses, tuples, mappings and
-    JSON scalars: ``snapshot`` and ``restore`` then follow its type hints (``libs.games.codec``)."""
+    JSON scalars: ``snapshot`` and ``restore`` then follow its type hints (``libs.codec``)."""
 
     def snapshot(self, state: State) -> dict[str, Any] | None:
         """``state`` as JSON-able data for ``restore`` (``restore(snapshot(s)) == s``), or None

@@ -14,6 +14,8 @@ attribute ``Game.offer``); the services find it by the game's name through ``lib
 - ``Collection``: how a player gets the game's cards (a ``starter`` collection and packs, or a
   ``welcome`` set claimed once) and the decks saved of them, judged by its ``Cards``, for the economy;
 - ``Daily``: what the game shows of each day (Arcana's ascendant arcana), served by progression;
+- ``FairPlay``: which row of the fair-play table (``libs.fairplay``) judges its ended matches, and the
+  table sizes a ``MatchEnded`` of it may have.
 - ``Tournament``: the game's tournament (an entry of cards, a single-elimination bracket, place prizes),
   hosted by the match service, entered at the economy.
 """
@@ -160,6 +162,17 @@ class Daily:
 
 
 @dataclass(frozen=True)
+class FairPlay:
+    """How the fair-play rules (``libs.fairplay``, docs/rules.md "Fair play") judge the game's ended
+    matches: ``rule``, a row of their table by its name (``standard``: Arcana's, the default;
+    ``winner_paid``: the line's; ``casual_only``: the arena's), and ``seats``, the players a
+    ``MatchEnded`` of the game may have (another count is malformed)."""
+
+    rule: str = "standard"
+    seats: tuple[int, ...] = (2,)
+
+
+@dataclass(frozen=True)
 class Prize:
     """What the places ``first``..``last`` of a bracket (1: the winner) are each paid."""
 
@@ -203,4 +216,5 @@ class Offer:
     progress: Progress = Progress()
     collection: Collection | None = None
     daily: Daily | None = None
+    fair_play: FairPlay = FairPlay()
     tournament: Tournament | None = None

@@ -16,10 +16,12 @@ import os
 import threading
 from collections.abc import Iterable
 
+from libs.contracts.base import FIRST_GAME
 from libs.games import Game, Offer
+from libs.games.offer import FairPlay
 
 BUILT_IN = ("libs.games.arcana.game", "libs.games.line.game", "libs.games.arena.game")
-DEFAULT_GAME = "arcana"
+DEFAULT_GAME = FIRST_GAME  # a request or an event that names no game: the first game's, as before games
 GAMES_SETTING = "ARCANA_GAMES"
 
 _games: dict[str, Game] = {}
@@ -86,6 +88,15 @@ def offer(name: str) -> Offer:
 def offers() -> dict[str, Offer]:
     """Every hosted game's offer, by name."""
     return {g.name: g.offer for g in games()}
+
+
+def fair_play(name: str) -> FairPlay:
+    """How the fair-play rules judge an ended match of the game called ``name`` (its offer's; the
+    default row for a game not hosted here, as for one that names none)."""
+    try:
+        return offer(name).fair_play
+    except UnknownGame:
+        return FairPlay()
 
 
 def is_game(name: object) -> bool:

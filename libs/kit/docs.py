@@ -4,7 +4,8 @@
 - in ``docs/architecture.md``, between ``<!-- generated: NAME -->`` and ``<!-- end: NAME -->``:
   ``flows``, who publishes and who consumes which topic and type, from every service's definition
   (``ServiceDef.events`` and ``ServiceDef.subscriptions``, the kit's own included), and
-  ``layers``, the layers of ``libs`` from the import contract in ``pyproject.toml``.
+  ``layers``, the layers of ``libs`` from the import contract in ``pyproject.toml``;
+- in ``docs/operations.md``, the block ``settings``: every setting as ``libs.config`` declares it.
 
 A test regenerates each and compares it with the checked-in text (``tests/unit/test_event_catalog.py``).
 """
@@ -17,6 +18,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from libs import config
 from libs.config import PROJECT_ROOT
 from libs.kit.catalog import render as render_catalog
 from libs.kit.definition import ServiceDef, Subscription
@@ -75,6 +77,31 @@ def render_layers(pyproject: Path = PROJECT_ROOT / "pyproject.toml") -> str:
     return "\n".join(rows)
 
 
+def render_settings(settings: list[Any] | None = None) -> str:
+    """The table of every setting ``libs.config`` declares: name, type, default, what it is."""
+    rows = ["| setting | type | default | what it is |", "|---|---|---|---|"]
+    for s in config.SETTINGS if settings is None else settings:
+        if isinstance(s, config.SettingFamily):
+            name, default = s.pattern.format("<NAME>"), "its user's"
+        else:
+            name, default = s.name, "(a secret)" if s.secret and s.default else _shown(s.default)
+        kind = (
+            getattr(s.parse, "__name__", "")
+            .lstrip("_")
+            .replace("flag", "on/off")
+            .replace("names", "names, comma-separated")
+        )
+        file = " (or a file: `" + name + "_FILE`)" if getattr(s, "secret", False) else ""
+        rows.append(f"| `{name}` | {kind} | {default} | {s.doc}{file} |")
+    return "\n".join(rows) + "\n"
+
+
+def _shown(default: object) -> str:
+    if default is None or default == "" or default == ():
+        return "unset"
+    return f"`{default}`"
+
+
 def replace_block(text: str, name: str, content: str) -> str:
     """``text`` with the generated block ``name`` holding ``content``; raises if there is none."""
     pattern = re.compile(rf"(<!-- generated: {name} [^>]*-->\n)(.*?)(<!-- end: {name} -->)", re.S)
@@ -89,7 +116,9 @@ def generated(services: list[ServiceDef]) -> dict[Path, str]:
     text = architecture.read_text()
     text = replace_block(text, "flows", render_flows(services))
     text = replace_block(text, "layers", render_layers())
-    return {DOCS / "events.md": render_catalog(services), architecture: text}
+    operations = DOCS / "operations.md"
+    settings = replace_block(operations.read_text(), "settings", render_settings())
+    return {DOCS / "events.md": render_catalog(services), architecture: text, operations: settings}
 
 
 def main() -> None:

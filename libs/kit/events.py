@@ -8,13 +8,12 @@ from every catalog.
 
 from __future__ import annotations
 
-import dataclasses
-import typing
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from libs.contracts.base import IntegrationEvent, MalformedEvent, integration_event, type_name
+from libs import codec
+from libs.contracts.base import IntegrationEvent, MalformedEvent, integration_event
 
 __all__ = [
     "EventCatalog",
@@ -24,7 +23,6 @@ __all__ = [
     "describe",
     "integration_event",
     "qualified_type",
-    "type_name",
 ]
 
 
@@ -67,8 +65,6 @@ def qualified_type(event: Any) -> str:
 
 def describe(event: Any) -> list[FieldDoc]:
     """Each field of ``event``: name, type as written for readers, and its doc."""
-    hints = typing.get_type_hints(event)
     return [
-        FieldDoc(f.name, type_name(hints[f.name]), str(f.metadata.get("doc", "")))
-        for f in dataclasses.fields(event)
+        FieldDoc(f.name, f.kind.name(), str(f.field.metadata.get("doc", ""))) for f in codec.fields_of(event)
     ]

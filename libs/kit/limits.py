@@ -19,7 +19,6 @@ The purge policy deletes counters whose window ended (:func:`purge_rate_limits`)
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,7 +28,7 @@ import psycopg
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
-from libs import clock
+from libs import clock, config
 from libs.kit.errors import Problem
 from libs.web.auth import current_player
 from libs.web.context import service_context
@@ -66,10 +65,9 @@ class PlayerLimit:
 
     def current(self) -> tuple[int, int]:
         """(per_window, window_seconds) as configured now."""
-        prefix = f"ARCANA_{self.setting}"
         return (
-            int(os.environ.get(f"{prefix}_PER_WINDOW", self.per_window)),
-            int(os.environ.get(f"{prefix}_WINDOW_SECONDS", self.window_seconds)),
+            config.PLAYER_LIMIT_PER_WINDOW.get(self.setting, self.per_window),
+            config.PLAYER_LIMIT_WINDOW_SECONDS.get(self.setting, self.window_seconds),
         )
 
 

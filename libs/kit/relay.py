@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import threading
 
+from libs import config
 from libs.bus import metrics
 from libs.bus.publication import Publication
 from libs.bus.relay import CHECK_MODES, OutboxRelay, SchemaCheck
@@ -43,7 +43,7 @@ def declared_check(service: str) -> SchemaCheck | None:
 def check_mode() -> str:
     """``ARCANA_SCHEMA_CHECK``: ``off``, ``log`` (the default: a violation is logged, the event
     published) or ``strict`` (the page is refused: the tests run so)."""
-    mode = os.environ.get("ARCANA_SCHEMA_CHECK", "log")
+    mode = config.SCHEMA_CHECK.get()
     if mode not in CHECK_MODES:
         raise ValueError(f"ARCANA_SCHEMA_CHECK must be one of {', '.join(CHECK_MODES)}, not {mode!r}")
     return mode

@@ -23,7 +23,7 @@ from libs.kit.registry import definition
 
 def schema_of(defn: ServiceDef) -> str:
     """The schema a process uses for ``defn``: ``ARCANA_<NAME>_SCHEMA`` or the service's name."""
-    return os.environ.get(f"ARCANA_{defn.name.upper()}_SCHEMA", defn.schema)
+    return config.SCHEMA.get(defn.name, defn.schema)
 
 
 _built: dict[str, tuple[Runtime, Any]] = {}

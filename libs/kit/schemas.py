@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import types
-import typing
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from libs.contracts.base import conforms, field_types, type_name
+from libs import codec
 from libs.kit.events import qualified_type
 
 if TYPE_CHECKING:
@@ -30,24 +28,6 @@ if TYPE_CHECKING:
 Check = Callable[[str, "RecordedEvent"], list[str]]
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
-
-
-def _json_type(hint: Any) -> dict[str, Any]:
-    if hint is Any:
-        return {}
-    if hint is type(None) or hint is None:
-        return {"type": "null"}
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin in (typing.Union, types.UnionType):
-        return {"anyOf": [_json_type(a) for a in args]}
-    if origin in (list, tuple):
-        return {"type": "array", "items": _json_type(args[0]) if args else {}}
-    if origin is dict:
-        return {"type": "object", "additionalProperties": _json_type(args[1]) if args else {}}
-    simple = {str: "string", bool: "boolean", int: "integer", float: "number"}
-    if hint in simple:
-        return {"type": simple[hint]}
-    raise TypeError(f"no JSON type for {hint!r}")
 
 
 def _since(f: dataclasses.Field[Any]) -> int:
@@ -61,23 +41,18 @@ def versions(event: type[Any]) -> list[int]:
     return list(range(min(added) - 1, event.VERSION + 1)) if added else [event.VERSION]
 
 
-def _fields_of(event: type[Any], version: int) -> list[dataclasses.Field[Any]]:
-    return [f for f in dataclasses.fields(event) if _since(f) <= version]
+def _fields_of(event: type[Any], version: int) -> list[codec.Field]:
+    return [f for f in codec.fields_of(event) if _since(f.field) <= version]
 
 
 def json_schema(event: type[Any], topic: str, version: int | None = None) -> dict[str, Any]:
     """The JSON Schema of ``event``'s data at ``version`` (default: its own) as ``topic`` carries it."""
     version = version or event.VERSION
-    hints = typing.get_type_hints(event)
     fields = _fields_of(event, version)
     properties = {
-        f.name: {**_json_type(hints[f.name]), "description": str(f.metadata.get("doc", ""))} for f in fields
+        f.name: {**f.kind.schema(), "description": str(f.field.metadata.get("doc", ""))} for f in fields
     }
-    required = [
-        f.name
-        for f in fields
-        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-    ]
+    required = [f.name for f in fields if f.required]
     return {
         "$schema": DIALECT,
         "$id": schema_path(topic, event, version).as_posix(),
@@ -96,22 +71,13 @@ def problems(
     """What in ``data`` does not match ``event``'s declaration at ``version`` (default: its own;
     empty: it conforms). ``exact``: no key beyond the declared ones (the engine's own events, which
     have no older or newer shape)."""
-    hints = field_types(event)
-    found = []
-    for f in _fields_of(event, version or event.VERSION):
-        if f.name not in data:
-            if _required(f):
-                found.append(f"{event.TYPE}: no {f.name!r}")
-        elif not conforms(data[f.name], hints[f.name]):
-            found.append(f"{event.TYPE}: {f.name!r} is not {type_name(hints[f.name])}: {data[f.name]!r:.80}")
+    found = [
+        f"{event.TYPE}: {p}" for p in codec.problems(event, data, _fields_of(event, version or event.VERSION))
+    ]
     if exact:
         extra = sorted(set(data) - {f.name for f in dataclasses.fields(event)})
         found += [f"{event.TYPE}: {k!r} is not declared" for k in extra]
     return found
-
-
-def _required(f: dataclasses.Field[Any]) -> bool:
-    return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
 
 
 def schema_path(topic: str, event: type[Any], version: int | None = None) -> Path:

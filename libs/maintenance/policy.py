@@ -19,13 +19,13 @@ Settings: ``ARCANA_IDEMPOTENCY_KEEP_HOURS`` (default 24), ``ARCANA_INBOX_HORIZON
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from psycopg_pool import ConnectionPool
 
+from libs import config
 from libs.bus.purge import purge_inbox
 from libs.kit.limits import purge_rate_limits
 from libs.web.idempotency import purge_idempotency_keys
@@ -44,17 +44,16 @@ class PurgePolicy:
         """The policy of ``ARCANA_IDEMPOTENCY_KEEP_HOURS`` and ``ARCANA_INBOX_HORIZON_DAYS``; raises
         ``ValueError`` for a value that is not a positive number."""
         return cls(
-            idempotency_keep=timedelta(hours=_positive("ARCANA_IDEMPOTENCY_KEEP_HOURS", 24)),
-            inbox_horizon=timedelta(days=_positive("ARCANA_INBOX_HORIZON_DAYS", 30)),
-            closed_keep=timedelta(hours=_positive("ARCANA_CLOSED_TICKETS_KEEP_HOURS", 24)),
+            idempotency_keep=timedelta(hours=_positive(config.IDEMPOTENCY_KEEP_HOURS)),
+            inbox_horizon=timedelta(days=_positive(config.INBOX_HORIZON_DAYS)),
+            closed_keep=timedelta(hours=_positive(config.CLOSED_TICKETS_KEEP_HOURS)),
         )
 
 
-def _positive(name: str, default: float) -> float:
-    raw = os.environ.get(name)
-    value = float(raw) if raw else default
+def _positive(setting: config.Setting[float]) -> float:
+    value = setting.get()
     if value <= 0:
-        raise ValueError(f"{name} must be a positive number, not {raw!r}")
+        raise ValueError(f"{setting.name} must be a positive number, not {value!r}")
     return value
 
 

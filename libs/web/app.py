@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -50,7 +49,7 @@ def base_app(
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["arcana"] = ServiceContext(service, schema, settings, pool)
-    hops = int(os.environ.get("ARCANA_TRUSTED_PROXIES", "0") or 0)
+    hops = config.TRUSTED_PROXIES.get()
     if hops > 0:  # behind an Ingress: take the client address from X-Forwarded-For
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     observability.install(app, service)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,10 +13,11 @@ from flask import current_app, g
 from psycopg.pq import TransactionStatus
 from psycopg_pool import ConnectionPool
 
+from libs import config
 from libs.config import Settings
 from libs.db.pool import CONNECTION_KWARGS
 
-POOL_TIMEOUT_SECONDS = float(os.environ.get("ARCANA_DB_POOL_TIMEOUT", "5"))  # then 503, not a hang
+POOL_TIMEOUT_SECONDS = config.DB_POOL_TIMEOUT.get()  # then 503, not a hang
 
 
 def lazy_pool(url: str, *, max_size: int = 10, name: str = "arcana-web") -> ConnectionPool:

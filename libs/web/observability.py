@@ -32,6 +32,7 @@ from prometheus_client import (
     multiprocess,
 )
 
+from libs import config
 from libs.web.errors import ApiError
 from libs.web.long_polls import is_long_poll
 
@@ -93,7 +94,7 @@ def _count_long_polls(app: Flask, service: str) -> None:
 
 def metrics_response() -> Response:
     """The Prometheus exposition (all workers' when ``PROMETHEUS_MULTIPROC_DIR`` is set)."""
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    if config.PROMETHEUS_MULTIPROC_DIR.get():
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
         data = generate_latest(registry)

@@ -17,7 +17,6 @@ within ``ttl_seconds`` in every other process. Expiry follows ``libs.clock``, so
 
 from __future__ import annotations
 
-import os
 import threading
 import uuid
 from collections.abc import Callable
@@ -29,10 +28,10 @@ import psycopg
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
-from libs import clock
+from libs import clock, config
 from libs.web.auth import TokenClaims
 
-DEFAULT_TTL_SECONDS = float(os.environ.get("ARCANA_REVOCATION_CACHE_SECONDS", "10"))
+DEFAULT_TTL_SECONDS = config.REVOCATION_CACHE_SECONDS.get()
 _MAX_ENTRIES = 50_000
 
 

@@ -12,21 +12,22 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import os
 import secrets
 import threading
 from dataclasses import dataclass
 
+from libs import config
+
 SALT_BYTES = 16
 KEY_BYTES = 32
-_KDF_SLOTS = threading.BoundedSemaphore(int(os.environ.get("ARCANA_KDF_CONCURRENCY", "4")))
+_KDF_SLOTS = threading.BoundedSemaphore(config.KDF_CONCURRENCY.get())
 
 
 @dataclass(frozen=True)
 class ScryptParams:
-    n: int = 2**15
-    r: int = 8
-    p: int = 3
+    n: int = config.SCRYPT_N.default
+    r: int = config.SCRYPT_R.default
+    p: int = config.SCRYPT_P.default
 
     def __post_init__(self) -> None:
         if self.n < 2 or self.n & (self.n - 1) or self.r < 1 or self.p < 1:
@@ -35,12 +36,7 @@ class ScryptParams:
     @classmethod
     def from_env(cls) -> ScryptParams:
         """Raises ``ValueError`` for a non-integer or invalid value."""
-        d = cls()
-        return cls(
-            n=int(os.environ.get("ARCANA_SCRYPT_N", d.n)),
-            r=int(os.environ.get("ARCANA_SCRYPT_R", d.r)),
-            p=int(os.environ.get("ARCANA_SCRYPT_P", d.p)),
-        )
+        return cls(n=config.SCRYPT_N.get(), r=config.SCRYPT_R.get(), p=config.SCRYPT_P.get())
 
 
 def _b64(raw: bytes) -> str:

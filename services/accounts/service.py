@@ -15,8 +15,8 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from libs import clock
-from libs.config import Settings, env_int
+from libs import clock, config
+from libs.config import Settings
 from libs.contracts import IntegrationEvent
 from libs.eventstore import EventStore, Expect, ExpectedVersion, Repository, Transaction, UnitOfWork
 from libs.web import IssuedToken, TokenClaims, issue_token
@@ -60,27 +60,26 @@ class LoginPolicy:
     - registrations: at most ``register_per_address`` per address in ``register_window_seconds``.
     """
 
-    per_username: int = 10
-    per_address: int = 100
-    window_seconds: int = 900
-    delay_base_seconds: int = 2
-    delay_max_seconds: int = 900
-    register_per_address: int = 10
-    register_window_seconds: int = 3600
-    known_address_seconds: int = 30 * 86_400
+    per_username: int = config.LOGIN_MAX_PER_USERNAME.default
+    per_address: int = config.LOGIN_MAX_PER_ADDRESS.default
+    window_seconds: int = config.LOGIN_WINDOW_SECONDS.default
+    delay_base_seconds: int = config.LOGIN_DELAY_BASE_SECONDS.default
+    delay_max_seconds: int = config.LOGIN_DELAY_MAX_SECONDS.default
+    register_per_address: int = config.REGISTER_MAX_PER_ADDRESS.default
+    register_window_seconds: int = config.REGISTER_WINDOW_SECONDS.default
+    known_address_seconds: int = config.LOGIN_KNOWN_ADDRESS_SECONDS.default
 
     @classmethod
     def from_env(cls) -> LoginPolicy:
-        d = cls()
         return cls(
-            per_username=env_int("ARCANA_LOGIN_MAX_PER_USERNAME", d.per_username),
-            per_address=env_int("ARCANA_LOGIN_MAX_PER_ADDRESS", d.per_address),
-            window_seconds=env_int("ARCANA_LOGIN_WINDOW_SECONDS", d.window_seconds),
-            delay_base_seconds=env_int("ARCANA_LOGIN_DELAY_BASE_SECONDS", d.delay_base_seconds),
-            delay_max_seconds=env_int("ARCANA_LOGIN_DELAY_MAX_SECONDS", d.delay_max_seconds),
-            register_per_address=env_int("ARCANA_REGISTER_MAX_PER_ADDRESS", d.register_per_address),
-            register_window_seconds=env_int("ARCANA_REGISTER_WINDOW_SECONDS", d.register_window_seconds),
-            known_address_seconds=env_int("ARCANA_LOGIN_KNOWN_ADDRESS_SECONDS", d.known_address_seconds),
+            per_username=config.LOGIN_MAX_PER_USERNAME.get(),
+            per_address=config.LOGIN_MAX_PER_ADDRESS.get(),
+            window_seconds=config.LOGIN_WINDOW_SECONDS.get(),
+            delay_base_seconds=config.LOGIN_DELAY_BASE_SECONDS.get(),
+            delay_max_seconds=config.LOGIN_DELAY_MAX_SECONDS.get(),
+            register_per_address=config.REGISTER_MAX_PER_ADDRESS.get(),
+            register_window_seconds=config.REGISTER_WINDOW_SECONDS.get(),
+            known_address_seconds=config.LOGIN_KNOWN_ADDRESS_SECONDS.get(),
         )
 
 

@@ -4,18 +4,19 @@ enforces it)."""
 
 from __future__ import annotations
 
-from libs.config import env_int
+from libs import config
 from services.economy.domain.bounds import Ceiling
 
-DEFAULT_GRANT_CEILING = Ceiling(coins=10_000, dust=10_000, free_packs=20)
+DEFAULT_GRANT_CEILING = Ceiling(
+    config.GRANT_MAX_COINS.default, config.GRANT_MAX_DUST.default, config.GRANT_MAX_PACKS.default
+)
 
 
 def grant_ceiling() -> Ceiling:
-    d = DEFAULT_GRANT_CEILING
     return Ceiling(
-        coins=env_int("ARCANA_GRANT_MAX_COINS", d.coins),
-        dust=env_int("ARCANA_GRANT_MAX_DUST", d.dust),
-        free_packs=env_int("ARCANA_GRANT_MAX_PACKS", d.free_packs),
+        coins=config.GRANT_MAX_COINS.get(),
+        dust=config.GRANT_MAX_DUST.get(),
+        free_packs=config.GRANT_MAX_PACKS.get(),
     )
 
 

@@ -20,6 +20,8 @@ import psycopg
 from psycopg import sql
 
 from libs import fairplay
+from libs.games import registry
+from libs.games.offer import FairPlay
 from services.match.domain import Event
 
 Conn = psycopg.Connection[Any]
@@ -61,12 +63,18 @@ def _count(conn: Conn, schema: str, day: date, keys: Sequence[str]) -> None:
         )
 
 
+def _judging(data: dict[str, Any]) -> FairPlay:
+    """How the fair-play rules judge the match ``data`` (a ``MatchEnded``'s) ended: as its game's
+    offer says."""
+    return registry.fair_play(str(data.get("game") or registry.DEFAULT_GAME))
+
+
 def judged(conn: Conn, schema: str, events: Sequence[Event], day: date) -> list[Event]:
     """``events`` with their ``MatchEnded`` (if any) carrying each player's verdict, the day's tally
     counting it. A MatchEnded the rule cannot read (malformed) is left as it is."""
     out = list(events)
     for i, (kind, data) in enumerate(out):
-        end = fairplay.MatchEnd.from_data(data) if kind == MATCH_ENDED else None
+        end = fairplay.MatchEnd.from_data(data, _judging(data)) if kind == MATCH_ENDED else None
         if end is None:
             continue
         before = _tally(conn, schema, day, end)

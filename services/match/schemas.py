@@ -28,23 +28,21 @@ def id_field(**kwargs: Any) -> ma.fields.String:
     return ma.fields.String(validate=v.Length(min=1, max=16), **kwargs)
 
 
-# A deck is judged by its game alone (422 ``invalid_deck``): the games' card ids and sizes differ,
-# so the document states each game's rule in words (a schema-wide enum of Arcana's ids would be
-# false for the line, and for the arena, which deals from one shared pile and ignores any deck).
-_ARCANA = registry.get(registry.DEFAULT_GAME)
-_ARCANA_IDS = sorted(a["id"] for a in _ARCANA.catalog()["arcana"])
-DECK_SIZE = len(_ARCANA.starter_deck)
+# A deck is judged by its game alone (422 ``invalid_deck``): the games' card ids and sizes differ
+# (a schema-wide enum of one game's ids would be false for the others), so the document states each
+# hosted game's starter deck size, from the registry.
 
 
 def deck_field(**kwargs: Any) -> ma.fields.List:
     """A deck as card ids. Its legality is the game's to judge (422 ``invalid_deck``)."""
+    sizes = "; ".join(f"{g.name}: {len(g.starter_deck)}" for g in registry.games() if g.starter_deck)
     return ma.fields.List(
         ma.fields.String(validate=v.Length(min=1, max=40)),
         validate=v.Length(max=40),
         metadata={
-            "description": f"card ids of the game's catalog (`GET /v1/catalog`). Arcana: {DECK_SIZE} "
-            "ids, at most 2 copies of a card (1 of a legendary); the line: five different cards; "
-            "the arena: ignored (one shared pile). Refused with 422 `invalid_deck` otherwise",
+            "description": "card ids of the game's catalog (`GET /v1/catalog?game=<game>`), judged by the "
+            f"game (422 `invalid_deck` otherwise); its starter deck's size: {sizes}; a game without "
+            "decks ignores it",
         },
         **kwargs,
     )
@@ -60,12 +58,17 @@ class _Command(StrictSchema):
 def _param_field(param: Param, required: bool) -> ma.fields.Field:
     """The marshmallow field of a command's ``Param``."""
     meta = {"description": param.doc} if param.doc else {}
+    one_of = [v.OneOf(param.choices)] if param.choices else []
     if param.kind == "id":
         length = v.Length(min=1, max=param.high if param.high is not None else 40)
-        return ma.fields.String(required=required, validate=length, metadata=meta)
+        return ma.fields.String(required=required, validate=[length, *one_of], metadata=meta)
     if param.kind == "ids":
         length = v.Length(min=param.low, max=param.high if param.high is not None else 40)
-        item = ma.fields.String(validate=v.Length(min=1, max=shapes.ID_MAX))
+        item = ma.fields.String(validate=[v.Length(min=1, max=shapes.ID_MAX), *one_of])
+        if param.distinct:
+            return ma.fields.List(
+                item, required=required, validate=[length, _distinct], metadata={**meta, "uniqueItems": True}
+            )
         return ma.fields.List(item, required=required, validate=length, metadata=meta)
     if param.kind == "int":
         low = param.low if param.low is not None else -(2**31)
@@ -74,6 +77,11 @@ def _param_field(param: Param, required: bool) -> ma.fields.Field:
     if param.kind == "bool":
         return ma.fields.Boolean(required=required, metadata=meta)
     raise ValueError(f"unknown command field kind {param.kind!r}")
+
+
+def _distinct(items: list[str]) -> None:
+    if len(set(items)) != len(items):
+        raise ma.ValidationError("the ids must be distinct")
 
 
 def _loosest(params: list[Param]) -> Param:
@@ -210,39 +218,48 @@ class AdminPlayer(StrictSchema):
     deck = deck_field(required=True)
 
 
-def _distinct(items: list[str]) -> None:
-    if len(set(items)) != len(items):
-        raise ma.ValidationError("the six arcana must be distinct")
+class _AdminSetup(StrictSchema):
+    """What every game's set-up has; each game's own options are added from the registry."""
 
-
-class AdminSetup(StrictSchema):
-    players = ma.fields.List(
-        ma.fields.Nested(AdminPlayer),
-        required=True,
-        validate=v.Length(min=2, max=4),
-        metadata={"description": "as many as the game seats (Arcana: 2; 422 `invalid_setup` otherwise)"},
-    )
-    first = ma.fields.String(
-        validate=v.Length(min=1, max=64),
-        metadata={"description": "one of the players' ids (422 `invalid_setup` otherwise)"},
-    )
-    shuffle = ma.fields.Boolean(load_default=True)
-    # Checked here for every game (the line and the arena ignore a spread): what the document
-    # states, the server refuses whichever game is named.
-    arcana = ma.fields.List(
-        ma.fields.String(validate=v.OneOf(_ARCANA_IDS)),
-        validate=[v.Length(equal=6), _distinct],
-        metadata={
-            "uniqueItems": True,
-            "description": "the spread in order: 2 early, 2 mid, 2 ending arcana, distinct "
-            "(422 `invalid_arcana` otherwise)",
-        },
-    )
     seed = StrictInteger(validate=v.Range(min=0, max=2**63 - 1))
     date = ma.fields.String(
         validate=v.Length(min=10, max=10),
         metadata={"description": "an ISO date, YYYY-MM-DD (422 `invalid_setup` otherwise)"},
     )
+
+
+@functools.cache
+def admin_setup(games: tuple[str, ...]) -> type[ma.Schema]:
+    """The set-up of an operator's match for the hosted ``games``: the players (as many as some game
+    seats: each game checks its own count), the seed and date, and every game's options
+    (``Game.setup_options``), each as loose as the loosest game allows and documented per game, the
+    game named judging its own (422 with its code; an option of another game is ignored)."""
+    hosted = [registry.get(name) for name in games]
+    seats = sorted(n for g in hosted for n in g.seats)
+    by_option: dict[str, dict[str, Param]] = {}
+    for g in hosted:
+        for name, param in g.setup_options.items():
+            by_option.setdefault(name, {})[g.name] = param
+    fields: dict[str, Any] = {
+        "players": ma.fields.List(
+            ma.fields.Nested(AdminPlayer),
+            required=True,
+            validate=v.Length(min=seats[0], max=seats[-1]),
+            metadata={"description": "as many as the game seats (422 `invalid_setup` otherwise)"},
+        )
+    }
+    for name, params in by_option.items():
+        found = list(params.values())
+        loose = replace(_loosest(found), choices=_choices(found), distinct=all(p.distinct for p in found))
+        fields[name] = _param_field(replace(loose, doc=_per_game(params)), required=False)
+    return type("AdminSetup", (_AdminSetup,), fields)
+
+
+def _choices(params: list[Param]) -> tuple[str, ...]:
+    """The ids an option may hold in some game (any, when one game takes any)."""
+    if any(not p.choices for p in params):
+        return ()
+    return tuple(sorted({c for p in params for c in p.choices}))
 
 
 class AdminMatchIn(StrictSchema):
@@ -252,7 +269,7 @@ class AdminMatchIn(StrictSchema):
         metadata={"description": "always `admin`: operator matches pay and move nothing"},
     )
     game = _game_field()
-    setup = ma.fields.Nested(AdminSetup, required=True)
+    setup = ma.fields.Nested(lambda: admin_setup(tuple(registry.names()))(), required=True)
 
 
 class CreatedOut(ma.Schema):

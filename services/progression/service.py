@@ -19,7 +19,7 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool
 
-from libs import clock
+from libs import clock, codec
 from libs.eventstore import EventStore, Fold, RecordedEvent, Repository, Snapshots, Transaction, UnitOfWork
 from services.progression import projections
 from services.progression.domain import (
@@ -41,31 +41,12 @@ T = TypeVar("T")
 Conn = psycopg.Connection[Any]
 
 
-def _save_pass(s: season_pass.SeasonPass) -> dict[str, Any]:
-    return {"player_id": s.player_id, "season_id": s.season_id, "xp": s.xp, "sources": sorted(s.sources)}
-
-
-def _load_pass(kept: dict[str, Any]) -> season_pass.SeasonPass:
-    return season_pass.SeasonPass(kept["player_id"], kept["season_id"], kept["xp"], set(kept["sources"]))
-
-
-# A pass's ``version`` is its stream's: ``Repository.get`` sets it from the snapshot's.
-PASS_SNAPSHOTS = Snapshots(1, _save_pass, _load_pass, every=50)
-
-
-def _save_line(s: track.LineProgress) -> dict[str, Any]:
-    kept = {"arena_xp": s.arena_xp, "training_battles": s.training_battles, "matches": sorted(s.matches)}
-    return {"player_id": s.player_id, **kept}
-
-
-def _load_line(kept: dict[str, Any]) -> track.LineProgress:
-    return track.LineProgress(
-        kept["player_id"], kept["arena_xp"], kept["training_battles"], frozenset(kept["matches"])
-    )
-
-
-# The line's ``matches`` grows with every line match: a snapshot every 50 events stands in for them.
-LINE_SNAPSHOTS = Snapshots(1, _save_line, _load_line, every=50)
+# Through the one codec (``libs.codec``), in the form the shape-1 snapshots were written by hand (a
+# pass now keeps its ``version`` too; one stored without it loads with 0). A pass's ``version`` is
+# its stream's: ``Repository.get`` sets it from the snapshot's. The line's ``matches`` grows with
+# every line match: a snapshot every 50 events stands in for them.
+PASS_SNAPSHOTS = Snapshots(1, codec.encode, codec.decoder(season_pass.SeasonPass), every=50)
+LINE_SNAPSHOTS = Snapshots(1, codec.encode, codec.decoder(track.LineProgress), every=50)
 
 
 def _evolving(evolve: Callable[[Any, Event], Any]) -> Callable[[Any, RecordedEvent], Any]:

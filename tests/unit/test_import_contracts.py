@@ -54,6 +54,9 @@ PLANTS = [
     ("libs/eventstore/leak.py", "libs.bus.relay", "Layers of libs"),
     ("libs/web/leak.py", "libs.kit.web", "Layers of libs"),
     ("libs/games/arcana/leak.py", "libs.clock", "Layers of libs"),
+    # the codec, below the contracts and the games that read their types through it
+    ("libs/codec/leak.py", "psycopg", "The codec is pure"),
+    ("libs/codec/kinds.py", "libs.contracts.base", "Layers of libs"),
     # the kit's declarations (imported by domain code) reaching for its run-time parts
     ("libs/kit/events.py", "libs.kit.runtime", "Layers of the kit"),
     # circles: within a package of libs, and within a service

@@ -57,6 +57,24 @@ COMMANDS: dict[str, CommandShape] = {
 }
 
 
+SETUP_OPTIONS: dict[str, Param] = {
+    "first": Param(
+        "id", high=64, doc="the player who starts: one of the players' ids (422 `invalid_setup` otherwise)"
+    ),
+    "shuffle": Param(
+        "bool", doc="whether the decks are shuffled (default true; false: dealt in their order)"
+    ),
+    "arcana": Param(
+        "ids",
+        low=6,
+        high=6,
+        choices=tuple(sorted(a.id for a in rules.ARCANA.values())),
+        distinct=True,
+        doc="the spread in order: 2 early, 2 mid, 2 ending arcana, distinct (422 `invalid_arcana` otherwise)",
+    ),
+}
+
+
 class Arcana(Game):
     name: ClassVar[str] = "arcana"
     seats: ClassVar[frozenset[int]] = frozenset({2})
@@ -66,6 +84,7 @@ class Arcana(Game):
     events: ClassVar[tuple[Any, ...]] = facts.FACTS
     public_events: ClassVar[tuple[Any, ...]] = tuple(facts.PUBLIC.values())
     offer: ClassVar[Offer] = OFFER
+    setup_options: ClassVar[Mapping[str, Param]] = SETUP_OPTIONS
 
     def setup(self, setup: Setup) -> list[dict[str, Any]]:
         """``options``: ``first`` (a player id), ``shuffle``, ``arcana`` (6 ids), ``date`` (the

@@ -64,7 +64,7 @@ COMMANDS: dict[str, CommandShape] = {
 class Arena(Game):
     name: ClassVar[str] = "arena"
     seats: ClassVar[frozenset[int]] = frozenset(SEATS)
-    state_class: ClassVar[type | None] = State  # snapshots by its type hints (``libs.games.codec``)
+    state_class: ClassVar[type | None] = State  # snapshots by its type hints (``libs.codec``)
     snapshot_shape: ClassVar[int] = 1  # bump it when ``State`` (or a class it holds) changes
     errors: ClassVar[tuple[type[IllegalCommand], ...]] = ERRORS
     commands: ClassVar[Mapping[str, CommandShape]] = COMMANDS

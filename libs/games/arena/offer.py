@@ -4,7 +4,7 @@ and 20 to every other place; pass XP like a casual Arcana match, the quests ever
 
 from __future__ import annotations
 
-from libs.games.offer import CASUAL, Offer, Progress, Queue, Reward, Rewards
+from libs.games.offer import CASUAL, FairPlay, Offer, Progress, Queue, Reward, Rewards
 
 from .constants import SEATS
 
@@ -16,4 +16,5 @@ OFFER = Offer(
     queue=Queue((CASUAL,), tuple(sorted(SEATS)), choose_sizes=True),
     rewards=Rewards.every_mode(Reward("coins", WIN_COINS), Reward("coins", PLACE_COINS)),
     progress=Progress(facts=SHARED_FACTS),
+    fair_play=FairPlay("casual_only", tuple(sorted(SEATS))),
 )

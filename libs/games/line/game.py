@@ -36,7 +36,7 @@ from .state import State, state_hash
 class Line(Game):
     name: ClassVar[str] = "line"
     seats: ClassVar[frozenset[int]] = frozenset({2})
-    state_class: ClassVar[type | None] = State  # snapshots by its type hints (``libs.games.codec``)
+    state_class: ClassVar[type | None] = State  # snapshots by its type hints (``libs.codec``)
     snapshot_shape: ClassVar[int] = 2  # bump it when ``State`` (or a class it holds) changes
     errors: ClassVar[tuple[type[IllegalCommand], ...]] = ERRORS
     commands: ClassVar[Mapping[str, CommandShape]] = {}

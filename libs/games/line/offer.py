@@ -16,6 +16,7 @@ from libs.games.offer import (
     MMR,
     RANKED,
     Collection,
+    FairPlay,
     Ladder,
     Offer,
     Prize,
@@ -100,6 +101,7 @@ OFFER = Offer(
     collection=Collection(
         LineCards(), LINE_SIZE, MAX_SAVED_LINES, "shards", welcome=WELCOME_SET, autofill=autofill
     ),
+    fair_play=FairPlay("winner_paid"),
     tournament=Tournament(
         TOURNAMENT_ENTRY,
         TOURNAMENT_SEATS,

@@ -55,7 +55,7 @@ def match_credits(ended: MatchEnded, ended_at: datetime) -> list[PlayerCredit | 
     an event without verdict, the rule of its time), by the rewards table (``rewards``): Arcana win
     60, loss 20, a draw 20 each; the line's shards; the arena 60 to the first placement group, 20 to
     every other place. Nothing to anyone else and nothing for a malformed event."""
-    verdicts = fairplay.verdicts_of(ended.data())
+    verdicts = fairplay.verdicts_of(ended.data(), registry.fair_play(ended.game))
     groups = ended.placement_groups()
     paid: list[PlayerCredit | PlayerShards] = []
     for player, verdict in verdicts.items():

@@ -1,17 +1,20 @@
 """A match as JSON, for the snapshots the service keeps of long streams (``restore(snapshot(m)) == m``).
 
-A snapshot holds the ``Match`` (mode, players, bots, clocks, presence, version) and its game's state in
-the game's own form (``Game.snapshot``). Its shape is ``SHAPE`` plus the game's ``snapshot_shape``:
-bump ``SHAPE`` whenever ``Match`` changes (a field added, removed or retyped), and a game bumps its
-own when its state does. A snapshot of another shape (or of a game that keeps none) is ignored: the
-match is folded from its first event, and its next snapshot replaces the old one.
+A snapshot holds the ``Match`` (mode, players, bots, clocks, presence, version) through the one codec
+(``libs.codec``) and its game's state in the game's own form (``Game.snapshot``). Its shape is
+``SHAPE`` plus the game's ``snapshot_shape``: bump ``SHAPE`` whenever ``Match`` changes (a field added,
+removed or retyped), and a game bumps its own when its state does. A snapshot of another shape (or of
+a game that keeps none) is ignored: the match is folded from its first event, and its next snapshot
+replaces the old one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
+from dataclasses import replace
 from typing import Any
+
+from libs import codec
 
 from .model import Match, game_named
 
@@ -30,23 +33,7 @@ def snapshot(m: Match) -> dict[str, Any] | None:
         rules = game_named(m.game).snapshot(m.rules)
         if rules is None:
             return None
-    return {
-        "shape": shape_of(m.game),
-        "match": {
-            "match_id": m.match_id,
-            "mode": m.mode,
-            "players": list(m.players),
-            "bot": m.bot,
-            "created_at": m.created_at.isoformat(),
-            "version": m.version,
-            "rules": rules,
-            "clocks": {k: t.isoformat() for k, t in m.clocks.items()},
-            "disconnected": {p: t.isoformat() for p, t in m.disconnected.items()},
-            "rejected": m.rejected,
-            "game": m.game,
-            "bots": list(m.bots),
-        },
-    }
+    return {"shape": shape_of(m.game), "match": codec.encode(replace(m, rules=rules))}
 
 
 def restore(data: Mapping[str, Any]) -> Match | None:
@@ -54,21 +41,8 @@ def restore(data: Mapping[str, Any]) -> Match | None:
     kept = data.get("match")
     if not isinstance(kept, Mapping) or data.get("shape") != _current_shape(kept.get("game")):
         return None
-    rules = kept["rules"]
-    return Match(
-        match_id=kept["match_id"],
-        mode=kept["mode"],
-        players=tuple(kept["players"]),
-        bot=kept["bot"],
-        created_at=datetime.fromisoformat(kept["created_at"]),
-        version=kept["version"],
-        rules=None if rules is None else game_named(kept["game"]).restore(rules),
-        clocks={k: datetime.fromisoformat(t) for k, t in kept["clocks"].items()},
-        disconnected={p: datetime.fromisoformat(t) for p, t in kept["disconnected"].items()},
-        rejected=kept["rejected"],
-        game=kept["game"],
-        bots=tuple(kept["bots"]),
-    )
+    m: Match = codec.decode(Match, kept)
+    return m if m.rules is None else replace(m, rules=game_named(m.game).restore(m.rules))
 
 
 def _current_shape(game: object) -> str | None:

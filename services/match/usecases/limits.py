@@ -25,8 +25,7 @@ from typing import Any
 
 import psycopg
 
-from libs import clock
-from libs.config import env_int
+from libs import clock, config
 from services.match import store
 from services.match.errors import PracticeInProgress, TooManyRequests
 
@@ -35,19 +34,18 @@ from services.match.errors import PracticeInProgress, TooManyRequests
 class MatchLimits:
     """The per-player caps (settings: ``from_env``)."""
 
-    practice_per_window: int = 10
-    practice_window_seconds: int = 60
-    long_polls_per_player: int = 4
+    practice_per_window: int = config.PRACTICE_MAX_PER_WINDOW.default
+    practice_window_seconds: int = config.PRACTICE_WINDOW_SECONDS.default
+    long_polls_per_player: int = config.LONG_POLLS_PER_PLAYER.default
 
     @classmethod
     def from_env(cls) -> MatchLimits:
         """``ARCANA_PRACTICE_MAX_PER_WINDOW``, ``ARCANA_PRACTICE_WINDOW_SECONDS``,
         ``ARCANA_LONG_POLLS_PER_PLAYER``; unset ones keep the defaults above."""
-        d = cls()
         return cls(
-            practice_per_window=env_int("ARCANA_PRACTICE_MAX_PER_WINDOW", d.practice_per_window),
-            practice_window_seconds=env_int("ARCANA_PRACTICE_WINDOW_SECONDS", d.practice_window_seconds),
-            long_polls_per_player=env_int("ARCANA_LONG_POLLS_PER_PLAYER", d.long_polls_per_player),
+            practice_per_window=config.PRACTICE_MAX_PER_WINDOW.get(),
+            practice_window_seconds=config.PRACTICE_WINDOW_SECONDS.get(),
+            long_polls_per_player=config.LONG_POLLS_PER_PLAYER.get(),
         )
 
 

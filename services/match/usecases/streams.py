@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -30,7 +29,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
-from libs.config import env_int
+from libs import config
 from services.match.domain import Match
 from services.match.errors import TooManyRequests
 from services.match.usecases.polls import TOUCH_EVERY_SECONDS, PlayerReads, advanced
@@ -51,21 +50,15 @@ class StreamSettings:
 
     # Below the 60 s idle timeout of common proxies (ingress-nginx); a client that left is noticed
     # at the second write after it did, so its presence outlives it by two heartbeats at most.
-    heartbeat_seconds: float = 10.0
-    max_seconds: float = 600.0  # then the client resumes: a stream moves to another replica
-    per_player: int = 4  # streams open at once per player in one process
+    heartbeat_seconds: float = config.STREAM_HEARTBEAT_SECONDS.default
+    # then the client resumes: a stream moves to another replica
+    max_seconds: float = config.STREAM_MAX_SECONDS.default
+    per_player: int = config.STREAMS_PER_PLAYER.default  # streams open at once per player in one process
 
     @classmethod
     def from_env(cls) -> StreamSettings:
-        d = cls()
-        heartbeat = _env_float("ARCANA_STREAM_HEARTBEAT_SECONDS", d.heartbeat_seconds)
-        longest = _env_float("ARCANA_STREAM_MAX_SECONDS", d.max_seconds)
-        return cls(heartbeat, longest, env_int("ARCANA_STREAMS_PER_PLAYER", d.per_player))
-
-
-def _env_float(name: str, default: float) -> float:
-    raw = os.environ.get(name, "").strip()
-    return float(raw) if raw else default
+        heartbeat, longest = config.STREAM_HEARTBEAT_SECONDS.get(), config.STREAM_MAX_SECONDS.get()
+        return cls(heartbeat, longest, config.STREAMS_PER_PLAYER.get())
 
 
 class StreamSlots:

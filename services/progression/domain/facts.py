@@ -74,7 +74,9 @@ class MatchResult:
             turns=ended.turns,
             bot=ended.bot,
             stats=dict(ended.stats),
-            counting=frozenset(p for p, v in fairplay.verdicts_of(ended.data()).items() if v.xp),
+            counting=frozenset(
+                p for p, v in fairplay.verdicts_of(ended.data(), offer.fair_play).items() if v.xp
+            ),
             game=ended.game,
             placements=tuple(tuple(group) for group in ended.placements),
             training=frozenset(ended.practice_humans() if offer.queue.trains else ()),

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from libs import fairplay
 from libs.contracts.match import MatchEnded
+from libs.games import registry
 
 from .elo import hidden_step, higher_tier, tier_for, visible_after
 from .mmr import NO_TIER, new_mmr
@@ -53,7 +54,7 @@ def ranked_result(match_ended: MatchEnded) -> RankedResult | None:
     winner, loser = match_ended.winner, match_ended.loser
     if len(players) != 2 or not winner or not loser or winner == loser or {winner, loser} != set(players):
         return None
-    verdicts = fairplay.verdicts_of(match_ended.data())
+    verdicts = fairplay.verdicts_of(match_ended.data(), registry.fair_play(match_ended.game))
     moving = {p for p, v in verdicts.items() if v.rating}
     if not moving:
         return None
@@ -140,7 +141,7 @@ def unmoved(match_ended: MatchEnded) -> list[Unmoved]:
     rating history shows it. Empty for any other match."""
     if not _rated(match_ended):
         return []
-    verdicts = fairplay.verdicts_of(match_ended.data())
+    verdicts = fairplay.verdicts_of(match_ended.data(), registry.fair_play(match_ended.game))
     winner = None if match_ended.draw else match_ended.winner
     match_id = match_ended.match_id
     return [

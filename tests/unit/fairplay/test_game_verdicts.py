@@ -7,17 +7,20 @@ from typing import Any
 
 from libs import fairplay
 from libs.fairplay import DayTally, MatchEnd, Verdict, decide, record
+from libs.games import registry
 
 A, B, C, D, BOT = "a", "b", "c", "d", "bot-1"
 
 
 def line(mode: str, winner: str = A, loser: str = B, **kw: Any) -> MatchEnd:
     bot = BOT if BOT in (winner, loser) else None
-    return MatchEnd(mode, (winner, loser), winner, kw.get("turns", 3), "line_dead", bot, "line")
+    return MatchEnd(mode, (winner, loser), winner, kw.get("turns", 3), "line_dead", bot, "winner_paid")
 
 
 def arena(mode: str = "casual", players: tuple[str, ...] = (A, B, C), turns: int = 12, **kw: Any) -> MatchEnd:
-    return MatchEnd(mode, players, players[0], turns, kw.get("reason", "rounds"), kw.get("bot"), "arena")
+    return MatchEnd(
+        mode, players, players[0], turns, kw.get("reason", "rounds"), kw.get("bot"), "casual_only"
+    )
 
 
 def flags(v: Verdict) -> tuple[bool, bool, bool]:
@@ -95,8 +98,11 @@ def test_a_published_arena_verdict_of_four_players_is_read_and_bounded_by_the_ru
         "bot": None,
         "verdict": {p: Verdict(True, True, False).to_data() for p in players},
     }
-    assert all(not v.counts for v in fairplay.verdicts_of(data).values())  # practice pays nothing
-    casual = fairplay.verdicts_of({**data, "mode": "casual"})
+    arena, line = registry.fair_play("arena"), registry.fair_play("line")
+    assert all(not v.counts for v in fairplay.verdicts_of(data, arena).values())  # practice pays nothing
+    casual = fairplay.verdicts_of({**data, "mode": "casual"}, arena)
     assert set(casual) == set(players) and all(v.coins and v.xp for v in casual.values())
-    assert fairplay.verdicts_of({**data, "players": [A, B, C, D, "e"]}) == {}  # no table of five
-    assert fairplay.verdicts_of({**data, "game": "line", "players": [A, B, C]}) == {}  # the line seats two
+    assert fairplay.verdicts_of({**data, "players": [A, B, C, D, "e"]}, arena) == {}  # no table of five
+    assert (
+        fairplay.verdicts_of({**data, "game": "line", "players": [A, B, C]}, line) == {}
+    )  # the line seats two

@@ -1,6 +1,7 @@
 """Games are plug-ins for the services: no service names a game or imports one (only the match
-service's registry wiring, ``services/match/games.py``, loads them), and each game's offer is what
-the services read about it (``libs.games.offer``)."""
+service's registry wiring, ``services/match/games.py``, loads them), nor do the libraries every
+service shares about matches (the contracts, the fair-play rules), and each game's offer is what the
+services read about it (``libs.games.offer``)."""
 
 from __future__ import annotations
 
@@ -16,14 +17,15 @@ from libs.games import Game, registry
 from libs.games.offer import BUILT_DECK, ELO, MMR, NO_DECK, STARTER_DECK, Offer
 
 SERVICES = PROJECT_ROOT / "services"
+SHARED = [PROJECT_ROOT / "libs" / "contracts", PROJECT_ROOT / "libs" / "fairplay"]  # read by every service
 REGISTRY_WIRING = SERVICES / "match" / "games.py"
 FOURTH_GAME = "tests.integration.match.count_game"
 NOT_A_GAME = {  # where "arcana" is not the game's name
     (SERVICES / "accounts" / "root.py", 'app.extensions["arcana"]'),  # the platform's
     (SERVICES / "cli.py", 'prog="arcana"'),  # the platform's command
     (SERVICES / "cli.py", '"--namespace", "-n", default="arcana"'),  # the platform's Kubernetes namespace
-    # a kind of card: the arcana of Arcana's catalog, which the operators' setup option `arcana` names
-    (SERVICES / "match" / "schemas.py", '.catalog()["arcana"]'),
+    # history: the game of the events stored before events named one (each ``game`` field's default)
+    (PROJECT_ROOT / "libs" / "contracts" / "base.py", 'FIRST_GAME = "arcana"'),
 }
 
 
@@ -47,7 +49,9 @@ def _game_packages(games: list[Game]) -> set[str]:
 
 
 def _service_files() -> list[Path]:
-    return sorted(p for p in SERVICES.rglob("*.py") if p != REGISTRY_WIRING)
+    """The services' modules (but the registry wiring) and the shared libraries' about matches."""
+    shared = [p for folder in SHARED for p in folder.rglob("*.py")]
+    return sorted([p for p in SERVICES.rglob("*.py") if p != REGISTRY_WIRING] + shared)
 
 
 def names_of_games(path: Path, names: set[str], root: Path = PROJECT_ROOT) -> list[str]:
@@ -116,6 +120,7 @@ def test_the_scan_finds_a_planted_branch_a_planted_default_and_a_planted_import(
     ]
     assert _game_packages(hosted) >= {"libs.games.arcana", "libs.games.line", "libs.games.arena", FOURTH_GAME}
     assert REGISTRY_WIRING not in _service_files()
+    assert PROJECT_ROOT / "libs" / "fairplay" / "games.py" in _service_files()
 
 
 def test_each_built_in_game_declares_what_the_services_read(hosted: list[Game]) -> None:
