@@ -120,7 +120,7 @@ class EconomyService:
         self.schema = schema
         self.grant_ceiling = grant_ceiling or DEFAULT_GRANT_CEILING
         self.events = EventStore(pool, schema, UPCASTERS)
-        self.repository = Repository(pool, self.events, project=self._project, declared=EVENT_TYPES.values())
+        self.repository = Repository(self.events, project=self._project, declared=EVENT_TYPES.values())
         self.cache = StreamCache()
         self._wallets: Fold[wallet.Wallet | None] = Fold(
             lambda: None, _evolving(wallet.evolve), snapshots=WALLET_SNAPSHOTS, cache=self.cache

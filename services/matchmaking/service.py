@@ -124,7 +124,7 @@ class MatchmakingService:
         self.pool = pool
         self.schema = schema
         self.events = EventStore(pool, schema, UPCASTERS)
-        self.repository = Repository(pool, self.events, project=self._project, declared=events.CATALOG.events)
+        self.repository = Repository(self.events, project=self._project, declared=events.CATALOG.events)
         self._lock_key = f"{schema}.pairing"
 
     # -- tickets -------------------------------------------------------------------------------

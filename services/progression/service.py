@@ -83,7 +83,7 @@ class ProgressionService:
         self.pool = pool
         self.schema = schema
         self.store = EventStore(pool, schema)
-        self.repository = Repository(pool, self.store, project=self._project, declared=CATALOG.events)
+        self.repository = Repository(self.store, project=self._project, declared=CATALOG.events)
         self.seeds = seeds
 
     # -- the event store and the read models ---------------------------------------------------

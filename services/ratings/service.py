@@ -102,7 +102,7 @@ class RatingsService:
         self.pool = pool
         self.schema = schema
         self.events = EventStore(pool, schema, UPCASTERS)
-        self.repository = Repository(pool, self.events, project=self._project, declared=events.CATALOG.events)
+        self.repository = Repository(self.events, project=self._project, declared=events.CATALOG.events)
 
     # -- consuming -----------------------------------------------------------------------------
 

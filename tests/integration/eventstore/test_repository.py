@@ -68,7 +68,7 @@ def count(repo: Repository, stream: str, n: int, fold: Fold[Tally] = PLAIN) -> i
 
 
 def test_concurrent_writers_all_land_once_in_a_gap_free_stream(store: EventStore) -> None:
-    repo = Repository(store.pool, store, attempts=50)
+    repo = Repository(store, attempts=50)
     threads, each = 8, 10
     barrier = threading.Barrier(threads)
     errors: list[BaseException] = []
@@ -94,9 +94,9 @@ def test_concurrent_writers_all_land_once_in_a_gap_free_stream(store: EventStore
 
 
 def test_a_conflict_is_retried_at_most_attempts_times_then_refused(store: EventStore) -> None:
-    store_first = Repository(store.pool, store)
+    store_first = Repository(store)
     count(store_first, "taken", 1)
-    repo = Repository(store.pool, store, attempts=3)
+    repo = Repository(store, attempts=3)
     calls = []
 
     def always_stale(uow: UnitOfWork) -> None:
@@ -111,7 +111,7 @@ def test_a_conflict_is_retried_at_most_attempts_times_then_refused(store: EventS
 
 
 def test_a_conflict_is_retried_from_a_fresh_read_and_other_errors_are_not(store: EventStore) -> None:
-    repo = Repository(store.pool, store)
+    repo = Repository(store)
     reads: list[int] = []
 
     def raced_once(uow: UnitOfWork) -> None:
@@ -154,7 +154,7 @@ def test_read_models_commit_with_the_events_or_not_at_all(store: EventStore, mar
         for r in recorded:
             conn.execute(sql.SQL("INSERT INTO {} VALUES (%s, %s)").format(marks), (r.stream, r.version))
 
-    repo = Repository(store.pool, store, project=project)
+    repo = Repository(store, project=project)
     count(repo, "p", 1)
 
     def fails_after_append(uow: UnitOfWork) -> None:
@@ -171,7 +171,7 @@ def test_read_models_commit_with_the_events_or_not_at_all(store: EventStore, mar
 def test_in_a_consumers_transaction_each_attempt_is_a_savepoint(
     store: EventStore, marks: sql.Identifier
 ) -> None:
-    repo = Repository(store.pool, store)
+    repo = Repository(store)
     count(repo, "c", 1)
     attempts = []
     with store.pool.connection() as conn, conn.transaction():
@@ -187,14 +187,14 @@ def test_in_a_consumers_transaction_each_attempt_is_a_savepoint(
 
 
 def test_an_undeclared_event_is_refused(store: EventStore) -> None:
-    repo = Repository(store.pool, store, declared=(Counted,))
+    repo = Repository(store, declared=(Counted,))
     with pytest.raises(UndeclaredEvent):
         repo.execute(lambda uow: uow.append("u", 0, [Undeclared(1)]))
     assert store.read("u") == []
 
 
 def test_a_snapshot_and_its_tail_fold_to_the_full_fold(store: EventStore) -> None:
-    repo = Repository(store.pool, store)
+    repo = Repository(store)
     for n in range(1, 13):
         count(repo, "long", n, SNAPSHOTTED)  # each load folds what came since the last snapshot
     version, kept = store.load_snapshot("long") or (0, {})
@@ -215,7 +215,7 @@ def test_a_snapshot_and_its_tail_fold_to_the_full_fold(store: EventStore) -> Non
 
 
 def test_a_snapshot_of_another_state_shape_is_ignored(store: EventStore) -> None:
-    repo = Repository(store.pool, store)
+    repo = Repository(store)
     for n in range(3):
         count(repo, "old", n)
     store.save_snapshot("old", 3, {"shape": 1, "state": {"total": 999, "seen": []}})
@@ -224,7 +224,7 @@ def test_a_snapshot_of_another_state_shape_is_ignored(store: EventStore) -> None
 
 
 def test_the_cache_drops_a_state_whose_append_rolled_back(store: EventStore) -> None:
-    repo = Repository(store.pool, store)
+    repo = Repository(store)
     cached = Fold(Tally, _evolve, cache=StreamCache())
     count(repo, "k", 1, cached)
 
@@ -242,7 +242,7 @@ def test_the_cache_drops_a_state_whose_append_rolled_back(store: EventStore) -> 
 
 
 def test_planned_commands_are_written_together_and_those_that_lost_left_out(store: EventStore) -> None:
-    repo = Repository(store.pool, store)
+    repo = Repository(store)
     count(repo, "moved", 1)  # planned at version 0, but the stream moved meanwhile
 
     def planned(stream: str, expected: int) -> Any:
