@@ -189,6 +189,24 @@ class Repository:
             return None
         return Loaded(found.state, found.version)
 
+    @staticmethod
+    def caught_up(
+        stream: str,
+        fold: Fold[S],
+        loaded: Loaded[S],
+        tail: Sequence[RecordedEvent],
+        *,
+        confirmed: bool = True,
+    ) -> Loaded[S]:
+        """``loaded`` moved on by ``tail``, the events right after it that the caller read (``confirmed``:
+        outside any transaction), and cached."""
+        if not tail:
+            return loaded
+        state = fold.folded(loaded.state, tail)
+        if fold.cache is not None:
+            fold.cache.put(stream, Folded(tail[-1].version, tail[-1].event_id, state, confirmed))
+        return Loaded(state, tail[-1].version)
+
     def _folded(
         self, conn: Conn, stream: str, fold: Fold[S], state: S, version: int, tail: list[RecordedEvent]
     ) -> Loaded[S]:
