@@ -22,7 +22,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import replace
 from typing import Any, TypeVar
 
 from libs.contracts.base import IntegrationEvent
@@ -130,10 +129,8 @@ class Repository:
     def committed(uow: UnitOfWork, *, confirmed: bool = True) -> None:
         """Hand the states ``uow`` decided to their caches, its transaction having committed
         (``confirmed``; else they are checked against the store on their next read)."""
-        for cache, stream, folded in uow.decided:
-            cache.put(
-                stream, replace(folded, confirmed=confirmed) if folded.confirmed != confirmed else folded
-            )
+        for cache, stream, f in uow.decided:
+            cache.put(stream, Folded(f.version, f.last_event_id, f.state, confirmed))
         uow.decided.clear()
 
     def _savepoint(self, conn: Conn) -> Transaction:

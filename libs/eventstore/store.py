@@ -75,13 +75,16 @@ class QueuedAppend:
         self.expected = expected
         self.events = list(events)
         self._cursor = cursor
+        self._predicted: list[RecordedEvent] | None = None
 
     def predicted(self) -> list[RecordedEvent]:
         """The events as they will be stored if the append succeeds, before the pipeline syncs:
-        versions ``expected + 1`` on, position 0 (not known yet)."""
+        versions ``expected + 1`` on, position 0 (not known yet). Built once (do not change it)."""
         if self.expected < 0:
             raise ValueError("versions are known in advance only for an exact expected version")
-        return self._build([(0, self.expected + 1 + i) for i in range(len(self.events))])
+        if self._predicted is None:
+            self._predicted = self._build([(0, self.expected + 1 + i) for i in range(len(self.events))])
+        return self._predicted
 
     def recorded(self) -> list[RecordedEvent]:
         """The events as stored (syncs the pipeline if it has not synced yet)."""
