@@ -29,9 +29,9 @@ from psycopg_pool import ConnectionPool
 from bench._stack import database
 from libs.config import PROJECT_ROOT, env_int
 from libs.db import make_pool, migrate
+from libs.eventstore import StreamCache
 from libs.games.arcana import STARTER_DECK
 from services.match import domain, repository
-from libs.eventstore import StreamCache
 from services.match.repository import MatchRepository, stream_of
 from services.match.scheduling import Dispatcher
 from services.match.usecases.batch_tick import BatchTicker
