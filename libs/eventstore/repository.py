@@ -230,6 +230,8 @@ class Repository:
         if not events or events[0].event_id != found.last_event_id:
             fold.cache.drop(stream)
             return None
+        if len(events) == 1 and self.store.committed_reads(conn):  # checked: known committed now
+            fold.cache.put(stream, Folded(found.version, found.last_event_id, found.state, True))
         return found.state, found.version, events[1:]
 
     def _snapshot(self, conn: Conn, stream: str, fold: Fold[S]) -> tuple[S, int] | None:

@@ -150,3 +150,19 @@ def test_the_cache_drops_a_state_whose_append_rolled_back(store: MemoryEventStor
     count(repo, "k", 2, cached)  # another event takes version 2
     with store.transaction() as tx:
         assert repo.get(tx, "k", cached).state == Tally(3, (1, 2))
+
+
+def test_a_state_decided_in_a_callers_transaction_is_checked_once_then_known_committed(
+    store: MemoryEventStore,
+) -> None:
+    repo, fold = Repository(store), Fold(Tally, _evolve, cache=StreamCache())
+    with store.transaction() as outer:  # e.g. a consumer's inbox transaction: it may still roll back
+
+        def command(uow: UnitOfWork) -> None:
+            uow.record("c", repo.get(uow, "c", fold), [Counted(4)], fold)
+
+        repo.execute(command, conn=outer)
+    assert repo.peek("c", fold) is None  # not trusted without a read
+    with store.transaction() as reading:
+        assert repo.get(reading, "c", fold).state == Tally(4, (4,))
+    assert repo.peek("c", fold) is not None and repo.peek("c", fold).state == Tally(4, (4,))  # type: ignore[union-attr]
