@@ -5,7 +5,7 @@ what its events weigh, measured on the domain code alone (no server): docs/scali
 as the service does (``domain.decide_for``, ``domain.fold_match``), and stopped after ``COMMANDS``
 commands each (a match in its middle: about the length of one that is being played). Measured with
 ``tracemalloc``: the bytes that keeping every folded match costs (what the web's and the waits'
-fold caches, ``MatchCache``, hold per match), and the events' JSON (type and data) per event and per
+fold caches, match's ``StreamCache``, hold per match), and the events' JSON (type and data) per event and per
 match. Run: ``.venv/bin/python -m bench.bench_footprint``.
 """
 

@@ -15,6 +15,7 @@ Run: `.venv/bin/python -m bench.bench_snapshots` (`make bench-snapshots`).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import statistics
@@ -28,9 +29,10 @@ from psycopg_pool import ConnectionPool
 from bench._stack import database
 from libs.config import PROJECT_ROOT, env_int
 from libs.db import make_pool, migrate
+from libs.eventstore import StreamCache
 from libs.games.arcana import STARTER_DECK
 from services.match import domain, repository
-from services.match.repository import MatchCache, MatchRepository, stream_of
+from services.match.repository import MatchRepository, stream_of
 from services.match.scheduling import Dispatcher
 from services.match.usecases.batch_tick import BatchTicker
 
@@ -58,10 +60,9 @@ def play(matches: MatchRepository, seed: int) -> str:
 
 def cold(pool: ConnectionPool, snapshots: bool) -> MatchRepository:
     """A repository with an empty cache (a restarted process), reading snapshots or not."""
-    matches = MatchRepository(pool, SCHEMA, MatchCache())
+    matches = MatchRepository(pool, SCHEMA, StreamCache())
     if not snapshots:
-        matches.snapshot = lambda *_: None  # type: ignore[method-assign]
-        matches.snapshots = lambda *_: {}  # type: ignore[method-assign]
+        matches.fold = dataclasses.replace(matches.fold, snapshots=None)
     return matches
 
 

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Final
 
 import psycopg
 from psycopg import errors as pg_errors
-from psycopg import sql
+from psycopg import pq, sql
+from psycopg.pq import TransactionStatus
 from psycopg_pool import ConnectionPool
 
 from libs.eventstore.envelope import NewEvent, RecordedEvent
@@ -48,7 +49,7 @@ _TAKEN = re.compile(r", (\d+)\) already exists")
 _WRONG_VERSION = "AR409"  # raised by append_events(), see migrations/002_append_function.sql
 
 
-def _expected_code(expected: ExpectedVersion) -> int:
+def check_expected(expected: ExpectedVersion) -> int:
     if expected == Expect.ANY:
         return -1
     if expected == Expect.STREAM_EXISTS:
@@ -74,13 +75,16 @@ class QueuedAppend:
         self.expected = expected
         self.events = list(events)
         self._cursor = cursor
+        self._predicted: list[RecordedEvent] | None = None
 
     def predicted(self) -> list[RecordedEvent]:
         """The events as they will be stored if the append succeeds, before the pipeline syncs:
-        versions ``expected + 1`` on, position 0 (not known yet)."""
+        versions ``expected + 1`` on, position 0 (not known yet). Built once (do not change it)."""
         if self.expected < 0:
             raise ValueError("versions are known in advance only for an exact expected version")
-        return self._build([(0, self.expected + 1 + i) for i in range(len(self.events))])
+        if self._predicted is None:
+            self._predicted = self._build([(0, self.expected + 1 + i) for i in range(len(self.events))])
+        return self._predicted
 
     def recorded(self) -> list[RecordedEvent]:
         """The events as stored (syncs the pipeline if it has not synced yet)."""
@@ -134,6 +138,30 @@ class EventStore:
             found = self._bytes[name] = query.as_bytes(conn)
         return found
 
+    # -- transactions --------------------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection in a transaction of its own, committed when the block ends."""
+        with self.pool.connection() as c, c.transaction():
+            yield c
+
+    @contextmanager
+    def savepoint(self, conn: psycopg.Connection[Any]) -> Iterator[psycopg.Connection[Any]]:
+        with conn.transaction():
+            yield conn
+
+    def pipeline(self, conn: psycopg.Connection[Any]) -> AbstractContextManager[Any]:
+        return conn.pipeline()
+
+    def moved(self, exc: BaseException) -> bool:
+        if isinstance(exc, ConcurrencyError):
+            return True
+        return isinstance(exc, psycopg.Error) and stream_moved(exc)
+
+    def committed_reads(self, conn: psycopg.Connection[Any]) -> bool:
+        return conn.info.transaction_status == TransactionStatus.IDLE
+
     # -- writing -------------------------------------------------------------------------------
 
     def append(
@@ -155,7 +183,7 @@ class EventStore:
         """
         if not events:
             return []
-        code = _expected_code(expected_version)
+        code = check_expected(expected_version)
         if conn is not None:
             if not savepoint:
                 return self._append_in(conn, stream, expected_version, code, events)
@@ -193,7 +221,34 @@ class EventStore:
         """
         if not events:
             raise ValueError("nothing to append")
-        return self._send_append(conn, stream, _expected_code(expected_version), events)
+        return self._send_append(conn, stream, check_expected(expected_version), events)
+
+    def append_pipelined(
+        self,
+        conn: psycopg.Connection[Any],
+        stream: str,
+        expected: int,
+        events: Sequence[NewEvent],
+        then: Callable[[list[RecordedEvent]], None],
+    ) -> QueuedAppend:
+        """Queue the append of ``events`` and whatever ``then(predicted events)`` writes in one
+        pipeline: the caller's, if ``conn`` is in one (its sync, and any refusal, come when the
+        caller's block ends), else one of its own, synced here (a refusal raised as
+        ``ConcurrencyError`` or ``DuplicateEventError``; a read model's own, e.g. a unique key, as
+        it is: the caller knows what it means)."""
+        if conn.pgconn.pipeline_status != pq.PipelineStatus.OFF:
+            queued = self.append_queued(conn, stream, expected, events)
+            then(queued.predicted())
+            return queued
+        try:
+            with conn.pipeline():
+                queued = self.append_queued(conn, stream, expected, events)
+                then(queued.predicted())
+        except psycopg.Error as exc:
+            if stream_moved(exc) or _duplicate_event(exc):
+                raise self.append_failure(exc, stream, expected) from None
+            raise
+        return queued
 
     def _send_append(
         self, conn: psycopg.Connection[Any], stream: str, code: int, events: Sequence[NewEvent]
@@ -362,3 +417,7 @@ def _version_taken(exc: pg_errors.UniqueViolation) -> int | None:
         return None
     found = _TAKEN.search(exc.diag.message_detail or "")
     return int(found.group(1)) if found else None
+
+
+def _duplicate_event(exc: psycopg.Error) -> bool:
+    return isinstance(exc, pg_errors.UniqueViolation) and exc.diag.constraint_name == "events_event_id_key"

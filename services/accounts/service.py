@@ -111,7 +111,7 @@ class AccountsService:
         self.config = config
         self.sessions = sessions
         self.events = EventStore(pool, schema)
-        self.repository = Repository(pool, self.events, declared=CATALOG.events)
+        self.repository = Repository(self.events, declared=CATALOG.events)
 
     # -- registration --------------------------------------------------------------------------
 

@@ -270,11 +270,6 @@ EVENT_TYPES: dict[str, type[IntegrationEvent]] = {
 }
 
 
-def event_from(type_: str, data: dict[str, Any]) -> IntegrationEvent:
-    """The event of a stored ``type`` and ``data``; raises KeyError for a type not of this service."""
-    return EVENT_TYPES[type_].from_data(data)
-
-
 # Stored as decided, published only in another form (``PUBLISHED_FORMS``; ``SERVICE.stored``).
 STORED_ONLY = (DeckSaved, LineDeckSaved)
 

@@ -17,10 +17,11 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from libs import clock
-from libs.eventstore import Fold, RecordedEvent, Repository, StreamCache, Transaction, UnitOfWork
+from libs.eventstore import Fold, Repository, StreamCache, Transaction, UnitOfWork
 from services.economy import store
 from services.economy.domain import DeckNotFound, InvalidLine, entries, welcome
-from services.economy.events import Event, event_from
+from services.economy.events import Event
+from services.economy.upcasting import STORED
 
 Conn = psycopg.Connection[Any]
 T = TypeVar("T")
@@ -30,8 +31,7 @@ def line_stream(player_id: str) -> str:
     return f"{welcome.WELCOME_GAME}-{player_id}"
 
 
-def _evolve(state: welcome.LineBook, r: RecordedEvent) -> welcome.LineBook:
-    return welcome.evolve(state, event_from(r.type, r.data))
+_evolve = STORED.evolving(welcome.evolve)
 
 
 class Lines:

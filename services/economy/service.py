@@ -50,9 +50,9 @@ from services.economy.domain import (
 from services.economy.domain.bounds import Ceiling
 from services.economy.domain.credits import PlayerCredit, PlayerShards, within_daily_limit
 from services.economy.domain.packs import new_server_seed
-from services.economy.events import EVENT_TYPES, Event, PackOpened, event_from
+from services.economy.events import EVENT_TYPES, Event, PackOpened
 from services.economy.lines import Lines
-from services.economy.upcasting import UPCASTERS
+from services.economy.upcasting import STORED, UPCASTERS
 
 Conn = psycopg.Connection[Any]
 Tx = Transaction
@@ -89,10 +89,6 @@ WALLET_SNAPSHOTS: Snapshots[wallet.Wallet | None] = Snapshots(
 )
 
 
-def _evolving(evolve: Callable[[Any, Event], Any]) -> Callable[[Any, RecordedEvent], Any]:
-    return lambda state, r: evolve(state, event_from(r.type, r.data))
-
-
 def _credit_events(
     current: wallet.Wallet | None, paid: PlayerCredit | PlayerShards, now: datetime
 ) -> list[Event]:
@@ -109,10 +105,10 @@ class EconomyService:
         self.schema = schema
         self.grant_ceiling = grant_ceiling or DEFAULT_GRANT_CEILING
         self.events = EventStore(pool, schema, UPCASTERS)
-        self.repository = Repository(pool, self.events, project=self._project, declared=EVENT_TYPES.values())
+        self.repository = Repository(self.events, project=self._project, declared=EVENT_TYPES.values())
         self.cache = StreamCache()
         self._wallets: Fold[wallet.Wallet | None] = Fold(
-            lambda: None, _evolving(wallet.evolve), snapshots=WALLET_SNAPSHOTS, cache=self.cache
+            lambda: None, STORED.evolving(wallet.evolve), snapshots=WALLET_SNAPSHOTS, cache=self.cache
         )
         self.line = Lines(pool, schema, self.repository, self.cache, self._execute, self._opened_wallet)
 
@@ -140,7 +136,7 @@ class EconomyService:
         return current
 
     def _decks(self, uow: UnitOfWork, player_id: str) -> tuple[decks.Decks, int]:
-        fold = Fold(lambda: decks.Decks(player_id), _evolving(decks.evolve), cache=self.cache)
+        fold = Fold(lambda: decks.Decks(player_id), STORED.evolving(decks.evolve), cache=self.cache)
         loaded = self.repository.get(uow, decks_stream(player_id), fold)
         return loaded.state, loaded.version
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from libs.eventstore import RecordedEvent, Upcasters
+from libs.eventstore import EventTypes, RecordedEvent, Upcasters
 from services.economy.events import (
+    EVENT_TYPES,
     CardCrafted,
     CardDisenchanted,
     DeckActivated,
@@ -23,6 +24,7 @@ from services.economy.events import (
 )
 
 UPCASTERS = Upcasters()
+STORED = EventTypes(EVENT_TYPES.values())  # economy's streams' events as typed events (``event_from``)
 
 NAMED_BY_STREAM = (PackOpened, CardCrafted, CardDisenchanted, DeckSaved, DeckDeleted, DeckActivated)
 

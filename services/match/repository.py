@@ -1,20 +1,23 @@
-"""The match streams (``match-<id>`` in the event store): loads through a per-process fold cache, and
-appends of decisions with the index update, the NOTIFY and (for an ended match) the presence cleanup
-in the same transaction. Every end goes through here: a ``MatchEnded`` gets each player's fair-play
-verdict (``fairplay.judged``) in the transaction that appends it.
+"""The match streams (``match-<id>`` in the event store) on the one command path of
+``libs.eventstore`` (``Repository``, ``UnitOfWork``): what match adds to it is its fold, its
+snapshots, and the writes that go with every decision stored. Every end goes through here: a
+``MatchEnded`` gets each player's fair-play verdict (``fairplay.judged``) in the transaction that
+appends it.
 
-Loads: a stream is folded once per process and kept in an LRU cache, so a load reads only the events
-after the cached version (and a command at the cached version reads nothing). A cold load starts
-from the stream's snapshot, stored every ``SNAPSHOT_EVERY`` versions in the append's transaction
-(``domain.snapshot_match``; one of another shape is ignored), and folds only the events after it.
-Appends: at the version the decision was decided on, optionally queued on a pipelined connection,
-so the whole write is one round trip with the COMMIT.
+Loads (``Repository.get``): a stream is folded once per process and kept in the fold's cache, so a
+load reads only the events after the cached version, and a command decided at the cached version
+reads nothing (``Repository.peek``). A cold load starts from the stream's snapshot, stored every
+``SNAPSHOT_EVERY`` versions in the append's transaction (``domain.snapshot_match``; one of another
+shape is ignored), and folds only the events after it.
+Decisions (``UnitOfWork.record``): appended at the version they were decided on, optionally queued
+on a pipelined connection with their index row, NOTIFY and (for an ended match) presence cleanup
+(``before_commit``), so the whole write is one round trip with the COMMIT; the match after them is
+the one the decision computed (its game's events are not folded again), handed to the cache once
+the transaction committed.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
@@ -28,17 +31,20 @@ from libs import clock
 from libs.eventstore import (
     ConcurrencyError,
     EventStore,
-    Expect,
+    Fold,
+    Loaded,
     NewEvent,
     QueuedAppend,
     RecordedEvent,
     Repository,
+    Snapshots,
+    StreamCache,
     UnitOfWork,
 )
 from services.match import domain, fairplay, projections, store, upcasting
 from services.match.domain import Decision, Match
 from services.match.errors import MatchNotFound, VersionConflict
-from services.match.upcasting import SERVICE_UPCASTERS, opening_game, schema_version, upcast
+from services.match.upcasting import SERVICE_UPCASTERS, opening_game, schema_version, upcast, upcast_event
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,10 @@ CACHE_SIZE = 5000
 # every 50 keeps a cold load within 50 events (a fifth or less of a typical stream) for a write of
 # the state (a few kB) every 50 events, taken only if no other transaction is writing it.
 SNAPSHOT_EVERY = 50
+# The event store's envelope of a match snapshot (the match's own shape is inside: ``domain``).
+SNAPSHOTS = Snapshots[Match | None](
+    2, lambda m: None if m is None else domain.snapshot_match(m), domain.restore_match, every=SNAPSHOT_EVERY
+)
 T = TypeVar("T")
 
 
@@ -68,6 +78,12 @@ def stream_of(match_id: str) -> str:
 def as_rows(events: Sequence[RecordedEvent]) -> list[tuple[str, Mapping[str, Any], Any, int]]:
     """Stored events as the domain folds them: (type, data, occurred_at, version)."""
     return [(e.type, e.data, e.occurred_at, e.version) for e in events]
+
+
+def evolve(m: Match | None, event: RecordedEvent) -> Match:
+    """The match after one stored event, read in its current shape (by the stream's game)."""
+    current = upcast_event(event, m.game if m is not None else opening_game(event.data))
+    return domain.evolve_match(m, current.type, current.data, current.occurred_at, current.version)
 
 
 @contextmanager
@@ -81,82 +97,65 @@ def reading(pool: ConnectionPool) -> Iterator[psycopg.Connection[Any]]:
             conn.autocommit = False
 
 
-class MatchCache:
-    """Committed matches by id, the least recently used dropped beyond ``size``. Thread-safe."""
-
-    def __init__(self, size: int = CACHE_SIZE) -> None:
-        self.size = size
-        self._matches: OrderedDict[str, Match] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, match_id: str) -> Match | None:
-        with self._lock:
-            return self._matches.get(match_id)
-
-    def remember(self, m: Match) -> None:
-        """Keep ``m`` (it must be committed: the cache is read without the database) unless a later
-        version of it is known."""
-        with self._lock:
-            known = self._matches.get(m.match_id)
-            if known is None or known.version < m.version:
-                self._matches[m.match_id] = m
-            self._matches.move_to_end(m.match_id)
-            while len(self._matches) > self.size:
-                self._matches.popitem(last=False)
-
-
 class MatchRepository:
-    """Loads matches through the cache, reads their stored events, appends decisions."""
+    """Loads matches, reads their stored events, stores decisions (see the module's docstring)."""
 
-    def __init__(self, pool: ConnectionPool, schema: str, cache: MatchCache | None = None) -> None:
+    def __init__(self, pool: ConnectionPool, schema: str, cache: StreamCache | None = None) -> None:
         self.pool = pool
         self.schema = schema
         self.events = EventStore(pool, schema, SERVICE_UPCASTERS)  # a game's events: ``upcast`` by its game
-        self.commands = Repository(pool, self.events)  # the one command path: retries after a lost race
-        self.cache = cache or MatchCache()
+        self.repository = Repository(self.events)  # the one command path: retries after a lost race
+        self.cache = cache or StreamCache(CACHE_SIZE)
+        self.fold: Fold[Match | None] = Fold(lambda: None, evolve, SNAPSHOTS, self.cache, self._before_commit)
 
     def execute(
         self, command: Callable[[UnitOfWork], T], *, conn: psycopg.Connection[Any] | None = None
     ) -> T:
         """``command(uow)`` through ``libs.eventstore``'s one command path: in a transaction of its own
         (or a savepoint of ``conn``'s), run again from a fresh read when its append loses a race, at
-        most ``ATTEMPTS`` times (then ``TooManyConflicts``). ``command`` appends with ``append(...,
-        uow.conn)``; a match it appends in its own transaction is cached by the caller once committed."""
-        return self.commands.execute(command, conn=conn)
+        most ``ATTEMPTS`` times (then ``TooManyConflicts``); what it ``record``s is cached."""
+        return self.repository.execute(command, conn=conn)
+
+    def unit_of_work(self, conn: psycopg.Connection[Any]) -> UnitOfWork:
+        """A unit of work in ``conn``'s open transaction (hand it to ``committed`` once committed)."""
+        return self.repository.unit_of_work(conn)
+
+    def committed(self, uow: UnitOfWork, *, confirmed: bool = True) -> None:
+        """The matches ``uow`` stored, to the cache (``confirmed``: its transaction has committed)."""
+        self.repository.committed(uow, confirmed=confirmed)
 
     def reading(self) -> AbstractContextManager[psycopg.Connection[Any]]:
         """A pooled autocommit connection (see ``reading``)."""
         return reading(self.pool)
 
+    # -- loads -------------------------------------------------------------------------------------
+
     def load(self, match_id: str, conn: psycopg.Connection[Any] | None = None) -> Match | None:
         """The match as stored now (None when there is no such stream), read in ``conn`` or in a
-        connection of its own: from the cached fold, else from the stream's snapshot, and the
-        events after it."""
+        connection of its own."""
         if conn is None:
             with self.reading() as own:
-                return self._load(match_id, own)
-        return self._load(match_id, conn)
+                return self.repository.get(own, stream_of(match_id), self.fold).state
+        return self.repository.get(conn, stream_of(match_id), self.fold).state
 
-    def _load(self, match_id: str, conn: psycopg.Connection[Any]) -> Match | None:
-        cached = self.cache.get(match_id)
-        base = cached if cached is not None else self.snapshot(match_id, conn)
-        tail = self.events.read(stream_of(match_id), base.version + 1 if base else 1, conn=conn)
-        tail = upcast(tail, base.game if base else None)
-        m = domain.fold_match(as_rows(tail), base) if tail else base
-        if m is not None and m is not cached:
-            self.cache.remember(m)
-        return m
+    def load_many(self, match_ids: Sequence[str], conn: psycopg.Connection[Any]) -> dict[str, Match]:
+        """The matches of ``match_ids`` as stored now (three reads for all: ``Repository.get_many``);
+        those that do not exist, or whose stream cannot be read (an unknown game), are left out."""
+        try:
+            return self._loaded_many(match_ids, conn)
+        except ValueError:  # a stream that cannot be read: each on its own, that one left out
+            found: dict[str, Match] = {}
+            for match_id in match_ids:
+                try:
+                    found.update(self._loaded_many([match_id], conn))
+                except ValueError:
+                    continue
+            return found
 
-    def snapshot(self, match_id: str, conn: psycopg.Connection[Any]) -> Match | None:
-        """The match as its stored snapshot holds it (None: none, or of another shape)."""
-        found = self.events.load_snapshot(stream_of(match_id), conn=conn)
-        return domain.restore_match(found[1]) if found is not None else None
-
-    def snapshots(self, match_ids: Sequence[str], conn: psycopg.Connection[Any]) -> dict[str, Match]:
-        """The matches of ``match_ids`` that have a stored snapshot of the current shape (one query)."""
-        found = self.events.load_snapshots([stream_of(i) for i in match_ids], conn=conn)
-        restored = {i: domain.restore_match(found[s][1]) for i in match_ids if (s := stream_of(i)) in found}
-        return {i: m for i, m in restored.items() if m is not None}
+    def _loaded_many(self, match_ids: Sequence[str], conn: psycopg.Connection[Any]) -> dict[str, Match]:
+        streams = {stream_of(i): i for i in match_ids}
+        loaded = self.repository.get_many(conn, list(streams), self.fold)
+        return {streams[s]: got.state for s, got in loaded.items() if got.state is not None}
 
     def load_for(self, match_id: str, player: str, conn: psycopg.Connection[Any] | None = None) -> Match:
         """The match if ``player`` is one of its players; raises ``MatchNotFound`` otherwise."""
@@ -166,16 +165,29 @@ class MatchRepository:
         return m
 
     def cached_at(self, match_id: str, player: str, version: int | None) -> Match | None:
-        """The match at exactly ``version`` from this process's cache, if it holds that version and
-        ``player`` plays in it; else None (read it). A command that names the version it was
-        decided on needs no read then: the state at a version never changes, and the append at
-        that version fails if the match has moved on since."""
+        """The match at exactly ``version`` from this process's cache, if it holds that version known
+        committed and ``player`` plays in it; else None (read it). A command that names the version
+        it was decided on needs no read then: the state at a version never changes, and the append
+        at that version fails if the match has moved on since."""
         if version is None:
             return None
-        cached = self.cache.get(match_id)
-        if cached is None or cached.version != version or cached.rejected or player not in cached.players:
+        cached = self.repository.peek(stream_of(match_id), self.fold)
+        m = cached.state if cached is not None else None
+        if m is None or m.version != version or m.rejected or player not in m.players:
             return None
-        return cached
+        return m
+
+    def advanced(self, m: Match, recorded: Sequence[RecordedEvent]) -> Match:
+        """``m`` after the events of ``recorded`` (read outside a transaction, after ``m`` was loaded:
+        they reach at least its version and follow it without a gap) it has not seen, cached."""
+        tail = [e for e in recorded if e.version > m.version]
+        if not tail:
+            return m
+        start: Loaded[Match | None] = Loaded(m, m.version)
+        moved = self.repository.caught_up(stream_of(m.match_id), self.fold, start, tail)
+        return moved.state or m
+
+    # -- stored events ---------------------------------------------------------------------------
 
     def read_events(self, match_id: str, after: int = 0, game: str | None = None) -> list[RecordedEvent]:
         """The match's stored events after version ``after``, in their current shapes (``game``: the
@@ -183,76 +195,86 @@ class MatchRepository:
         with self.reading() as conn:
             events = self.events.read(stream_of(match_id), after + 1, conn=conn)
             if game is None and after > 0 and events:
-                cached = self.cache.get(match_id)
-                opening = self.events.read(stream_of(match_id), 1, 1, conn=conn) if cached is None else []
-                game = cached.game if cached is not None else upcasting.game_of(opening)
+                cached = self.cache.get(stream_of(match_id))
+                known = cached.state.game if cached is not None and cached.state is not None else None
+                opening = self.events.read(stream_of(match_id), 1, 1, conn=conn) if known is None else []
+                game = known or upcasting.game_of(opening)
             return upcast(events, game)
 
     def verify_replay(self, match_id: str) -> list[str]:
         """Problems found replaying the whole stream against its stored state hashes (empty: none)."""
         return domain.replay_problems(as_rows(upcast(self.events.read(stream_of(match_id)))))
 
+    # -- decisions ---------------------------------------------------------------------------------
+
+    def record(
+        self,
+        uow: UnitOfWork,
+        before: Match | None,
+        match_id: str,
+        decision: Decision,
+        *,
+        queued: bool = False,
+        savepoint: bool = False,
+    ) -> Outcome:
+        """Store ``decision`` at ``before``'s version in ``uow``'s transaction, its ``MatchEnded`` judged
+        for fair play first; the match after it takes the game state the decision computed.
+
+        ``queued`` (on a pipelined connection): the append's result is not waited for, so the whole
+        write is one round trip with the COMMIT; a refused append is then raised as a
+        ``psycopg.Error`` when the pipeline syncs (see ``refused_appends``), and ``confirmed``
+        reads the positions. Else raises ``ConcurrencyError`` when the stream is not at
+        ``before``'s version (``savepoint``: the transaction stays usable then)."""
+        now = clock.now()
+        judged = fairplay.judged(uow.conn, self.schema, decision.events, now.astimezone(UTC).date())
+        game = before.game if before is not None else opening_game(judged[0][1])
+        new = [NewEvent(kind, data, schema_version(game, kind), occurred_at=now) for kind, data in judged]
+        stored = uow.record(
+            stream_of(match_id),
+            Loaded(before, before.version if before is not None else 0),
+            new,
+            self.fold,
+            decided=lambda m, recorded: domain.fold_decided(m, as_rows(recorded), decision.rules),
+            pipelined=queued,
+            savepoint=savepoint,
+        )
+        assert stored.state is not None
+        return Outcome(before, stored.state, stored.events, stored.queued)
+
     def append(
         self,
         before: Match | None,
         match_id: str,
         decision: Decision,
-        conn: psycopg.Connection[Any] | None,
-        *,
-        savepoint: bool = True,
-        queued: bool = False,
+        conn: psycopg.Connection[Any] | None = None,
     ) -> Outcome:
-        """Append ``decision`` at ``before``'s version in ``conn``'s transaction (or a transaction of its
-        own, whose result is then cached), index and announce it. The match after it takes the game
-        state the decision computed: the game's events are not folded again.
-
-        ``savepoint=False`` (two round trips fewer) when the caller's transaction is abandoned on
-        any error; without ``conn`` the own transaction needs none. ``queued`` (with ``conn``): the
-        append's result is not waited for, so on a pipelined connection the whole write is one
-        round trip with the COMMIT; a refused append is then raised as a ``psycopg.Error`` when
-        the pipeline syncs (see ``refused_appends``), and ``confirmed`` reads the positions.
-        Raises ``ConcurrencyError`` when the stream is not at ``before``'s version (not queued).
-        """
-        now = clock.now()
-        expected = before.version if before is not None else Expect.NO_STREAM
-
-        def write(c: psycopg.Connection[Any]) -> tuple[list[RecordedEvent], QueuedAppend | None, Match]:
-            pending = None
-            judged = fairplay.judged(c, self.schema, decision.events, now.astimezone(UTC).date())
-            game = before.game if before is not None else opening_game(judged[0][1])
-            new = [NewEvent(kind, data, schema_version(game, kind), occurred_at=now) for kind, data in judged]
-            if queued:
-                pending = self.events.append_queued(c, stream_of(match_id), expected, new)
-                recorded = pending.predicted()
-            else:
-                recorded = self.events.append(
-                    stream_of(match_id), expected, new, conn=c, savepoint=savepoint and conn is not None
-                )
-            after = domain.fold_decided(before, as_rows(recorded), decision.rules)
-            if after.version // SNAPSHOT_EVERY > (before.version if before else 0) // SNAPSHOT_EVERY:
-                self._keep_snapshot(c, after)
-            if after.ended:
-                store.forget_presence(c, self.schema, match_id)
-            # the index update and the NOTIFY (sent on commit) in one statement
-            announce = (store.channel(self.schema), f"{match_id}:{recorded[-1].version}")
-            projections.apply(c, self.schema, after, now, notify=announce)
-            return recorded, pending, after
-
+        """``record`` in ``conn``'s transaction, in a savepoint (the caller may go on after a
+        ``ConcurrencyError``), or in a transaction of its own (not retried: ``before`` is given)."""
         if conn is not None:
-            recorded, pending, after = write(conn)
-        else:
-            with self.pool.connection() as own, own.transaction():
-                recorded, pending, after = write(own)
-        if conn is None:
-            self.cache.remember(after)
-        return Outcome(before, after, recorded, pending)
+            uow = self.unit_of_work(conn)
+            outcome = self.record(uow, before, match_id, decision, savepoint=True)
+            self.committed(uow, confirmed=False)  # the caller's transaction may still roll back
+            return outcome
+        with self.events.transaction() as own:
+            uow = self.unit_of_work(own)
+            outcome = self.record(uow, before, match_id, decision)
+        self.committed(uow)
+        return outcome
 
-    def _keep_snapshot(self, conn: psycopg.Connection[Any], m: Match) -> None:
-        """Store ``m`` as its stream's snapshot in ``conn``'s transaction (committed or rolled back
-        with the append), unless another open transaction is writing it (never waited for)."""
-        kept = domain.snapshot_match(m)
-        if kept is not None:
-            self.events.save_snapshot(stream_of(m.match_id), m.version, kept, conn=conn)
+    def _before_commit(
+        self,
+        conn: psycopg.Connection[Any],
+        stream: str,
+        after: Match | None,
+        recorded: Sequence[RecordedEvent],
+    ) -> None:
+        """What goes with every decision stored: an ended match's presence forgotten, the index row
+        and the NOTIFY (sent on commit) in one statement."""
+        assert after is not None
+        if after.ended:
+            store.forget_presence(conn, self.schema, after.match_id)
+        announce = (store.channel(self.schema), f"{after.match_id}:{recorded[-1].version}")
+        projections.apply(conn, self.schema, after, recorded[-1].occurred_at, notify=announce)
 
     @staticmethod
     def confirmed(outcome: Outcome) -> Outcome:

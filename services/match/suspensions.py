@@ -57,7 +57,7 @@ def forfeit(svc: MatchService, match_id: str, player: str, conn: Conn) -> Outcom
         if m is None or m.ended or m.rules is None or player not in domain.watched(m):
             return None
         decision = domain.decide_match(m, domain.game_of(m).forfeit(player, SUSPENDED))
-        return svc.matches.append(m, match_id, decision, uow.conn, savepoint=False)
+        return svc.matches.record(uow, m, match_id, decision)
 
     try:
         return svc.matches.execute(command, conn=conn)

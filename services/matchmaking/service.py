@@ -28,13 +28,14 @@ from libs.contracts import (
     ActiveDeckChanged,
     MatchCreated,
     MatchEnded,
-    MatchRequested,
     MatchRequestRejected,
     RatingChanged,
 )
 from libs.eventstore import (
     ConcurrencyError,
     EventStore,
+    EventTypes,
+    Fold,
     RecordedEvent,
     Repository,
     Transaction,
@@ -86,11 +87,10 @@ class TicketAlreadyOpen(Exception):
         self.ticket_id = ticket_id
 
 
-def _ticket_event(recorded: RecordedEvent) -> domain.TicketEvent:
-    """A stored event of a ticket stream, as its declared type."""
-    event = events.CATALOG.event(recorded.type).from_data(recorded.data)
-    assert not isinstance(event, MatchRequested), "a ticket stream holds ticket events"
-    return event
+# A ticket stream folded (``Repository.get``): its events as the catalog declares them.
+TICKETS: Fold[domain.Ticket | None] = Fold(
+    lambda: None, EventTypes(events.CATALOG.events).evolving(domain.evolve)
+)
 
 
 def _problems(raw: Any) -> list[str]:
@@ -124,7 +124,7 @@ class MatchmakingService:
         self.pool = pool
         self.schema = schema
         self.events = EventStore(pool, schema, UPCASTERS)
-        self.repository = Repository(pool, self.events, project=self._project, declared=events.CATALOG.events)
+        self.repository = Repository(self.events, project=self._project, declared=events.CATALOG.events)
         self._lock_key = f"{schema}.pairing"
 
     # -- tickets -------------------------------------------------------------------------------
@@ -134,9 +134,7 @@ class MatchmakingService:
             projections.apply(conn, self.schema, r)
 
     def load(self, ticket_id: str, conn: Conn | UnitOfWork) -> domain.Ticket | None:
-        c = conn.conn if isinstance(conn, UnitOfWork) else conn
-        recorded = self.events.read(domain.ticket_stream(ticket_id), conn=c)
-        return domain.fold(_ticket_event(e) for e in recorded)
+        return self.repository.get(conn, domain.ticket_stream(ticket_id), TICKETS).state
 
     def join(
         self,

@@ -9,7 +9,6 @@ events (standard library only: the domain folds them).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from libs.contracts.progression import QuestCompleted, RewardGranted, StreakDayKept
 from libs.kit.events import EventCatalog, IntegrationEvent, integration_event
@@ -125,11 +124,6 @@ CATALOG = EventCatalog(
     "battles. Streams `quests-<player>-<day>`, `streak-<player>`, `pass-<player>-<season>`, "
     "`line-<player>`.",
 )
-
-
-def event_from(type_: str, data: dict[str, Any]) -> IntegrationEvent:
-    """The event of a stored ``type`` and ``data``. Raises ``KeyError`` for a type not of this service."""
-    return EVENT_TYPES[type_].from_data(data)
 
 
 def quest_reward_id(player: str, day: str, quest_id: str) -> str:

@@ -20,21 +20,29 @@ from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool
 
 from libs import clock, codec
-from libs.eventstore import EventStore, Fold, RecordedEvent, Repository, Snapshots, Transaction, UnitOfWork
+from libs.eventstore import (
+    EventStore,
+    EventTypes,
+    Fold,
+    RecordedEvent,
+    Repository,
+    Snapshots,
+    Transaction,
+    UnitOfWork,
+)
 from services.progression import projections
 from services.progression.domain import (
     RecordMatch,
     RecordVisit,
     RewardAlreadyGranted,
     SwapQuest,
-    event_from,
     quests,
     season_of,
     season_pass,
     streak,
     track,
 )
-from services.progression.events import CATALOG, Event, QuestCompleted
+from services.progression.events import CATALOG, EVENT_TYPES, Event, QuestCompleted
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -49,8 +57,7 @@ PASS_SNAPSHOTS = Snapshots(1, codec.encode, codec.decoder(season_pass.SeasonPass
 LINE_SNAPSHOTS = Snapshots(1, codec.encode, codec.decoder(track.LineProgress), every=50)
 
 
-def _evolving(evolve: Callable[[Any, Event], Any]) -> Callable[[Any, RecordedEvent], Any]:
-    return lambda state, r: evolve(state, event_from(r.type, r.data))
+_evolving = EventTypes(EVENT_TYPES.values()).evolving  # progression's streams' typed events
 
 
 def draw_seed() -> int:
@@ -64,7 +71,7 @@ class ProgressionService:
         self.pool = pool
         self.schema = schema
         self.store = EventStore(pool, schema)
-        self.repository = Repository(pool, self.store, project=self._project, declared=CATALOG.events)
+        self.repository = Repository(self.store, project=self._project, declared=CATALOG.events)
         self.seeds = seeds
 
     # -- the event store and the read models ---------------------------------------------------

@@ -21,7 +21,7 @@ from psycopg_pool import ConnectionPool
 
 from libs import clock, fairplay
 from libs.contracts import MatchCreated, MatchEnded, default_display_name
-from libs.eventstore import EventStore, Fold, RecordedEvent, Repository, UnitOfWork
+from libs.eventstore import EventStore, EventTypes, Fold, RecordedEvent, Repository, UnitOfWork
 from libs.web.cursors import Cursor, InvalidCursor
 from services.ratings import domain, events, projections, store
 from services.ratings.upcasting import UPCASTERS
@@ -92,9 +92,8 @@ def _explain(reason: str) -> str:
     return FLOOR_MESSAGE if reason == domain.FLOOR else fairplay.explain(reason)
 
 
-def _evolve(state: domain.PlayerRating, event: RecordedEvent) -> domain.PlayerRating:
-    found = domain.event_from(event.type, event.data)
-    return state if found is None else domain.evolve(state, found)
+# A rating stream's events, typed; a type this version does not know leaves the rating as it is.
+_evolve = EventTypes(events.CATALOG.events).evolving(domain.evolve, skip_unknown=True)
 
 
 class RatingsService:
@@ -102,7 +101,7 @@ class RatingsService:
         self.pool = pool
         self.schema = schema
         self.events = EventStore(pool, schema, UPCASTERS)
-        self.repository = Repository(pool, self.events, project=self._project, declared=events.CATALOG.events)
+        self.repository = Repository(self.events, project=self._project, declared=events.CATALOG.events)
 
     # -- consuming -----------------------------------------------------------------------------
 

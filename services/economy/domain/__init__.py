@@ -1,7 +1,7 @@
 """The economy domain, pure (standard library, and the games' offers through ``libs.games.registry``):
 commands, events, decisions and evolution of wallets and decks, the fair pack function and its exact odds."""
 
-from services.economy.events import EVENT_TYPES, Event, event_from
+from services.economy.events import EVENT_TYPES, Event
 
 from . import bounds, credits, decks, entries, games, odds, packs, rewards, values, wallet, welcome
 from .errors import (
@@ -60,7 +60,6 @@ __all__ = [
     "credits",
     "decks",
     "entries",
-    "event_from",
     "games",
     "odds",
     "packs",

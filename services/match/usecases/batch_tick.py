@@ -16,9 +16,8 @@ from libs.eventstore import ConcurrencyError
 from libs.games import IllegalCommand
 from services.match import domain, sweep_store
 from services.match.domain import Decision, Match
-from services.match.repository import MatchRepository, Outcome, as_rows, stream_of
+from services.match.repository import MatchRepository, Outcome
 from services.match.scheduling import Dispatcher
-from services.match.upcasting import upcast
 from services.match.usecases.system import MAX_TICK_STEPS
 
 log = logging.getLogger(__name__)
@@ -55,36 +54,17 @@ class BatchTicker:
                 decided[match_id] = due[0]
         outcomes = self._append(loaded, decided, left)
         for outcome in outcomes:
-            self.matches.cache.remember(outcome.after)  # committed
             loaded[outcome.after.match_id] = outcome.after
             self.dispatcher.dispatch(outcome)
         return Ticked(loaded, left)
 
     def _load(self, match_ids: Sequence[str]) -> tuple[dict[str, Match], dict[str, dict]]:
-        """The matches as stored now (cached folds, else their snapshots, moved on by their new
-        events, read in one query) and their players' presence."""
-        cached = {match_id: self.matches.cache.get(match_id) for match_id in match_ids}
+        """The matches as stored now (``MatchRepository.load_many``: cached folds, else their
+        snapshots, moved on by their new events, read in one query) and their players' presence."""
         with self.matches.reading() as conn:
-            cold = {i for i, m in cached.items() if m is None}
-            if cold:
-                cached.update(self.matches.snapshots(sorted(cold), conn))
-            starts = {stream_of(i): (m.version + 1 if m else 1) for i, m in cached.items()}
-            tails = self.matches.events.read_many(starts, conn=conn)
+            found = self.matches.load_many(match_ids, conn)
             seen = sweep_store.last_seen_many(conn, self.matches.schema, list(match_ids))
-        loaded: dict[str, Match] = {}
-        for match_id, before in cached.items():
-            tail = tails[stream_of(match_id)]
-            try:
-                tail = upcast(tail, before.game if before else None)
-                m = domain.fold_match(as_rows(tail), before) if tail else before
-            except ValueError:
-                m = None
-            if m is None or m.rejected:
-                continue
-            if tail or match_id in cold:
-                self.matches.cache.remember(m)
-            loaded[match_id] = m
-        return loaded, seen
+        return {i: m for i, m in found.items() if not m.rejected}, seen
 
     def _append(
         self, loaded: dict[str, Match], decided: dict[str, Decision], left: list[str]
@@ -95,15 +75,15 @@ class BatchTicker:
         if not decided:
             return outcomes
         with self.matches.pool.connection() as conn, conn.transaction():
+            uow = self.matches.unit_of_work(conn)
             for match_id, decision in decided.items():
                 try:
                     with conn.transaction():
-                        outcomes.append(
-                            self.matches.append(loaded[match_id], match_id, decision, conn, savepoint=False)
-                        )
+                        outcomes.append(self.matches.record(uow, loaded[match_id], match_id, decision))
                 except ConcurrencyError:
                     left.append(match_id)
                 except Exception:
                     log.exception("sweep: match %s failed in a batch; ticking it alone", match_id)
                     left.append(match_id)
+        self.matches.committed(uow)
         return outcomes

@@ -87,10 +87,11 @@ class PlayerCommands:
             loaded = self.matches.load_for(match_id, player)
         refused = self.matches.refused_appends(match_id, expected, read_current=not in_outer_transaction)
         with refused, transaction(pipelined=True) as conn:
-            outcome = self.player_command(match_id, player, command, expected, conn, loaded=loaded)
+            uow = self.matches.unit_of_work(conn)
+            outcome = self.player_command(match_id, player, command, expected, uow, loaded=loaded)
         outcome = self.matches.confirmed(outcome)
-        if not in_outer_transaction:  # committed now (else when the outer transaction commits)
-            self.matches.cache.remember(outcome.after)
+        # committed now (else when the outer transaction commits: checked on its next read)
+        self.matches.committed(uow, confirmed=not in_outer_transaction)
         after_commit(lambda: self.dispatcher.dispatch(outcome))
         return outcome
 
@@ -100,14 +101,15 @@ class PlayerCommands:
         player: str,
         command: Mapping[str, Any],
         expected_version: int | None,
-        conn: psycopg.Connection[Any],
+        uow: UnitOfWork,
         *,
         loaded: Match | None = None,
     ) -> Outcome:
-        """Apply a player's command in the caller's transaction (the caller commits, then dispatches).
+        """Apply a player's command in the caller's unit of work (the caller commits, hands it to
+        ``matches.committed``, then dispatches).
 
         ``loaded``: the match as ``load_for`` just read it (before the transaction began: the append
-        checks the version it was decided on anyway), else it is read in ``conn``.
+        checks the version it was decided on anyway), else it is read in the unit of work.
         Raises ``MatchNotFound``, ``VersionConflict`` (a stale ``expected_version``, or every race
         lost without one) and the game's ``IllegalCommand``; nothing is written then (the caller must abandon
         its transaction). With ``expected_version`` the append is queued: a race lost with it is
@@ -116,27 +118,27 @@ class PlayerCommands:
         """
         if expected_version is not None:
             # the player decided on that version: a refusal is final (409), so queue the append
-            m = loaded if loaded is not None else self.matches.load_for(match_id, player, conn)
+            m = loaded if loaded is not None else self.matches.load_for(match_id, player, uow.conn)
             if expected_version != m.version:
                 raise VersionConflict(m.version)
             decision = domain.decide_for(m, player, command)
-            outcome = self.matches.append(m, match_id, decision, conn, savepoint=False, queued=True)
-            return self._present(conn, match_id, player, outcome)
+            outcome = self.matches.record(uow, m, match_id, decision, queued=True)
+            return self._present(uow.conn, match_id, player, outcome)
         # Without an expected version the player did not decide on a particular state: a race lost
         # to the opponent (both mulligan at once) is decided again on a fresh read (the one command
         # path, each attempt in a savepoint so the transaction survives the lost race).
         first = [loaded] if loaded is not None else []
 
-        def attempt(uow: UnitOfWork) -> Outcome:
-            m = first.pop() if first else self.matches.load_for(match_id, player, uow.conn)
+        def attempt(each: UnitOfWork) -> Outcome:
+            m = first.pop() if first else self.matches.load_for(match_id, player, each.conn)
             decision = domain.decide_for(m, player, command)
-            return self.matches.append(m, match_id, decision, uow.conn, savepoint=False)
+            return self.matches.record(each, m, match_id, decision)
 
         try:
-            outcome = self.matches.execute(attempt, conn=conn)
+            outcome = self.matches.execute(attempt, conn=uow.conn)
         except TooManyConflicts as exc:
             raise VersionConflict(int(exc.actual)) from None
-        return self._present(conn, match_id, player, outcome)
+        return self._present(uow.conn, match_id, player, outcome)
 
     def _present(
         self, conn: psycopg.Connection[Any], match_id: str, player: str, outcome: Outcome

@@ -13,7 +13,7 @@ from services.match import domain, store
 from services.match.domain import Match
 from services.match.notify import MatchNotifier
 from services.match.presence import Presence
-from services.match.repository import MatchRepository, as_rows
+from services.match.repository import MatchRepository
 from services.match.usecases.limits import LongPollSlots
 from services.match.usecases.replies import next_move, visible_events
 from services.match.usecases.system import SystemCommands
@@ -122,19 +122,8 @@ class PlayerReads:
                 touched = time.monotonic()
         if wait > 1.0 and not m.ended and not any(e.type == "MatchEnded" for e in recorded):
             self.record_presence(match_id, player)
-        return Polled(recorded, advanced(self.matches, m, recorded))
+        return Polled(recorded, self.matches.advanced(m, recorded))
 
     def record_presence(self, match_id: str, player: str) -> None:
         with self.matches.reading() as conn:
             self.presence.record(conn, match_id, player, relaxed=True)
-
-
-def advanced(matches: MatchRepository, m: Match, recorded: list[RecordedEvent]) -> Match:
-    """``m`` after the events of ``recorded`` it has not seen (remembered in the cache). They were
-    read after ``m`` was loaded, so they reach at least its version and follow it without a gap."""
-    tail = [e for e in recorded if e.version > m.version]
-    if not tail:
-        return m
-    moved = domain.fold_match(as_rows(tail), m)
-    matches.cache.remember(moved)
-    return moved

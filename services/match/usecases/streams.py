@@ -32,7 +32,7 @@ from typing import Any
 from libs import config
 from services.match.domain import Match
 from services.match.errors import TooManyRequests
-from services.match.usecases.polls import TOUCH_EVERY_SECONDS, PlayerReads, advanced
+from services.match.usecases.polls import TOUCH_EVERY_SECONDS, PlayerReads
 from services.match.usecases.replies import next_move, visible_events
 
 RETRY_MILLISECONDS = 2000
@@ -155,7 +155,7 @@ class MatchStreams:
         while True:
             recorded = self.reads.matches.read_events(m.match_id, after) if look else []
             if recorded or first:
-                m = advanced(self.reads.matches, m, recorded)
+                m = self.reads.matches.advanced(m, recorded)
                 yield self._batch(m, player, recorded, after)
                 after = max(after, m.version)
                 written, first = time.monotonic(), False

@@ -60,7 +60,7 @@ class SystemCommands:
             decision = decide(m, uow.conn)
             if decision is None:
                 return None
-            return self.matches.append(m, match_id, decision, uow.conn, savepoint=False)
+            return self.matches.record(uow, m, match_id, decision)
 
         try:
             outcome = self.matches.execute(command)
@@ -72,7 +72,6 @@ class SystemCommands:
             return None
         if outcome is None:
             return None
-        self.matches.cache.remember(outcome.after)  # committed
         self.dispatcher.dispatch(outcome, bot=bot)
         return outcome
 

@@ -14,7 +14,7 @@ from services.progression.domain.errors import (
     SwapAlreadyUsed,
 )
 from services.progression.domain.facts import MatchResult
-from services.progression.events import EVENT_TYPES, Event, RewardGranted, event_from
+from services.progression.events import EVENT_TYPES, Event, RewardGranted
 
 __all__ = [
     "EVENT_TYPES",
@@ -32,7 +32,6 @@ __all__ = [
     "Season",
     "SwapAlreadyUsed",
     "SwapQuest",
-    "event_from",
     "quests",
     "season_by_id",
     "season_of",

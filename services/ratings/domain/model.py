@@ -4,9 +4,8 @@ ranked match that moved nothing, ``services.ratings.events``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from libs.contracts.ratings import FLOOR as FLOOR  # a RatingChanged's reason
 from libs.contracts.ratings import RatingChanged
@@ -131,17 +130,6 @@ def evolve(state: PlayerRating, event: RatingEvent) -> PlayerRating:
         version=state.version + 1,
         rated_matches=state.rated_matches | {event.match_id},
     )
-
-
-def event_from(kind: str, data: Mapping[str, Any]) -> RatingEvent | None:
-    """A stored event of a rating stream (None for a type this version does not know)."""
-    if kind == RATING_CHANGED:
-        return RatingChanged.from_data(data)
-    if kind == RATING_UNCHANGED:
-        return RatingUnchanged.from_data(data)
-    if kind == RATING_CHANGE_VOIDED:
-        return RatingChangeVoided.from_data(data)
-    return None
 
 
 def fold(player_id: str, events: Iterable[RatingEvent], game: str = DEFAULT_GAME) -> PlayerRating:

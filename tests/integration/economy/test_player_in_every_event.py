@@ -23,8 +23,8 @@ from services.economy.domain import wallet
 from services.economy.domain.credits import PlayerCredit
 from services.economy.domain.values import copy_limit
 from services.economy.domain.wallet import Credit
-from services.economy.events import event_from
 from services.economy.service import EconomyService, decks_stream, wallet_stream
+from services.economy.upcasting import STORED
 from tests.unit.test_arcana_command import arcana
 
 CARD = "marsh_lynx"  # uncommon: 80 dust
@@ -46,7 +46,7 @@ def _played(svc: EconomyService) -> str:
 
 def _uncommon_below_the_limit(svc: EconomyService, player: str) -> str:
     """An uncommon card (80 dust) ``player`` may craft: the pack may have brought two of ``CARD``."""
-    held = wallet.fold(event_from(r.type, r.data) for r in svc.events.read(wallet_stream(player)))
+    held = wallet.fold(STORED.event_from(r.type, r.data) for r in svc.events.read(wallet_stream(player)))
     assert held is not None
     uncommons = [c.id for c in CARDS.values() if c.rarity == Rarity.UNCOMMON]
     return next(c for c in uncommons if held.owned(c) < copy_limit(Rarity.UNCOMMON))

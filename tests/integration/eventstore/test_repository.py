@@ -1,9 +1,10 @@
-"""The one command path (``Repository.execute``/``get``, ``UnitOfWork``) against real PostgreSQL:
-concurrent writers, the bound on retries, read models in the same transaction, snapshots, the cache."""
+"""What the one command path (``Repository.execute``, ``UnitOfWork``) needs of PostgreSQL itself:
+read models in the same transaction, a consumer's transaction, snapshot writers that never wait.
+The rest is store-agnostic: tests/integration/eventstore/test_store_contract.py (on both stores)
+and tests/unit/eventstore/test_command_path.py (on the in-memory one)."""
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,15 +13,10 @@ from psycopg import sql
 
 from libs.contracts import IntegrationEvent, integration_event
 from libs.eventstore import (
-    ConcurrencyError,
     EventStore,
     Fold,
     RecordedEvent,
     Repository,
-    Snapshots,
-    StreamCache,
-    TooManyConflicts,
-    UndeclaredEvent,
     UnitOfWork,
 )
 
@@ -29,12 +25,6 @@ from libs.eventstore import (
 @dataclass(frozen=True)
 class Counted(IntegrationEvent):
     n: int = field(metadata={"doc": "how much"})
-
-
-@integration_event("Undeclared", version=1)
-@dataclass(frozen=True)
-class Undeclared(IntegrationEvent):
-    n: int = field(metadata={"doc": "anything"})
 
 
 @dataclass(frozen=True)
@@ -48,14 +38,7 @@ def _evolve(state: Tally, event: RecordedEvent) -> Tally:
     return Tally(state.total + n, (*state.seen, n))
 
 
-SHAPE = Snapshots(
-    2,
-    lambda s: {"total": s.total, "seen": list(s.seen)},
-    lambda d: Tally(d["total"], tuple(d["seen"])),
-    every=5,
-)
 PLAIN = Fold(Tally, _evolve)
-SNAPSHOTTED = Fold(Tally, _evolve, snapshots=SHAPE)
 
 
 def count(repo: Repository, stream: str, n: int, fold: Fold[Tally] = PLAIN) -> int:
@@ -65,73 +48,6 @@ def count(repo: Repository, stream: str, n: int, fold: Fold[Tally] = PLAIN) -> i
         return loaded.state.total + n
 
     return repo.execute(command)
-
-
-def test_concurrent_writers_all_land_once_in_a_gap_free_stream(store: EventStore) -> None:
-    repo = Repository(store.pool, store, attempts=50)
-    threads, each = 8, 10
-    barrier = threading.Barrier(threads)
-    errors: list[BaseException] = []
-
-    def writer(i: int) -> None:
-        barrier.wait()
-        try:
-            for _ in range(each):
-                count(repo, "tally", i + 1)
-        except BaseException as exc:  # reported below: a thread's failure must fail the test
-            errors.append(exc)
-
-    workers = [threading.Thread(target=writer, args=(i,)) for i in range(threads)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
-    assert errors == []
-    events = store.read("tally")
-    assert [e.version for e in events] == list(range(1, threads * each + 1))
-    with store.pool.connection() as conn:
-        assert repo.get(conn, "tally", PLAIN).state.total == each * sum(range(1, threads + 1))
-
-
-def test_a_conflict_is_retried_at_most_attempts_times_then_refused(store: EventStore) -> None:
-    store_first = Repository(store.pool, store)
-    count(store_first, "taken", 1)
-    repo = Repository(store.pool, store, attempts=3)
-    calls = []
-
-    def always_stale(uow: UnitOfWork) -> None:
-        calls.append(1)
-        uow.append("taken", 0, [Counted(5)])  # the stream is at 1: a conflict every time
-
-    with pytest.raises(TooManyConflicts) as refused:
-        repo.execute(always_stale)
-    assert len(calls) == 3 and refused.value.attempts == 3 and refused.value.actual == 1
-    assert isinstance(refused.value, ConcurrencyError)
-    assert [e.version for e in store.read("taken")] == [1]
-
-
-def test_a_conflict_is_retried_from_a_fresh_read_and_other_errors_are_not(store: EventStore) -> None:
-    repo = Repository(store.pool, store)
-    reads: list[int] = []
-
-    def raced_once(uow: UnitOfWork) -> None:
-        loaded = repo.get(uow, "raced", PLAIN)
-        reads.append(loaded.version)
-        if len(reads) == 1:
-            count(repo, "raced", 7)  # another writer gets in between the read and the append
-        uow.append("raced", loaded.version, [Counted(1)])
-
-    repo.execute(raced_once)
-    assert reads == [0, 1]
-    calls = []
-
-    def refused(uow: UnitOfWork) -> None:
-        calls.append(1)
-        raise LookupError("a domain error")
-
-    with pytest.raises(LookupError):
-        repo.execute(refused)
-    assert calls == [1]
 
 
 @pytest.fixture
@@ -154,7 +70,7 @@ def test_read_models_commit_with_the_events_or_not_at_all(store: EventStore, mar
         for r in recorded:
             conn.execute(sql.SQL("INSERT INTO {} VALUES (%s, %s)").format(marks), (r.stream, r.version))
 
-    repo = Repository(store.pool, store, project=project)
+    repo = Repository(store, project=project)
     count(repo, "p", 1)
 
     def fails_after_append(uow: UnitOfWork) -> None:
@@ -171,7 +87,7 @@ def test_read_models_commit_with_the_events_or_not_at_all(store: EventStore, mar
 def test_in_a_consumers_transaction_each_attempt_is_a_savepoint(
     store: EventStore, marks: sql.Identifier
 ) -> None:
-    repo = Repository(store.pool, store)
+    repo = Repository(store)
     count(repo, "c", 1)
     attempts = []
     with store.pool.connection() as conn, conn.transaction():
@@ -186,77 +102,6 @@ def test_in_a_consumers_transaction_each_attempt_is_a_savepoint(
     assert [e.version for e in store.read("c")] == [1, 2]
 
 
-def test_an_undeclared_event_is_refused(store: EventStore) -> None:
-    repo = Repository(store.pool, store, declared=(Counted,))
-    with pytest.raises(UndeclaredEvent):
-        repo.execute(lambda uow: uow.append("u", 0, [Undeclared(1)]))
-    assert store.read("u") == []
-
-
-def test_a_snapshot_and_its_tail_fold_to_the_full_fold(store: EventStore) -> None:
-    repo = Repository(store.pool, store)
-    for n in range(1, 13):
-        count(repo, "long", n, SNAPSHOTTED)  # each load folds what came since the last snapshot
-    version, kept = store.load_snapshot("long") or (0, {})
-    assert 0 < version < 12 and kept["shape"] == SHAPE.version
-    with store.pool.connection() as conn:
-        full = repo.get(conn, "long", PLAIN)
-        reads: list[int] = []
-        original = store.read
-        store.read = lambda stream, from_version=1, *a, **k: (
-            reads.append(from_version) or original(stream, from_version, *a, **k)
-        )  # type: ignore[method-assign]
-        try:
-            from_snapshot = repo.get(conn, "long", SNAPSHOTTED)
-        finally:
-            store.read = original  # type: ignore[method-assign]
-    assert reads == [version + 1]  # only the tail was read
-    assert from_snapshot == full and full.state.seen == tuple(range(1, 13))
-
-
-def test_a_snapshot_of_another_state_shape_is_ignored(store: EventStore) -> None:
-    repo = Repository(store.pool, store)
-    for n in range(3):
-        count(repo, "old", n)
-    store.save_snapshot("old", 3, {"shape": 1, "state": {"total": 999, "seen": []}})
-    with store.pool.connection() as conn:
-        assert repo.get(conn, "old", SNAPSHOTTED).state == Tally(3, (0, 1, 2))
-
-
-def test_the_cache_drops_a_state_whose_append_rolled_back(store: EventStore) -> None:
-    repo = Repository(store.pool, store)
-    cached = Fold(Tally, _evolve, cache=StreamCache())
-    count(repo, "k", 1, cached)
-
-    def rolled_back(uow: UnitOfWork) -> None:
-        loaded = repo.get(uow, "k", cached)
-        uow.append("k", loaded.version, [Counted(100)])
-        repo.get(uow, "k", cached)  # the cache now holds a state with the 100
-        raise RuntimeError("roll back")
-
-    with pytest.raises(RuntimeError):
-        repo.execute(rolled_back)
-    count(repo, "k", 2, cached)  # another event takes version 2
-    with store.pool.connection() as conn:
-        assert repo.get(conn, "k", cached).state == Tally(3, (1, 2))
-
-
-def test_planned_commands_are_written_together_and_those_that_lost_left_out(store: EventStore) -> None:
-    repo = Repository(store.pool, store)
-    count(repo, "moved", 1)  # planned at version 0, but the stream moved meanwhile
-
-    def planned(stream: str, expected: int) -> Any:
-        return lambda uow: uow.append(stream, expected, [Counted(1)], pipelined=True)
-
-    with store.pool.connection() as conn, conn.transaction():
-        done = repo.execute_planned(conn, [planned("a", 0), planned("moved", 0), planned("b", 0)])
-    assert done == [0, 2]
-    assert [len(store.read(s)) for s in ("a", "moved", "b")] == [1, 1, 1]
-    with store.pool.connection() as conn, conn.transaction():
-        assert repo.execute_planned(conn, [planned("a", 1), planned("b", 1)]) == [0, 1]
-    assert [len(store.read(s)) for s in ("a", "b")] == [2, 2]
-
-
 def test_a_snapshot_another_transaction_is_writing_is_skipped_without_waiting(store: EventStore) -> None:
     with store.pool.connection() as first, first.transaction():
         store.save_snapshot("busy", 5, {"n": 5}, conn=first)
@@ -266,10 +111,3 @@ def test_a_snapshot_another_transaction_is_writing_is_skipped_without_waiting(st
     assert store.load_snapshot("busy") == (5, {"n": 5})
     store.save_snapshot("busy", 9, {"n": 9})
     assert store.load_snapshot("busy") == (9, {"n": 9})
-
-
-def test_the_snapshots_of_many_streams_are_read_together_those_without_left_out(store: EventStore) -> None:
-    store.save_snapshot("a", 4, {"n": 4})
-    store.save_snapshot("b", 9, {"n": 9})
-    assert store.load_snapshots(["a", "b", "none"]) == {"a": (4, {"n": 4}), "b": (9, {"n": 9})}
-    assert store.load_snapshots([]) == {}

@@ -122,7 +122,9 @@ def test_a_command_decided_on_a_cached_version_that_another_process_moved_past_i
     alice, bob, match_id = _playing(make_player, admin)
     version = alice.view(match_id)["version"]  # the web process now caches this version
     with svc.pool.connection() as conn, conn.transaction():
-        svc.commands.player_command(match_id, alice.id, {"type": "end_turn"}, version, conn)
+        svc.commands.player_command(
+            match_id, alice.id, {"type": "end_turn"}, version, svc.matches.unit_of_work(conn)
+        )
     before = counts()
     r = alice.post(f"/v1/matches/{match_id}/commands", {"type": "end_turn", "expected_version": version})
     assert r.status_code == 409 and r.get_json()["error"]["details"]["current_version"] > version

@@ -5,18 +5,21 @@ ignored; the sweep's batch load starts from snapshots too; a snapshot never bloc
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from flask import Flask
 from psycopg_pool import ConnectionPool
 
+from libs.eventstore import StreamCache
 from libs.games.arcana import STARTER_DECK
 from services.match import domain, repository
 from services.match.domain import snapshots
-from services.match.repository import MatchCache, MatchRepository, as_rows, stream_of
+from services.match.repository import MatchRepository, as_rows, stream_of
 from services.match.service import MatchService
 from services.match.usecases.batch_tick import BatchTicker
 from tests.integration.match.play import next_move
@@ -51,7 +54,7 @@ def long_match(make_player: Any, admin: Any, svc: MatchService) -> Play:
 @pytest.fixture
 def cold(pool: ConnectionPool, match_schema: str) -> MatchRepository:
     """The repository of a restarted process: an empty cache."""
-    return MatchRepository(pool, match_schema, MatchCache())
+    return MatchRepository(pool, match_schema, StreamCache())
 
 
 def _reads(repo: MatchRepository, monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -129,7 +132,8 @@ def test_the_sweeps_batch_load_starts_uncached_matches_from_their_snapshots(
     assert starts == [{stream_of(long_id): version + 1, stream_of(short_id): 1}]
     assert loaded[long_id] == _full_fold(svc, long_id)
     assert loaded[short_id] == _full_fold(svc, short_id)
-    assert cold.cache.get(long_id) == loaded[long_id]
+    cached = cold.cache.get(stream_of(long_id))
+    assert cached is not None and cached.state == loaded[long_id]
 
 
 def _blocked_backends(pool: ConnectionPool, holder_pid: int) -> int:
@@ -143,13 +147,17 @@ def _blocked_backends(pool: ConnectionPool, holder_pid: int) -> int:
 
 
 def test_a_snapshot_being_written_elsewhere_never_blocks_a_command(
+    app: Flask,
     make_player: Any,
     admin: Any,
     svc: MatchService,
     pool: ConnectionPool,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(repository, "SNAPSHOT_EVERY", 1)  # every append stores one
+    every_append = dataclasses.replace(repository.SNAPSHOTS, every=1)  # every append stores one
+    served: MatchService = app.extensions["kit_root"].object()  # the repository the requests use
+    for matches in (svc.matches, served.matches):
+        monkeypatch.setattr(matches, "fold", dataclasses.replace(matches.fold, snapshots=every_append))
     alice, bob = make_player(), make_player()
     match_id = admin([alice, bob], [list(STARTER_DECK)] * 2, first=alice.id)
     before = svc.matches.load(match_id)
@@ -161,7 +169,8 @@ def test_a_snapshot_being_written_elsewhere_never_blocks_a_command(
     with pool.connection() as holder, holder.transaction():
         # another transaction writing this stream's snapshot (its advisory lock and the row's lock)
         holder_pid = holder.info.backend_pid
-        svc.matches._keep_snapshot(holder, before)
+        kept_before = {"shape": every_append.version, "state": domain.snapshot_match(before)}
+        svc.matches.events.save_snapshot(stream_of(match_id), before.version, kept_before, conn=holder)
         command = threading.Thread(
             target=lambda: done.append(
                 alice.fresh()
@@ -177,8 +186,7 @@ def test_a_snapshot_being_written_elsewhere_never_blocks_a_command(
     command.join()  # the other writer has committed: a blocked command goes on
     assert not blocked, "the command waited for the other snapshot writer"
     assert done == [200]
-    after = svc.matches.load(match_id)
-    assert after is not None and after.version > before.version
+    assert svc.matches.events.version(stream_of(match_id)) > before.version
     kept = svc.matches.events.load_snapshot(stream_of(match_id))
     assert kept is not None and kept[0] == before.version  # skipped, not waited for: the next one takes it
 
@@ -186,4 +194,4 @@ def test_a_snapshot_being_written_elsewhere_never_blocks_a_command(
     latest = svc.matches.load(match_id)
     kept = svc.matches.events.load_snapshot(stream_of(match_id))
     assert latest is not None and kept is not None and kept[0] == latest.version
-    assert domain.restore_match(kept[1]) == latest
+    assert domain.restore_match(kept[1]["state"]) == latest

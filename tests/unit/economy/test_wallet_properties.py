@@ -31,8 +31,8 @@ from services.economy.events import (
     CardDisenchanted,
     PackOpened,
     WalletCredited,
-    event_from,
 )
+from services.economy.upcasting import STORED
 
 CARDS = [c for ids in CARDS_BY_RARITY.values() for c in ids[:3]] + ["wolf_pup", "squire"]
 commands = st.lists(
@@ -94,5 +94,5 @@ def test_invariants_hold_whatever_the_commands(steps: list[tuple[Any, ...]]) -> 
             dust += e.dust_gained
     assert (coins, dust) == (wallet.coins, wallet.dust)
     assert all(0 < n <= copy_limit(rarity_of(c) or "") for c, n in wallet.collection.items())
-    replayed = fold(event_from(e.TYPE, e.data()) for e in events)  # as stored: JSON data, then read
+    replayed = fold(STORED.event_from(e.TYPE, e.data()) for e in events)  # as stored: JSON data, then read
     assert replayed == wallet
