@@ -40,6 +40,7 @@ def play_out(game: Game, setup: Setup, rng: random.Random, max_steps: int = 2000
         assert waits, "a running match waits for someone"
         wait = waits[0]
         assert wait.player in game.seated(state)
+        before = game.state_hash(state)  # every decide below must leave it so
         _check_views(game, state, events)
         if wait.timeout is not None and rng.random() < 0.1:
             assert wait.timeout.get("player") == wait.player, "a timeout names the awaited player"
@@ -51,9 +52,9 @@ def play_out(game: Game, setup: Setup, rng: random.Random, max_steps: int = 2000
                 command = wait.timeout
             else:
                 for other in rng.sample(legal, min(SAMPLE, len(legal))):
-                    _accepted(game, state, {**other, "player": wait.player})
+                    _accepted(game, state, before, {**other, "player": wait.player})
                 command = {**rng.choice(legal), "player": wait.player}
-        new = _accepted(game, state, command)
+        new = _accepted(game, state, before, command)
         events += new
         state = _fold(game, state, new)
     ended = game.result(state)
@@ -77,8 +78,8 @@ def _check_snapshot(game: Game, state: Any) -> None:
     assert game.state_hash(restored) == game.state_hash(state)
 
 
-def _accepted(game: Game, state: Any, command: dict[str, Any]) -> list[dict[str, Any]]:
-    before = game.state_hash(state)
+def _accepted(game: Game, state: Any, before: str, command: dict[str, Any]) -> list[dict[str, Any]]:
+    """The events of an accepted `command`; `before` is the hash of `state`, which decide keeps."""
     try:
         new = game.decide(state, command)
     except IllegalCommand as exc:

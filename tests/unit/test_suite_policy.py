@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from libs.config import PROJECT_ROOT
 
 SAMPLE = """
@@ -64,63 +66,50 @@ def test_in_ci_a_skip_for_a_missing_tool_fails_and_an_allowed_one_does_not(tmp_p
     assert "1 passed, 1 skipped, 1 xfailed, 1 error" in result.stdout
 
 
-GROUPED = """
+# One xdist run (2 workers, --dist loadgroup, as `make test`) shows both rules of the e2e groups: each
+# test notes the worker it ran on and appends its module to that worker's order of tests.
+NOTE = """
 import os
 import pytest
 from pathlib import Path
 
 def _note(name):
-    Path(name).write_text(os.environ["PYTEST_XDIST_WORKER"])
-
-@pytest.mark.parametrize("n", range(8))
-def test_plain(n):
-    _note(f"plain-{n}")
-
-"""
-SERIAL = """
-import os
-import pytest
-from pathlib import Path
-
-@pytest.mark.parametrize("n", range(4))
-def test_serial(n):
-    Path(f"{__name__.split('.')[-1]}-{n}").write_text(os.environ["PYTEST_XDIST_WORKER"])
-"""
-
-
-def test_each_serial_group_runs_on_one_worker_and_the_rest_spread(tmp_path: Path) -> None:
-    (tmp_path / "test_sample.py").write_text(GROUPED)
-    (tmp_path / "tests" / "e2e").mkdir(parents=True)
-    for module in ("test_stack", "test_make_run"):
-        (tmp_path / "tests" / "e2e" / f"{module}.py").write_text(SERIAL)
-    result = _run(tmp_path, False, "-n", "2", "--dist", "loadgroup", "-q")
-    assert result.returncode == 0, result.stdout
-    stacks = {(tmp_path / f"test_stack-{n}").read_text() for n in range(4)}
-    make_run = {(tmp_path / f"test_make_run-{n}").read_text() for n in range(4)}
-    every = stacks | make_run | {(tmp_path / f"plain-{n}").read_text() for n in range(8)}
-    assert len(stacks) == 1 and len(make_run) == 1 and len(every) == 2, (stacks, make_run, every)
-
-
-ORDERED = """
-import os
-import pytest
+    worker = os.environ["PYTEST_XDIST_WORKER"]
+    Path(name).write_text(worker)
+    with open("order-" + worker, "a") as out:
+        out.write(__name__.split(".")[-1] + "\\n")
 
 @pytest.mark.parametrize("n", range({count}))
 def test_one(n):
-    with open("order-" + os.environ["PYTEST_XDIST_WORKER"], "a") as out:
-        out.write(__name__.split(".")[-1] + "\\n")
+    _note(f"{prefix}-{{n}}")
 """
 
 
-def test_the_serial_groups_start_first_though_other_modules_have_more_tests(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def grouped(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tree after the run: 8 plain tests, a unit module of 20, and the two serial e2e groups of 4
+    (test_stack, test_make_run): groups with fewer tests than the others."""
+    root = tmp_path_factory.mktemp("grouped")
+    (root / "test_sample.py").write_text(NOTE.format(count=8, prefix="plain"))
+    (root / "tests" / "unit" / "deploy").mkdir(parents=True)
+    (root / "tests" / "unit" / "deploy" / "test_many.py").write_text(NOTE.format(count=20, prefix="many"))
+    (root / "tests" / "e2e").mkdir(parents=True)
+    for module in ("test_stack", "test_make_run"):
+        (root / "tests" / "e2e" / f"{module}.py").write_text(NOTE.format(count=4, prefix=module))
+    result = _run(root, False, "-n", "2", "--dist", "loadgroup", "-q")
+    assert result.returncode == 0, result.stdout
+    return root
+
+
+def test_each_serial_group_runs_on_one_worker_and_the_rest_spread(grouped: Path) -> None:
+    stacks = {(grouped / f"test_stack-{n}").read_text() for n in range(4)}
+    make_run = {(grouped / f"test_make_run-{n}").read_text() for n in range(4)}
+    every = stacks | make_run | {(grouped / f"plain-{n}").read_text() for n in range(8)}
+    assert len(stacks) == 1 and len(make_run) == 1 and len(every) == 2, (stacks, make_run, every)
+
+
+def test_the_serial_groups_start_first_though_other_modules_have_more_tests(grouped: Path) -> None:
     """xdist hands out the units with most tests first; the e2e groups have few tests but last the
     longest, so they must start at once, not behind a group of many short tests."""
-    (tmp_path / "tests" / "unit" / "deploy").mkdir(parents=True)
-    (tmp_path / "tests" / "unit" / "deploy" / "test_many.py").write_text(ORDERED.format(count=20))
-    (tmp_path / "tests" / "e2e").mkdir(parents=True)
-    for module in ("test_stack", "test_make_run"):
-        (tmp_path / "tests" / "e2e" / f"{module}.py").write_text(ORDERED.format(count=3))
-    result = _run(tmp_path, False, "-n", "2", "--dist", "loadgroup", "-q")
-    assert result.returncode == 0, result.stdout
-    firsts = sorted(path.read_text().split()[0] for path in tmp_path.glob("order-gw*"))
+    firsts = sorted(path.read_text().split()[0] for path in grouped.glob("order-gw*"))
     assert firsts == ["test_make_run", "test_stack"], firsts

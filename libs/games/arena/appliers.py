@@ -4,13 +4,12 @@ is never modified; the events are facts (every random outcome is in them), so no
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from libs.games.sdk.plumbing import Applier, evolver, fold_with
 
 from .constants import MAX_LIFE, Bonus, Ev, Phase
-from .state import Attack, State, Stats, put
+from .state import Attack, State, Stats, put, replace
 
 Event = Mapping[str, Any]
 

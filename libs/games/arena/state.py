@@ -8,17 +8,42 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from .constants import HAND_LIMIT
 
 T = TypeVar("T")
+R = TypeVar("R")
+_new, _set = object.__new__, object.__setattr__
+_COPIERS: dict[type, tuple[tuple[str, ...], attrgetter[Any]]] = {}
 
 
 def put(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
     """`values` with `values[seat]` replaced."""
     return (*values[:seat], value, *values[seat + 1 :])
+
+
+def replace(record: R, /, **changes: Any) -> R:
+    """`dataclasses.replace` for this module's frozen records (every field set by `__init__`, no
+    `__post_init__`), about 1.7 times cheaper: `evolve` replaces the state at every event, and that was
+    the largest part of a random match's cost. The fields are copied into a new instance, then the
+    changes; a name that is no field is refused as `dataclasses.replace` refuses it (TypeError)."""
+    cls = type(record)
+    copier = _COPIERS.get(cls)
+    if copier is None:
+        names = tuple(cls.__dataclass_fields__)  # type: ignore[attr-defined]
+        copier = _COPIERS[cls] = (names, attrgetter(*names))  # (records of two fields or more: a tuple)
+    names, values = copier
+    new = _new(cls)
+    for name, value in zip(names, values(record), strict=True):
+        _set(new, name, value)
+    for name, value in changes.items():
+        if name not in cls.__dataclass_fields__:  # type: ignore[attr-defined]
+            raise TypeError(f"{cls.__name__} has no field {name!r}")
+        _set(new, name, value)
+    return new
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +138,19 @@ class State:
 
 
 def state_hash(state: State) -> str:
-    """SHA-256 of the canonical state: equal states, and only they, have equal hashes."""
-    text = json.dumps(state.to_dict(), sort_keys=True, separators=(",", ":"))
+    """SHA-256 of the canonical state: equal states, and only they, have equal hashes.
+
+    The text is that of `to_dict()` dumped with sorted keys, written straight from the fields: the
+    JSON round trip of `to_dict` (tuples to lists) changes nothing in the text, and skipping it and
+    `asdict` makes the hash about three times cheaper (the conformance check hashes every step)."""
+    d = {k: getattr(state, k) for k in state.__dataclass_fields__}
+    d["wards"] = [sorted(w) for w in state.wards]
+    d["pending"] = [_fields(a) for a in state.pending]
+    d["stats"] = [_fields(s) for s in state.stats]
+    text = json.dumps(d, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _fields(record: Attack | Stats) -> dict[str, Any]:
+    """A flat record's fields (what `asdict` gives for these, without its deep copy)."""
+    return {k: getattr(record, k) for k in record.__dataclass_fields__}

@@ -95,8 +95,9 @@ def run(seed: int, players: int, check: bool) -> tuple[list[dict[str, Any]], Sta
         check_invariants(state)
         (wait,) = waits(state)
         if check:
-            legal = {key(c) for pid in state.pids for c in legal_commands(state, pid)}
-            assert all(c["player"] == wait.player for pid in state.pids for c in legal_commands(state, pid))
+            offered = [c for pid in state.pids for c in legal_commands(state, pid)]
+            legal = {key(c) for c in offered}
+            assert all(c["player"] == wait.player for c in offered)
             for command in candidates(state, rng) + [dict(json.loads(k)) for k in legal]:
                 try:
                     decide(state, command)

@@ -173,11 +173,12 @@ def _floors_hold_the_hidden_rating(monkeypatch: Any) -> None:
     """The ladder before issue 34: one rating, held by the tier floor (the hidden rating follows the
     visible points, floor included), so a floored loser loses nothing while the winner gains."""
     evolve = ratings.evolve
-    monkeypatch.setattr(
-        ratings,
-        "evolve",
-        lambda state, event: replace(evolve(state, event), hidden=evolve(state, event).rating),
-    )
+
+    def held(state: Any, event: Any) -> Any:
+        after = evolve(state, event)
+        return replace(after, hidden=after.rating)
+
+    monkeypatch.setattr(ratings, "evolve", held)
 
 
 def test_without_the_fair_play_rules_the_same_script_boosts_the_mains(monkeypatch: Any) -> None:

@@ -171,21 +171,25 @@ def _hits(sides: list[list[Unit]], begins: int, r: int, log: list[Step]) -> int:
 
 
 def _next_to_act(side: list[Unit], after: int) -> int | None:
-    return next((i for i in range(after + 1, len(side)) if side[i].hp > 0), None)
+    for i in range(after + 1, len(side)):
+        if side[i].hp > 0:
+            return i
+    return None
 
 
 def _act(sides: list[list[Unit]], me: int, slot: int, r: int, log: list[Step]) -> bool:
     """Card `slot` of side `me` acts; True when the other side has no card left."""
     unit, foes = sides[me][slot], sides[1 - me]
-    front = _living(foes)[0]
+    living_foes = _living(foes)
+    front = living_foes[0]
     damage = max(1, unit.atk + _ramp(r) - foes[front].arm // 2)
     kind = "front"
     if "carry" in unit.roles and _living(sides[me])[0] == slot:
         damage, kind = _half_up(damage), "carry_front"
     if _strike(sides, me, slot, front, kind, damage, r, log):
         return True
-    if "nuker" in unit.roles and len(_living(foes)) > 1:
-        back = _living(foes)[-1]
+    if "nuker" in unit.roles and len(living_foes := _living(foes)) > 1:
+        back = living_foes[-1]
         damage = _half_up(max(1, unit.atk + _ramp(r) - foes[back].arm // 2))
         return _strike(sides, me, slot, back, "back", damage, r, log)
     return False
