@@ -6,6 +6,12 @@ PY     := $(VENV)/bin/python
 # workers than cores; the e2e tests run one after the other on one of them (tests/conftest.py).
 TEST_WORKERS ?= 5
 export PYTHONPATH := $(CURDIR)
+UV     := $(VENV)/bin/uv
+# Compiled modules are cached in __pycache__ folders (git ignores them), and so are pytest's rewritten
+# test modules: where the machine sets PYTHONDONTWRITEBYTECODE, every test worker rewrote the 270 test
+# modules at its start (about 7 s of CPU each) and every process a test starts compiled the project's
+# modules again (docs/testing.md, "Tenth pass").
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events docs-schemas kafka-acls migrate \
         bench bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay \
@@ -15,10 +21,15 @@ export PYTHONPATH := $(CURDIR)
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
 
+# The packages are installed by uv (pinned in requirements-dev.txt, itself installed by pip): pip took
+# 4-5 minutes of a fresh clone's .ci/run, most of it one index look-up after another; uv asks and
+# downloads in parallel (about 1 minute, docs/testing.md). --compile-bytecode: compiled once here,
+# not by every process that imports a package.
 $(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	$(PY) -m pip install --quiet --disable-pip-version-check "$$(grep -oE '^uv==[^ ]+' requirements-dev.txt)"
+	$(UV) pip install --quiet --python $(PY) --compile-bytecode -r requirements-dev.txt
+	$(UV) pip install --quiet --python $(PY) --no-deps --no-build-isolation -e .
 	touch $@
 
 venv: $(VENV)/.installed ## create the virtualenv with the pinned dependencies
