@@ -13,7 +13,7 @@ UV     := $(VENV)/bin/uv
 # modules again (docs/testing.md, "Tenth pass").
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events docs-schemas kafka-acls migrate \
+.PHONY: help venv run test test-unit test-integration test-e2e test-e2e-repeat lint format typecheck docs-events docs-schemas kafka-acls migrate \
         bench bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay \
         bench-capacity bench-recovery bench-snapshots bench-line bench-arena bench-command-path docs-line rebuild-projection export-events dead-letters \
         simulate clean browser-deps screenshots
@@ -23,11 +23,14 @@ help: ## list the targets
 
 # The packages are installed by uv (pinned in requirements-dev.txt, itself installed by pip): pip took
 # 4-5 minutes of a fresh clone's .ci/run, most of it one index look-up after another; uv asks and
-# downloads in parallel (about 1 minute, docs/testing.md). --compile-bytecode: compiled once here,
-# not by every process that imports a package.
+# downloads in parallel (docs/testing.md, "Tenth pass"). The venv is made without pip (ensurepip took
+# 10-30 s), the interpreter's own pip installs uv into it (ensurepip where it has none), and uv puts
+# pip back with the rest. --compile-bytecode: compiled once here, not by each process that imports.
+UV_PIN := $(shell grep -oE '^uv==[^ ]+' requirements-dev.txt)
 $(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check "$$(grep -oE '^uv==[^ ]+' requirements-dev.txt)"
+	$(PYTHON) -m venv --without-pip $(VENV)
+	$(PYTHON) -m pip --python $(PY) install --quiet --disable-pip-version-check $(UV_PIN) \
+	  || { $(PY) -m ensurepip --default-pip && $(PY) -m pip install --quiet --disable-pip-version-check $(UV_PIN); }
 	$(UV) pip install --quiet --python $(PY) --compile-bytecode -r requirements-dev.txt
 	$(UV) pip install --quiet --python $(PY) --no-deps --no-build-isolation -e .
 	touch $@
@@ -48,6 +51,15 @@ test-integration: venv ## integration tests (real PostgreSQL and broker), on TES
 
 test-e2e: venv ## end-to-end tests (real processes over HTTP)
 	$(PY) -m pytest tests/e2e
+
+# The flake count of docs/testing.md: the e2e and browser tests (tests/e2e), scheduled as `make test`
+# schedules them, N times in a row with CI=true (a skip fails); it stops at the first failure.
+test-e2e-repeat: venv ## the e2e and browser tests N times in a row (default 10), stopping at the first failure
+	@n=$(or $(N),10); for i in $$(seq 1 $$n); do \
+	  echo "== pass $$i of $$n ($$(date -u +%H:%M:%S) UTC, load $$(cut -d' ' -f1-3 /proc/loadavg))"; \
+	  CI=true $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup -q tests/e2e \
+	    || { echo "pass $$i of $$n failed: $$((i - 1)) consecutive passes before it"; exit 1; }; \
+	done; echo "$$n consecutive passes of tests/e2e"
 
 browser-deps: ## Debian's chromium and chromium-driver for the browser tests (as root; CI runs it from .ci/run)
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
