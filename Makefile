@@ -25,13 +25,15 @@ help: ## list the targets
 # 4-5 minutes of a fresh clone's .ci/run, most of it one index look-up after another; uv asks and
 # downloads in parallel (docs/testing.md, "Tenth pass"). The venv is made without pip (ensurepip took
 # 10-30 s), the interpreter's own pip installs uv into it (ensurepip where it has none), and uv puts
-# pip back with the rest. --compile-bytecode: compiled once here, not by each process that imports.
+# pip back with the rest. Nothing is compiled here (uv's --compile-bytecode took 20-40 s more): the
+# first process that imports a module writes its bytecode (make's recipes: PYTHONDONTWRITEBYTECODE
+# unexported above).
 UV_PIN := $(shell grep -oE '^uv==[^ ]+' requirements-dev.txt)
 $(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml
 	$(PYTHON) -m venv --without-pip $(VENV)
 	$(PYTHON) -m pip --python $(PY) install --quiet --disable-pip-version-check $(UV_PIN) \
 	  || { $(PY) -m ensurepip --default-pip && $(PY) -m pip install --quiet --disable-pip-version-check $(UV_PIN); }
-	$(UV) pip install --quiet --python $(PY) --compile-bytecode -r requirements-dev.txt
+	$(UV) pip install --quiet --python $(PY) -r requirements-dev.txt
 	$(UV) pip install --quiet --python $(PY) --no-deps --no-build-isolation -e .
 	touch $@
 
