@@ -6,8 +6,14 @@ PY     := $(VENV)/bin/python
 # workers than cores; the e2e tests run one after the other on one of them (tests/conftest.py).
 TEST_WORKERS ?= 5
 export PYTHONPATH := $(CURDIR)
+UV     := $(VENV)/bin/uv
+# Compiled modules are cached in __pycache__ folders (git ignores them), and so are pytest's rewritten
+# test modules: where the machine sets PYTHONDONTWRITEBYTECODE, every test worker rewrote the 270 test
+# modules at its start (about 7 s of CPU each) and every process a test starts compiled the project's
+# modules again (docs/testing.md, "Tenth pass").
+unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: help venv run test test-unit test-integration test-e2e lint format typecheck docs-events docs-schemas kafka-acls migrate \
+.PHONY: help venv run test test-unit test-integration test-e2e test-e2e-repeat lint format typecheck docs-events docs-schemas kafka-acls migrate \
         bench bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay \
         bench-capacity bench-recovery bench-snapshots bench-line bench-arena bench-command-path bench-codec docs-line rebuild-projection export-events dead-letters \
         simulate clean browser-deps screenshots
@@ -15,10 +21,20 @@ export PYTHONPATH := $(CURDIR)
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
 
+# The packages are installed by uv (pinned in requirements-dev.txt, itself installed by pip): pip took
+# 4-5 minutes of a fresh clone's .ci/run, most of it one index look-up after another; uv asks and
+# downloads in parallel (docs/testing.md, "Tenth pass"). The venv is made without pip (ensurepip took
+# 10-30 s), the interpreter's own pip installs uv into it (ensurepip where it has none), and uv puts
+# pip back with the rest. Nothing is compiled here (uv's --compile-bytecode took 20-40 s more): the
+# first process that imports a module writes its bytecode (make's recipes: PYTHONDONTWRITEBYTECODE
+# unexported above).
+UV_PIN := $(shell grep -oE '^uv==[^ ]+' requirements-dev.txt)
 $(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	$(PYTHON) -m venv --without-pip $(VENV)
+	$(PYTHON) -m pip --python $(PY) install --quiet --disable-pip-version-check $(UV_PIN) \
+	  || { $(PY) -m ensurepip --default-pip && $(PY) -m pip install --quiet --disable-pip-version-check $(UV_PIN); }
+	$(UV) pip install --quiet --python $(PY) -r requirements-dev.txt
+	$(UV) pip install --quiet --python $(PY) --no-deps --no-build-isolation -e .
 	touch $@
 
 venv: $(VENV)/.installed ## create the virtualenv with the pinned dependencies
@@ -37,6 +53,15 @@ test-integration: venv ## integration tests (real PostgreSQL and broker), on TES
 
 test-e2e: venv ## end-to-end tests (real processes over HTTP)
 	$(PY) -m pytest tests/e2e
+
+# The flake count of docs/testing.md: the e2e and browser tests (tests/e2e), scheduled as `make test`
+# schedules them, N times in a row with CI=true (a skip fails); it stops at the first failure.
+test-e2e-repeat: venv ## the e2e and browser tests N times in a row (default 10), stopping at the first failure
+	@n=$(or $(N),10); for i in $$(seq 1 $$n); do \
+	  echo "== pass $$i of $$n ($$(date -u +%H:%M:%S) UTC, load $$(cut -d' ' -f1-3 /proc/loadavg))"; \
+	  CI=true $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup -q tests/e2e \
+	    || { echo "pass $$i of $$n failed: $$((i - 1)) consecutive passes before it"; exit 1; }; \
+	done; echo "$$n consecutive passes of tests/e2e"
 
 browser-deps: ## Debian's chromium and chromium-driver for the browser tests (as root; CI runs it from .ci/run)
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
