@@ -13,7 +13,7 @@ import os
 import shutil
 from typing import Any
 
-from libs.config import PROMETHEUS_MULTIPROC_DIR
+from libs.config import PROMETHEUS_MULTIPROC_DIR  # not `config`: gunicorn reads that name as its setting
 
 CONNECTIONS = 5000  # per worker: waiting long-polls (greenlets) served at once
 POOL_TIMEOUT = 30  # s a long-poll may wait for a database connection (ARCANA_DB_POOL_TIMEOUT)

@@ -16,18 +16,23 @@ error shape, and its client retries.
 A match stream (Server-Sent Events) is relayed as it comes, chunk by chunk, on a connection of its
 own; it holds a thread of the gthread worker for as long as it is open (blocked on its socket, as a
 forwarded long-poll). The upstream's heartbeats keep that socket under ``TIMEOUT_SECONDS`` of
-silence.
+silence. The client's socket is watched meanwhile (``libs.web.departure``): once the client closes
+its connection, the upstream connection is shut down at once, so the upstream sees the client leave
+as it happens, not at its next writes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
+import socket
 import threading
 import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from libs.web import departure
 from libs.web.long_polls import is_stream
 
 IDLE_SECONDS = 2.0
@@ -54,7 +59,7 @@ class Forwarder:
         body = _body(environ)
         headers = _request_headers(environ)
         if is_stream(environ.get("PATH_INFO", "")):
-            return self._relay(environ["REQUEST_METHOD"], path, body, headers, start_response)
+            return self._relay(environ, path, body, headers, start_response)
         try:
             status, reason, answer_headers, content = self._exchange(
                 environ["REQUEST_METHOD"], path, body, headers
@@ -88,19 +93,26 @@ class Forwarder:
         return response.status, response.reason, kept, content
 
     def _relay(
-        self, method: str, path: str, body: bytes | None, headers: dict[str, str], start_response: Any
+        self,
+        environ: dict[str, Any],
+        path: str,
+        body: bytes | None,
+        headers: dict[str, str],
+        start_response: Any,
     ) -> Iterable[bytes]:
         """A stream, passed on frame by frame as it comes, on a connection of its own that is closed
         when either side ends it (never kept: it ends with the stream)."""
         conn = self._new()
         try:
-            response = _send(conn, method, path, body, headers)
+            response = _send(conn, environ["REQUEST_METHOD"], path, body, headers)
         except OSError:
             conn.close()
             return _unavailable(start_response)
         kept = [(k, v) for k, v in response.getheaders() if k.lower() not in HOP_BY_HOP]
         start_response(f"{response.status} {response.reason}", kept)
-        return _Relayed(conn, response)
+        relayed = _Relayed(conn, response)
+        relayed.watch = departure.watch(environ, relayed.client_left)
+        return relayed
 
     def _connection(self) -> tuple[http.client.HTTPConnection, bool]:
         now = time.monotonic()
@@ -130,6 +142,15 @@ class _Relayed:
     def __init__(self, conn: http.client.HTTPConnection, response: http.client.HTTPResponse) -> None:
         self.conn = conn
         self.response = response
+        self.watch: departure.Watch | None = None
+
+    def client_left(self) -> None:
+        """Shut the upstream connection down (from the watch's thread): the upstream sees its client
+        leave, and the read this relay blocks on returns."""
+        sock = self.conn.sock
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
 
     def __iter__(self) -> Iterator[bytes]:
         try:
@@ -139,6 +160,8 @@ class _Relayed:
             return
 
     def close(self) -> None:
+        if self.watch is not None:
+            self.watch.stop()
         self.conn.close()
 
 

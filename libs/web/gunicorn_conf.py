@@ -19,7 +19,7 @@ import shutil
 import threading
 from typing import Any
 
-from libs.config import PROMETHEUS_MULTIPROC_DIR
+from libs.config import PROMETHEUS_MULTIPROC_DIR  # not `config`: gunicorn reads that name as its setting
 
 THREADS = 2000  # per worker: requests served at once, waiting long-polls included
 WORKER_CONNECTIONS = 2500  # per worker: open connections (the rest of THREADS: idle keep-alives)

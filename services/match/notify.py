@@ -124,8 +124,9 @@ class MatchNotifier:
                 slot.announced = max(slot.announced, v)
                 slot.cond.notify_all()
 
-    def wait(self, match_id: str, after: int, seconds: float) -> bool:
-        """Block until ``match_id`` is announced past version ``after`` or ``seconds`` pass.
+    def wait(self, match_id: str, after: int, seconds: float, until: threading.Event | None = None) -> bool:
+        """Block until ``match_id`` is announced past version ``after``, ``seconds`` pass, or ``until``
+        is set (and ``wake`` called: a stream whose client left; False then).
 
         Returns whether the caller should read the database: True when the match was announced,
         when the listener connected or dropped meanwhile, or when it is not listening (the wait is
@@ -147,6 +148,8 @@ class MatchNotifier:
                 while True:
                     if slot.announced > after or self._generation != generation:
                         return True
+                    if until is not None and until.is_set():
+                        return False
                     left = end - time.monotonic()
                     if left <= 0:
                         return not listening
@@ -155,6 +158,13 @@ class MatchNotifier:
                 slot.waiters -= 1
                 if slot.waiters == 0:
                     del self._slots[match_id]
+
+    def wake(self, match_id: str) -> None:
+        """Wake the waiters of ``match_id`` to look at their ``until`` again."""
+        with self._lock:
+            slot = self._slots.get(match_id)
+            if slot is not None:
+                slot.cond.notify_all()
 
     def waiting(self) -> int:
         """How many requests wait now (for tests and diagnostics)."""

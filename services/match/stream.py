@@ -26,7 +26,7 @@ import jwt
 from flask import Response, g, request
 from flask_smorest import Blueprint
 
-from libs.web import current_claims
+from libs.web import current_claims, departure
 from libs.web.auth import TokenClaims
 from libs.web.context import service_context
 from libs.web.errors import ApiError
@@ -92,6 +92,7 @@ def open_stream(svc: MatchService, match_id: str, after: int) -> Response:
         )
     except NothingToStream:
         return Response(status=204)
+    opened.on_close(departure.watch(request.environ, opened.leave).stop)
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}  # nginx: pass each frame at once
     return Response(opened, status=200, headers=headers, content_type="text/event-stream")
 

@@ -5,25 +5,32 @@ process (``ARCANA_WAITS=on``: gevent), as real processes:
   back, a reconnection with ``Last-Event-ID`` gets exactly the events after that id (none twice,
   none missing: the long-poll's projection of them);
 - a stream with nothing to tell stays open through an idle minute on its heartbeats, and still
-  delivers the next event.
+  delivers the next event;
+- a client that leaves (its socket closed) stops counting as present at once, not at a later
+  heartbeat: the relay of the one port and the long-poll process both notice the connection close.
 """
 
 from __future__ import annotations
 
 import http.client
+import socket
 import time
 from collections.abc import Iterator
 from typing import Any
 
+import psycopg
 import pytest
 
 from harness.polls import TIMEKEEPERS, call, move, new_match
 from harness.stack import Stack, waits_apart
+from services.match.usecases.polls import TOUCH_EVERY_SECONDS
 from tests.sse import Frame, SseReader, messages
 
 pytestmark = pytest.mark.e2e
 
-HEARTBEAT = 5  # seconds (ARCANA_STREAM_HEARTBEAT_SECONDS of this stack)
+# seconds (ARCANA_STREAM_HEARTBEAT_SECONDS of this stack): longer than the presence test watches, so
+# a client noticed only at a later write would stay present there
+HEARTBEAT = 30
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +68,15 @@ def _open(stack: Stack, match: str, player: str, last_event_id: int | None = Non
         return response.status, None
     assert response.getheader("Content-Type", "").startswith("text/event-stream")
     return 200, _Stream(conn, response)
+
+
+def _watched_match(stack: Stack) -> tuple[str, list[str], int, _Stream]:
+    """A new match, its players, its version, and the second player's stream of it, read up to now."""
+    match, players, version = new_match(stack)
+    status, stream = _open(stack, match, players[1])
+    assert status == 200 and stream is not None
+    assert stream.frames.until("state")[-1].json["version"] == version
+    return match, players, version, stream
 
 
 def _events(stack: Stack, match: str, player: str, after: int) -> list[Any]:
@@ -118,10 +134,7 @@ def test_an_idle_stream_lives_through_a_minute_on_heartbeats_and_delivers_the_ne
 ) -> None:
     # Nothing may move the match meanwhile: no deadline, no absence rule (the timekeepers wait).
     with stack.paused(*TIMEKEEPERS):
-        match, players, version = new_match(stack)
-        status, stream = _open(stack, match, players[1])
-        assert status == 200
-        assert stream.frames.until("state")[-1].json["version"] == version
+        match, players, version, stream = _watched_match(stack)
         idle_since = time.monotonic()
         pings: list[Frame] = []
         while time.monotonic() - idle_since < 60:
@@ -132,3 +145,36 @@ def test_an_idle_stream_lives_through_a_minute_on_heartbeats_and_delivers_the_ne
         move(stack, match, players[0])
         pushed = stream.until_version(version + 1)
         assert messages(pushed) == _events(stack, match, players[1], version)
+
+
+def _presence_changes(stack: Stack, match: str, player: str, seconds: float) -> list[float]:
+    """When (``time.monotonic()``) the player's recorded presence moved, watched for ``seconds``."""
+    changes, last = [], None
+    query = "SELECT last_seen FROM match.match_presence WHERE match_id = %s AND player_id = %s"
+    with psycopg.connect(stack.database_url, autocommit=True) as conn:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            row = conn.execute(query, (match, player)).fetchone()
+            if row is not None and row[0] != last:
+                changes.append(time.monotonic())
+                last = row[0]
+            time.sleep(0.25)
+    return changes
+
+
+def test_a_client_that_closes_its_stream_stops_counting_as_present_before_the_next_heartbeat(
+    stack: Stack,
+) -> None:
+    # The stream passes through the one port's relay to the long-poll process: both must notice.
+    with stack.paused(*TIMEKEEPERS):
+        match, players, _, stream = _watched_match(stack)
+        stream.conn.sock.shutdown(socket.SHUT_RDWR)  # the page left: its connection closes
+        stream.conn.close()
+        left = time.monotonic()
+        # An open stream records presence every TOUCH_EVERY_SECONDS: watch two of those, all
+        # before the next heartbeat (the first write after the client left).
+        watched = 2 * TOUCH_EVERY_SECONDS + 2
+        assert watched < HEARTBEAT
+        changes = _presence_changes(stack, match, players[1], watched)
+    late = [round(t - left, 1) for t in changes[1:] if t - left > 2]
+    assert changes and not late, f"presence still recorded {late} s after the client left"

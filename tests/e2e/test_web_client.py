@@ -51,10 +51,9 @@ MATCH_PATH = re.compile(r"/v1/matches/([0-9a-f-]{36})")
 def stack(
     postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Stack]:
-    # A page that leaves closes its stream; the server notices at the second heartbeat after, and
-    # the stream speaks for the player's presence until then: 2 s keeps the absence test's timing.
-    env = {"ARCANA_STREAM_HEARTBEAT_SECONDS": "2"}
-    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("web-e2e"), env=env) as s:
+    # The default heartbeat: a page that leaves closes its stream's connection, and the server
+    # notices that as it happens (libs/web/departure.py), not at a later heartbeat.
+    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("web-e2e")) as s:
         s.wait_ready()
         yield s
         web_log = s.log("web")

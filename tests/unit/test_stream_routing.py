@@ -6,7 +6,9 @@ lets the upstream see the client leave."""
 from __future__ import annotations
 
 import re
+import socket
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -93,3 +95,22 @@ def test_the_forwarder_relays_a_stream_as_it_comes_and_closes_it_when_the_client
     assert next(chunks) == b"id: 2\ndata: {}\n\n"
     body.close()  # type: ignore[attr-defined]
     assert _Streaming.left.wait(10), "the upstream did not see the client leave"
+
+
+def test_the_forwarder_shuts_the_upstream_down_as_soon_as_its_client_closes_the_connection(
+    upstream: ThreadingHTTPServer,
+) -> None:
+    server_side, client_side = socket.socketpair()  # the gthread worker's client socket, and the page's
+    environ: dict[str, Any] = {"REQUEST_METHOD": "GET", "PATH_INFO": f"{MATCH}/stream", "wsgi.input": None}
+    environ["gunicorn.socket"] = server_side
+    body = Forwarder("127.0.0.1", upstream.server_address[1])(environ, lambda s, h: None)
+    chunks = iter(body)
+    assert next(chunks) == b"id: 1\ndata: {}\n\n"
+    _Streaming.go.set()  # the upstream pings on, until a write to the relay fails
+    client_side.close()  # the page left; nothing is written to it, nothing closes the relay yet
+    assert _Streaming.left.wait(10), "the upstream did not see the client leave"
+    reading = time.monotonic()
+    b"".join(chunks)  # what the relay had read before the shutdown, if anything
+    assert time.monotonic() - reading < 5, "the relay went on reading the upstream"
+    body.close()  # type: ignore[attr-defined]
+    server_side.close()

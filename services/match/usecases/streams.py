@@ -10,12 +10,16 @@ Frames (``text/event-stream``):
   "legal_commands"}``, its ``id`` the version it describes, so a resume never reads again the
   events the player cannot see;
 - ``: ping`` (a comment) after ``heartbeat_seconds`` without a frame, which keeps proxies from
-  closing an idle connection and lets the server notice a client that left.
+  closing an idle connection.
 
 A stream resumes after a version (``Last-Event-ID``, else ``?after=``): reconnecting is replay. It
 ends after the match's last event (a resume after it is answered 204, which tells ``EventSource``
 to stop), after ``max_seconds`` (the client resumes where it was), or once the caller's session
-is no longer valid. While open it is the player's presence, recorded as a long-poll records it.
+is no longer valid. While open it is the player's presence, recorded as a long-poll records it,
+until its client leaves: the HTTP layer watches the client's connection and calls ``leave`` as it
+closes (``libs.web.departure``), and the stream then records no more presence and ends at once. (A
+failed write would notice it too, but only at the second write after the client left: heartbeats
+later.)
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from typing import Any
 from libs import config
 from services.match.domain import Match
 from services.match.errors import TooManyRequests
+from services.match.notify import MatchNotifier
 from services.match.usecases.polls import TOUCH_EVERY_SECONDS, PlayerReads
 from services.match.usecases.replies import next_move, visible_events
 
@@ -48,8 +53,7 @@ class StreamSettings:
     """``ARCANA_STREAM_HEARTBEAT_SECONDS``, ``ARCANA_STREAM_MAX_SECONDS``,
     ``ARCANA_STREAMS_PER_PLAYER`` (``from_env``; unset ones keep these defaults)."""
 
-    # Below the 60 s idle timeout of common proxies (ingress-nginx); a client that left is noticed
-    # at the second write after it did, so its presence outlives it by two heartbeats at most.
+    # Below the 60 s idle timeout of common proxies (ingress-nginx).
     heartbeat_seconds: float = config.STREAM_HEARTBEAT_SECONDS.default
     # then the client resumes: a stream moves to another replica
     max_seconds: float = config.STREAM_MAX_SECONDS.default
@@ -76,8 +80,8 @@ class StreamSlots:
 
     def take(self, player: str) -> Callable[[], None]:
         """One of ``player``'s slots, and the function that gives it back (once); raises
-        ``TooManyRequests`` when all are taken. A stream whose client left frees its slot at its
-        next heartbeat at the latest: hence ``retry_after``."""
+        ``TooManyRequests`` when all are taken. A stream whose client left frees its slot as its
+        connection closes, else at its next heartbeat at the latest: hence ``retry_after``."""
         with self._lock:
             held = self._open.get(player, 0)
             if held >= self.per_player:
@@ -100,21 +104,58 @@ class StreamSlots:
 
 
 class OpenStream:
-    """An open stream: iterate for its frames (bytes); ``close`` ends it and frees its slot (the
-    WSGI server calls it when the response ends, the client left, or it was never started)."""
+    """An open stream: iterate for its frames (bytes); ``leave`` says its client left; ``close`` ends
+    it and frees its slot (the WSGI server calls it when the response ends, the client left, or it
+    was never started), then calls what was given to ``on_close``."""
 
-    def __init__(self, frames: Iterator[bytes], release: Callable[[], None]) -> None:
+    def __init__(self, frames: Iterator[bytes], release: Callable[[], None], left: Left) -> None:
         self._frames = frames
         self._release = release
+        self._left = left
+        self._closing: list[Callable[[], None]] = []
 
     def __iter__(self) -> Iterator[bytes]:
         return self._frames
+
+    def leave(self) -> None:
+        """The client closed its connection (any thread): no more presence, and the stream ends."""
+        self._left.set()
+
+    def on_close(self, then: Callable[[], None]) -> None:
+        self._closing.append(then)
 
     def close(self) -> None:
         try:
             self._frames.close()  # type: ignore[attr-defined]
         finally:
             self._release()
+            for then in self._closing:
+                then()
+
+
+class Left:
+    """Whether a stream's client left; setting it wakes the stream where it waits."""
+
+    def __init__(self, match_id: str, notifier: MatchNotifier | None) -> None:
+        self._event = threading.Event()
+        self._match_id = match_id
+        self._notifier = notifier
+
+    def set(self) -> None:
+        self._event.set()
+        if self._notifier is not None:
+            self._notifier.wake(self._match_id)
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+    def wait(self, after: int, seconds: float) -> bool:
+        """Wait as the stream does (``MatchNotifier.wait``, else a 0.2 s nap): whether to read the
+        database after."""
+        if self._notifier is None:
+            self._event.wait(min(seconds, 0.2))
+            return True
+        return self._notifier.wait(self._match_id, after, seconds, until=self._event)
 
 
 class MatchStreams:
@@ -144,11 +185,14 @@ class MatchStreams:
         except BaseException:
             release()
             raise
-        return OpenStream(_within(counted, self._frames(m, player, after, still_valid)), release)
+        left = Left(match_id, self.reads.notifier)
+        return OpenStream(_within(counted, self._frames(m, player, after, still_valid, left)), release, left)
 
-    def _frames(self, m: Match, player: str, after: int, still_valid: Callable[[], bool]) -> Iterator[bytes]:
+    def _frames(
+        self, m: Match, player: str, after: int, still_valid: Callable[[], bool], left: Left
+    ) -> Iterator[bytes]:
         yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
-        heartbeat, notifier = self.settings.heartbeat_seconds, self.reads.notifier
+        heartbeat = self.settings.heartbeat_seconds
         ends = time.monotonic() + self.settings.max_seconds
         touched = written = time.monotonic()
         look, first = m.version > after, True
@@ -160,7 +204,7 @@ class MatchStreams:
                 after = max(after, m.version)
                 written, first = time.monotonic(), False
             now = time.monotonic()
-            if m.ended or now >= ends:
+            if m.ended or now >= ends or left.is_set():
                 return
             if now - touched >= TOUCH_EVERY_SECONDS:
                 if not still_valid():
@@ -171,11 +215,7 @@ class MatchStreams:
                 yield PING
                 written = now
             nap = max(0.0, min(ends, touched + TOUCH_EVERY_SECONDS, written + heartbeat) - time.monotonic())
-            if notifier is not None:
-                look = notifier.wait(m.match_id, after, nap)
-            else:  # no notifier: read the database every 0.2 s
-                time.sleep(min(nap, 0.2))
-                look = True
+            look = left.wait(after, nap)
 
     @staticmethod
     def _batch(m: Match, player: str, recorded: list[Any], after: int) -> bytes:
