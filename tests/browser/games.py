@@ -53,7 +53,7 @@ def reaction_open(p: Player) -> bool:
 def concede(p: Player) -> None:
     """Leave the match: Concede, then Confirm."""
     p.click("#concede")
-    p._act(lambda: p.one("#concede").click())
+    p._act(lambda: p.click("#concede"))
 
 
 def answer_reaction(p: Player) -> None:
@@ -129,4 +129,4 @@ def _end_turn(p: Player) -> None:
     """Choose cards from the left (each click redraws the hand) until the page allows the end."""
     while not p.find("#end-turn:enabled"):
         p.find('#arena-hand button.hand-card[aria-pressed="false"]')[0].click()
-    p.one("#end-turn:enabled").click()
+    p.click("#end-turn:enabled")

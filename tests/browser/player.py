@@ -17,6 +17,7 @@ from selenium.webdriver.remote.webelement import WebElement
 from tests.browser.chrome import page_errors, received
 
 PASSWORD = "a long enough secret"
+REDRAWS = 5  # redraws of an element between finding and clicking it before a click gives up
 
 
 class Player:
@@ -105,7 +106,15 @@ class Player:
         self.one(ready)
 
     def click(self, css: str) -> None:
-        self.one(css).click()
+        """Click the element ``css`` finds; found again when the page redrew it between the look-up
+        and the click (a table redraws at every event the stream brings)."""
+        for _ in range(REDRAWS):
+            try:
+                self.one(css).click()
+                return
+            except StaleElementReferenceException:
+                continue
+        raise AssertionError(f"{css} redrawn under each of {REDRAWS} clicks: {self.describe()}")
 
     def responses(self) -> list[dict[str, Any]]:
         """Everything the page received, across reloads."""

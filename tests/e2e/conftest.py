@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import psycopg
 import pytest
 
 from harness.stack import Stack
@@ -50,3 +51,16 @@ def borrowed(stack: Stack) -> Iterator[Stack]:
         stack.advance_clock(clock - stack.clock_offset)
     web_log = stack.log("web")[logged:]
     assert '"status": 500' not in web_log, web_log[-3000:]
+    left = waiting_tickets(stack)
+    assert not left, (
+        f"tickets left waiting in the shared stack's queue (another module's players meet them): {left}"
+    )
+
+
+def waiting_tickets(stack: Stack) -> list[tuple[str, str]]:
+    """The (player, mode) of every ticket waiting in the stack's queue."""
+    with psycopg.connect(stack.database_url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT player_id, mode FROM matchmaking.tickets WHERE status = 'waiting'"
+        ).fetchall()
+    return [(str(player), str(mode)) for player, mode in rows]

@@ -125,7 +125,9 @@ def test_suspend_cancels_forfeits_and_refuses_then_restore_lets_the_player_back(
     done = _arcana(stack, "admin", "restore", a.id, "--reason", "appeal upheld")
     assert done.returncode == 0, done.stderr
     assert a.log_in().status_code == 201 and a.status("/v1/me") == 200
-    _queued(a, "casual")  # once matchmaking and the sessions consumers heard: play again
+    again = _queued(a, "casual")  # once matchmaking and the sessions consumers heard: play again
+    left = a.http.delete(f"{stack.url}/v1/queue/{again}", timeout=10)  # nothing left waiting (shared stack)
+    assert left.status_code == 200, left.text
 
     done = _arcana(stack, "admin", "refund", b.id, "--coins", "25", "--reason", "lost a match to a cheat")
     assert done.returncode == 0, done.stderr
