@@ -13,7 +13,7 @@ import os
 import shutil
 from typing import Any
 
-from libs import config
+from libs.config import PROMETHEUS_MULTIPROC_DIR  # not "config": gunicorn reads every name here as a setting
 
 CONNECTIONS = 5000  # per worker: waiting long-polls (greenlets) served at once
 POOL_TIMEOUT = 30  # s a long-poll may wait for a database connection (ARCANA_DB_POOL_TIMEOUT)
@@ -21,7 +21,7 @@ POOL_TIMEOUT = 30  # s a long-poll may wait for a database connection (ARCANA_DB
 
 def on_starting(server: Any) -> None:
     """In the master, before any worker: start every run with an empty metrics folder."""
-    folder = config.PROMETHEUS_MULTIPROC_DIR.get()
+    folder = PROMETHEUS_MULTIPROC_DIR.get()
     if folder:
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder, exist_ok=True)
@@ -36,7 +36,7 @@ def post_worker_init(worker: Any) -> None:
 
 
 def child_exit(server: Any, worker: Any) -> None:
-    if config.PROMETHEUS_MULTIPROC_DIR.get():
+    if PROMETHEUS_MULTIPROC_DIR.get():
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(worker.pid)

@@ -19,7 +19,7 @@ import shutil
 import threading
 from typing import Any
 
-from libs import config
+from libs.config import PROMETHEUS_MULTIPROC_DIR  # not "config": gunicorn reads every name here as a setting
 
 THREADS = 2000  # per worker: requests served at once, waiting long-polls included
 WORKER_CONNECTIONS = 2500  # per worker: open connections (the rest of THREADS: idle keep-alives)
@@ -29,7 +29,7 @@ STACK_BYTES = 1024 * 1024  # each request thread's stack (Python frames live on 
 def on_starting(server: Any) -> None:
     """In the master, before any worker: start every run with an empty metrics folder."""
     threading.stack_size(STACK_BYTES)
-    folder = config.PROMETHEUS_MULTIPROC_DIR.get()
+    folder = PROMETHEUS_MULTIPROC_DIR.get()
     if folder:
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder, exist_ok=True)
@@ -40,7 +40,7 @@ def post_fork(server: Any, worker: Any) -> None:
 
 
 def child_exit(server: Any, worker: Any) -> None:
-    if config.PROMETHEUS_MULTIPROC_DIR.get():
+    if PROMETHEUS_MULTIPROC_DIR.get():
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(worker.pid)
