@@ -291,9 +291,14 @@ class MatchRepository:
         further on. With ``read_current`` (the transaction's connection is back in the pool) the
         stream's version is read, so the 409 names the version to decide on; inside an outer
         transaction (an Idempotency-Key's, still holding its connection) a second connection is
-        not taken, and the version named is where the stream is at least."""
+        not taken, and the version named is where the stream is at least. A connection that was not
+        in pipeline mode (an outer transaction's) synced the append's own pipeline at once: its
+        refusal comes as ``ConcurrencyError``, and is answered the same way."""
         try:
             yield
+        except ConcurrencyError as refused:
+            current = self.events.version(stream_of(match_id)) if read_current else int(refused.actual)
+            raise VersionConflict(current) from None
         except psycopg.Error as exc:
             stream = stream_of(match_id)
             failure = self.events.append_failure(exc, stream, expected or 0)

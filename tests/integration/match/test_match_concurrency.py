@@ -133,6 +133,28 @@ def test_a_command_decided_on_a_cached_version_that_another_process_moved_past_i
     _gap_free(svc, match_id)
 
 
+def test_with_an_idempotency_key_a_command_on_a_cached_version_another_process_moved_past_is_a_409(
+    make_player: Any, admin: Any, svc: MatchService, counts: Any
+) -> None:
+    """As above, inside an Idempotency-Key's outer transaction: its connection is not in pipeline
+    mode, so the append syncs a pipeline of its own and its refusal comes at once (it was a 500)."""
+    alice, bob, match_id = _playing(make_player, admin)
+    version = alice.view(match_id)["version"]
+    with svc.pool.connection() as conn, conn.transaction():
+        svc.commands.player_command(
+            match_id, alice.id, {"type": "end_turn"}, version, svc.matches.unit_of_work(conn)
+        )
+    before = counts()
+    key = {"Idempotency-Key": f"stale-{uuid.uuid4()}"}
+    body = {"type": "end_turn", "expected_version": version}
+    r = alice.post(f"/v1/matches/{match_id}/commands", body, headers=key)
+    assert r.status_code == 409, r.get_json()
+    assert r.get_json()["error"]["details"]["current_version"] > version
+    assert counts()["events"] == before["events"]
+    assert bob.view(match_id)["active_player"] == bob.id
+    _gap_free(svc, match_id)
+
+
 def test_a_command_that_loses_to_a_longer_append_is_told_the_stream_s_version(
     make_player: Any, admin: Any, pool: Any, match_schema: str
 ) -> None:
