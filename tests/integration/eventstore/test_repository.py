@@ -5,40 +5,20 @@ and tests/unit/eventstore/test_command_path.py (on the in-memory one)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from psycopg import sql
 
-from libs.contracts import IntegrationEvent, integration_event
 from libs.eventstore import (
     EventStore,
     Fold,
-    RecordedEvent,
     Repository,
     UnitOfWork,
 )
+from tests.tally import Counted, Tally, evolve
 
-
-@integration_event("Counted", version=1)
-@dataclass(frozen=True)
-class Counted(IntegrationEvent):
-    n: int = field(metadata={"doc": "how much"})
-
-
-@dataclass(frozen=True)
-class Tally:
-    total: int = 0
-    seen: tuple[int, ...] = ()
-
-
-def _evolve(state: Tally, event: RecordedEvent) -> Tally:
-    n = Counted.from_data(event.data).n
-    return Tally(state.total + n, (*state.seen, n))
-
-
-PLAIN = Fold(Tally, _evolve)
+PLAIN = Fold(Tally, evolve)
 
 
 def count(repo: Repository, stream: str, n: int, fold: Fold[Tally] = PLAIN) -> int:

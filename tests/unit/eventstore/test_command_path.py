@@ -22,12 +22,7 @@ from libs.eventstore import (
     UndeclaredEvent,
     UnitOfWork,
 )
-
-
-@integration_event("Counted", version=1)
-@dataclass(frozen=True)
-class Counted(IntegrationEvent):
-    n: int = field(metadata={"doc": "how much"})
+from tests.tally import Counted, Tally, evolve
 
 
 @integration_event("Undeclared", version=1)
@@ -36,25 +31,14 @@ class Undeclared(IntegrationEvent):
     n: int = field(metadata={"doc": "anything"})
 
 
-@dataclass(frozen=True)
-class Tally:
-    total: int = 0
-    seen: tuple[int, ...] = ()
-
-
-def _evolve(state: Tally, event: RecordedEvent) -> Tally:
-    n = Counted.from_data(event.data).n
-    return Tally(state.total + n, (*state.seen, n))
-
-
 SHAPE = Snapshots(
     2,
     lambda s: {"total": s.total, "seen": list(s.seen)},
     lambda d: Tally(d["total"], tuple(d["seen"])),
     every=5,
 )
-PLAIN = Fold(Tally, _evolve)
-SNAPSHOTTED = Fold(Tally, _evolve, snapshots=SHAPE)
+PLAIN = Fold(Tally, evolve)
+SNAPSHOTTED = Fold(Tally, evolve, snapshots=SHAPE)
 
 
 @pytest.fixture
@@ -136,7 +120,7 @@ def test_a_snapshot_of_another_state_shape_is_ignored(store: MemoryEventStore) -
 
 def test_the_cache_drops_a_state_whose_append_rolled_back(store: MemoryEventStore) -> None:
     repo = Repository(store)
-    cached = Fold(Tally, _evolve, cache=StreamCache())
+    cached = Fold(Tally, evolve, cache=StreamCache())
     count(repo, "k", 1, cached)
 
     def rolled_back(uow: UnitOfWork) -> None:
@@ -155,7 +139,7 @@ def test_the_cache_drops_a_state_whose_append_rolled_back(store: MemoryEventStor
 def test_a_state_decided_in_a_callers_transaction_is_checked_once_then_known_committed(
     store: MemoryEventStore,
 ) -> None:
-    repo, fold = Repository(store), Fold(Tally, _evolve, cache=StreamCache())
+    repo, fold = Repository(store), Fold(Tally, evolve, cache=StreamCache())
     with store.transaction() as outer:  # e.g. a consumer's inbox transaction: it may still roll back
 
         def command(uow: UnitOfWork) -> None:
