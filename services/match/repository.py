@@ -294,15 +294,16 @@ class MatchRepository:
         not taken, and the version named is where the stream is at least. A connection that was not
         in pipeline mode (an outer transaction's) synced the append's own pipeline at once: its
         refusal comes as ``ConcurrencyError``, and is answered the same way."""
+        stream = stream_of(match_id)
         try:
             yield
-        except ConcurrencyError as refused:
-            current = self.events.version(stream_of(match_id)) if read_current else int(refused.actual)
+        except (ConcurrencyError, psycopg.Error) as exc:
+            failure = (
+                exc
+                if isinstance(exc, ConcurrencyError)
+                else self.events.append_failure(exc, stream, expected or 0)
+            )
+            if not isinstance(failure, ConcurrencyError):
+                raise
+            current = self.events.version(stream) if read_current else int(failure.actual)
             raise VersionConflict(current) from None
-        except psycopg.Error as exc:
-            stream = stream_of(match_id)
-            failure = self.events.append_failure(exc, stream, expected or 0)
-            if isinstance(failure, ConcurrencyError):
-                current = self.events.version(stream) if read_current else int(failure.actual)
-                raise VersionConflict(current) from None
-            raise
