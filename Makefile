@@ -25,9 +25,9 @@ help: ## list the targets
 # 4-5 minutes of a fresh clone's .ci/run, most of it one index look-up after another; uv asks and
 # downloads in parallel (docs/testing.md, "Tenth pass"). The venv is made without pip (ensurepip took
 # 10-30 s), the interpreter's own pip installs uv into it (ensurepip where it has none), and uv puts
-# pip back with the rest. Nothing is compiled here (uv's --compile-bytecode took 20-40 s more): the
-# first process that imports a module writes its bytecode (make's recipes: PYTHONDONTWRITEBYTECODE
-# unexported above).
+# pip back with the rest. Then everything is compiled once, on every core (compileall -j0: 6 s on a
+# quiet machine): otherwise the suite's five workers and the first processes of each stack compiled
+# the same site packages side by side (docs/testing.md, "Twelfth pass").
 UV_PIN := $(shell grep -oE '^uv==[^ ]+' requirements-dev.txt)
 $(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml
 	$(PYTHON) -m venv --without-pip $(VENV)
@@ -35,6 +35,7 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml
 	  || { $(PY) -m ensurepip --default-pip && $(PY) -m pip install --quiet --disable-pip-version-check $(UV_PIN); }
 	$(UV) pip install --quiet --python $(PY) -r requirements-dev.txt
 	$(UV) pip install --quiet --python $(PY) --no-deps --no-build-isolation -e .
+	$(PY) -m compileall -q -j0 $(VENV)/lib libs services harness bench tests >/dev/null
 	touch $@
 
 venv: $(VENV)/.installed ## create the virtualenv with the pinned dependencies

@@ -332,11 +332,13 @@ class EconomyService:
 
     def wallet(self, player_id: str) -> dict[str, Any]:
         """The wallet's balances, next pack, and how many matches may still pay coins today (UTC; the
-        daily coin limit, ``libs.fairplay``). Raises ``WalletNotFound``."""
+        daily coin limit, ``libs.fairplay``). Raises ``WalletNotFound`` until the account's wallet is
+        opened, as every command does: a reward credited before it (a log-in's, heard first) shows
+        with the opening."""
         today = datetime.combine(clock.now().astimezone(UTC).date(), time(), UTC)
         with self.pool.connection() as c:
             found = store.wallet(c, self.schema, player_id)
-            if found is None:
+            if found is None or found["next_pack"]["commitment"] is None:
                 raise WalletNotFound("this player has no wallet yet")
             paid = store.coin_matches_since(c, self.schema, player_id, today)
         return {**found, "paying_matches_left": max(0, fairplay.DAILY_COIN_MATCHES - paid)}

@@ -107,15 +107,22 @@ def _weakest(p: Player) -> WebElement:
     return min(p.find("#seats button.seat.target"), key=life)
 
 
+def _pick(choice: WebElement) -> None:
+    """Select a card or a combo unless it is selected already: a click on the selection clears it,
+    and a step the page redrew under (a stale target) leaves its selection standing for the next."""
+    if choice.get_attribute("aria-pressed") != "true":
+        choice.click()
+
+
 def _aim(p: Player, card: WebElement) -> None:
-    card.click()
+    _pick(card)
     if p.find("#seats button.seat.target"):
         _weakest(p).click()
 
 
 def _combo(p: Player, combo: WebElement) -> None:
     """The combo, then its bonus (+1 life), then its target or the discard pile's card when it asks."""
-    combo.click()
+    _pick(combo)
     bonus = p.find('#combos [data-bonus="life"]')
     if bonus:
         bonus[0].click()

@@ -4,6 +4,7 @@ crafting, decks and the rebuild of every read model."""
 from __future__ import annotations
 
 import threading
+import uuid
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from psycopg import sql
 from libs.bus.projector import Projector
 from libs.games.arcana import STARTER_COLLECTION, STARTER_DECK
 from services.economy import projections, store
-from services.economy.domain import AlreadyCredited, AlreadyOpened, InsufficientCoins
+from services.economy.domain import AlreadyCredited, AlreadyOpened, InsufficientCoins, WalletNotFound
 from services.economy.domain.credits import PlayerCredit
 from services.economy.domain.packs import commitment, open_pack
 from services.economy.domain.values import CARDS_BY_RARITY
@@ -33,6 +34,21 @@ def test_a_new_account_has_400_coins_the_starter_collection_and_an_active_legal_
     with pytest.raises(AlreadyOpened):
         svc.open_account(player)
     assert svc.read(store.wallet, player)["coins"] == 400
+
+
+def test_a_wallet_credited_before_its_opening_answers_not_found_until_it_opens(svc) -> None:
+    """The read agrees with the commands: a reward heard before the registration (a log-in's) writes
+    a wallet row, but the wallet is not there for the player until it is opened, with the reward."""
+    player = str(uuid.uuid4())
+    svc.credit(PlayerCredit(player, Credit(f"streak:{player}:d1", "streak", coins=20)))
+    assert svc.read(store.wallet, player)["coins"] == 20  # the row the projection keeps
+    with pytest.raises(WalletNotFound):
+        svc.wallet(player)
+    with pytest.raises(WalletNotFound):
+        svc.line.enter_tournament(player, ["x"] * 10)
+    svc.open_account(player)
+    shown = svc.wallet(player)
+    assert shown["coins"] == 420 and shown["next_pack"]["commitment"]
 
 
 def test_a_source_is_paid_once(svc, new_player) -> None:

@@ -51,6 +51,8 @@ export async function render(root, matchId) {
     let [view, legal] = await read();
     for (let again = 0; again < 3 && legal.version !== view.version; again++) [view, legal] = await read();
     if (view.game !== "arena") return location.replace(`#/match/${matchId}`);
+    // Reads overlap (a move's own, the stream's): one answering after a newer one is not shown.
+    if (s.view && view.version < s.view.version) return;
     if (view.version !== s.view?.version) { s.sel = null; s.discard.clear(); }
     s.view = view;
     s.version = Math.max(s.version, view.version);

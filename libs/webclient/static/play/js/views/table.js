@@ -59,6 +59,8 @@ export async function render(root, matchId) {
       location.replace(matchHref(view.game, matchId));
       return;
     }
+    // Reads overlap (a move's own, the stream's): one answering after a newer one is not shown.
+    if (s.view && view.version < s.view.version) return;
     s.view = view;
     s.version = Math.max(s.version, view.version);
     s.legal = legal.version === view.version ? legal.commands : [];
