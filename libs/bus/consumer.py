@@ -390,6 +390,16 @@ class ConsumerRunner(BackgroundLoop):
         current = self._ask_cluster(max_age=self.probe_interval)
         if current is not None and current != self.cluster_id:
             self._new_cluster(consumer, current)
+        if not consumer.assignment():
+            self._look_for_topics(consumer)
+
+    def _look_for_topics(self, consumer: KafkaConsumer) -> None:
+        """With nothing assigned, ask for the metadata of any topic the consumer does not know: a
+        group that joined a new broker before the relay created the topic again was assigned
+        nothing, and only a metadata change makes it join again. The periodic refresh is 30 s
+        away (``metadata_max_age_ms``); this finds the topic within ``probe_interval``."""
+        for topic in self.topics:
+            consumer.partitions_for_topic(topic)  # unknown: fetched now, and a change rejoins
 
     def poll_once(self, consumer: KafkaConsumer) -> int:
         """Poll one batch, apply it, commit its offsets; return how many messages were seen.
