@@ -2,9 +2,10 @@
 
 Twenty real accounts play a hundred matches (``ANALYSIS_MATCHES`` for more) through the public
 API on the whole stack (queued and paired by matchmaking, played over HTTP, paid by economy,
-progression and ratings), open packs with their coins; then `arcana export` writes every service's events and each DuckDB
-query of the document runs on that file. Each answer is checked against the same figure computed
-here from the exported events in Python, and the coins against the wallets the API shows.
+progression and ratings), open packs with their coins; then `arcana export` writes every
+service's events and each DuckDB query of the document runs on that file. Each answer is checked
+against the same figure computed here from the exported events in Python, and the coins against
+the wallets the API shows.
 """
 
 from __future__ import annotations
