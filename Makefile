@@ -13,7 +13,7 @@ UV     := $(VENV)/bin/uv
 # modules again (docs/testing.md, "Tenth pass").
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: help venv run test test-unit test-integration test-e2e test-e2e-repeat lint format typecheck docs-events docs-schemas kafka-acls migrate \
+.PHONY: help venv run test test-cpu test-unit test-integration test-e2e test-e2e-repeat lint format typecheck docs-events docs-schemas kafka-acls migrate \
         bench bench-eventstore bench-rules bench-match bench-matchmaking bench-progression bench-economy bench-relay \
         bench-capacity bench-recovery bench-snapshots bench-line bench-arena bench-command-path bench-codec docs-line rebuild-projection export-events dead-letters \
         simulate clean browser-deps screenshots
@@ -45,6 +45,9 @@ run: venv ## start PostgreSQL, the Kafka broker, Celery, relays, consumers and e
 
 test: venv ## the whole suite (unit, integration, e2e) against real PostgreSQL and Kafka, on TEST_WORKERS workers
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
+
+test-cpu: venv ## `make test`, then the CPU each kind of process used meanwhile (harness/suite_cpu.py)
+	$(PY) -m harness.suite_cpu -- $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 test-unit: venv ## pure domain and rules tests only
 	$(PY) -m pytest tests/unit

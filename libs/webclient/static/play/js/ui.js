@@ -58,3 +58,18 @@ export function when(iso) {
 export function short(id) {
   return String(id).slice(0, 8);
 }
+
+// Concede in two clicks: the first turns the button into its confirmation (`s.conceding`, for 4 s,
+// `draw` redraws it), the second calls `act`. Shared by the Arcana and the arena tables.
+export function twoClickConcede(s, draw, act) {
+  return () => {
+    if (!s.conceding) {
+      s.conceding = true;
+      draw();
+      setTimeout(() => { s.conceding = false; if (!s.stopped) draw(); }, 4000);
+      return;
+    }
+    s.conceding = false;
+    act();
+  };
+}

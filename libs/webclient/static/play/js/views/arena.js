@@ -7,7 +7,7 @@
 import { ApiError, get, me, post } from "../api.js";
 import { COMBOS, arenaFace, kindName, tellArena } from "../arenacards.js";
 import { offlineBanner, watchMatch } from "../live.js";
-import { announce, errorText, h, mount } from "../ui.js";
+import { announce, errorText, h, mount, twoClickConcede } from "../ui.js";
 
 const ORDINAL = ["1st", "2nd", "3rd", "4th"];
 
@@ -240,16 +240,7 @@ export async function render(root, matchId) {
     if (r) r.textContent = left;
   }
 
-  function concede() {
-    if (!s.conceding) {
-      s.conceding = true;
-      draw();
-      setTimeout(() => { s.conceding = false; if (!s.stopped) draw(); }, 4000);
-      return;
-    }
-    s.conceding = false;
-    send({ type: "concede" });
-  }
+  const concede = twoClickConcede(s, () => draw(), () => send({ type: "concede" }));
 
   let endShown = false;
   async function showEnd() {

@@ -5,7 +5,7 @@
 import { ApiError, get, me, post } from "../api.js";
 import { arcanum, card, cardFace, describeArcanum } from "../cards.js";
 import { Names, reasonText, tell, touched } from "../story.js";
-import { announce, errorText, h, mount } from "../ui.js";
+import { announce, errorText, h, mount, twoClickConcede } from "../ui.js";
 import { matchHref } from "../games.js";
 import { offlineBanner, watchMatch } from "../live.js";
 
@@ -226,16 +226,7 @@ export async function render(root, matchId) {
     return `The opponent is disconnected: they forfeit in ${left} s unless they come back.`;
   }
 
-  function concede() {
-    if (!s.conceding) {
-      s.conceding = true;
-      draw();
-      setTimeout(() => { s.conceding = false; if (!s.stopped) draw(); }, 4000);
-      return;
-    }
-    s.conceding = false;
-    send({ type: "concede" });
-  }
+  const concede = twoClickConcede(s, () => draw(), () => send({ type: "concede" }));
 
   function tick() {
     const v = s.view;
