@@ -26,7 +26,7 @@ from typing import Any
 
 from libs.eventstore.envelope import NewEvent, RecordedEvent
 from libs.eventstore.errors import ConcurrencyError, DuplicateEventError
-from libs.eventstore.store import Expect, ExpectedVersion, check_expected
+from libs.eventstore.store import Expect, ExpectedVersion, check_expected, in_batches
 from libs.eventstore.upcasting import Upcasters
 
 
@@ -265,13 +265,7 @@ class MemoryEventStore:
         return [self.upcasters.upcast(e) for e in found]
 
     def iter_all(self, from_position: int = 0, batch: int = 5000) -> Iterator[RecordedEvent]:
-        position = from_position
-        while True:
-            events = self.read_all(position, batch)
-            yield from events
-            if len(events) < batch:
-                return
-            position = events[-1].position
+        return in_batches(self.read_all, from_position, batch)
 
     def head_position(self, *, conn: MemoryTransaction | None = None) -> int:
         with self._lock:

@@ -108,6 +108,20 @@ class QueuedAppend:
         ]
 
 
+def in_batches(
+    read_all: Callable[[int, int], list[RecordedEvent]], from_position: int, batch: int
+) -> Iterator[RecordedEvent]:
+    """Every event after ``from_position``, ``read_all(position, batch)`` at a time, until a batch
+    comes back short (both stores' ``iter_all``)."""
+    position = from_position
+    while True:
+        events = read_all(position, batch)
+        yield from events
+        if len(events) < batch:
+            return
+        position = events[-1].position
+
+
 class EventStore:
     """Append to and read from the ``events`` table of ``schema``."""
 
@@ -339,13 +353,7 @@ class EventStore:
 
     def iter_all(self, from_position: int = 0, batch: int = 5000) -> Iterator[RecordedEvent]:
         """Every event from ``from_position`` on, in position order, read in batches."""
-        position = from_position
-        while True:
-            events = self.read_all(position, batch)
-            yield from events
-            if len(events) < batch:
-                return
-            position = events[-1].position
+        return in_batches(self.read_all, from_position, batch)
 
     def head_position(self, *, conn: psycopg.Connection[Any] | None = None) -> int:
         query = sql.SQL("SELECT coalesce(max(position), 0) FROM {}").format(self._table)
