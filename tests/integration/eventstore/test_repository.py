@@ -12,22 +12,10 @@ from psycopg import sql
 
 from libs.eventstore import (
     EventStore,
-    Fold,
     Repository,
     UnitOfWork,
 )
-from tests.tally import Counted, Tally, evolve
-
-PLAIN = Fold(Tally, evolve)
-
-
-def count(repo: Repository, stream: str, n: int, fold: Fold[Tally] = PLAIN) -> int:
-    def command(uow: UnitOfWork) -> int:
-        loaded = repo.get(uow, stream, fold)
-        uow.append(stream, loaded.version, [Counted(n)])
-        return loaded.state.total + n
-
-    return repo.execute(command)
+from tests.tally import Counted, count
 
 
 @pytest.fixture

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import threading
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from libs.contracts import IntegrationEvent, integration_event
 from libs.eventstore import (
     ConcurrencyError,
     DuplicateEventError,
@@ -31,12 +30,7 @@ from libs.eventstore import (
     UnitOfWork,
     Upcasters,
 )
-
-
-@integration_event("Counted", version=1)
-@dataclass(frozen=True)
-class Counted(IntegrationEvent):
-    n: int = field(metadata={"doc": "how much"})
+from tests.tally import Counted
 
 
 @pytest.fixture(params=["postgres", "memory"])

@@ -22,7 +22,7 @@ from libs.eventstore import (
     UndeclaredEvent,
     UnitOfWork,
 )
-from tests.tally import Counted, Tally, evolve
+from tests.tally import PLAIN, Counted, Tally, count, evolve
 
 
 @integration_event("Undeclared", version=1)
@@ -37,22 +37,12 @@ SHAPE = Snapshots(
     lambda d: Tally(d["total"], tuple(d["seen"])),
     every=5,
 )
-PLAIN = Fold(Tally, evolve)
 SNAPSHOTTED = Fold(Tally, evolve, snapshots=SHAPE)
 
 
 @pytest.fixture
 def store() -> MemoryEventStore:
     return MemoryEventStore()
-
-
-def count(repo: Repository, stream: str, n: int, fold: Fold[Tally] = PLAIN) -> int:
-    def command(uow: UnitOfWork) -> int:
-        loaded = repo.get(uow, stream, fold)
-        uow.append(stream, loaded.version, [Counted(n)])
-        return loaded.state.total + n
-
-    return repo.execute(command)
 
 
 def test_a_conflict_is_retried_from_a_fresh_read_and_other_errors_are_not(store: MemoryEventStore) -> None:
