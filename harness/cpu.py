@@ -40,7 +40,9 @@ SERVER_PARTS = (
     "broker",
 )
 PARTS = (GENERATOR, *SERVER_PARTS)
-_MARKERS = (
+# How a stack's process is named by its command line (first marker found); harness/suite_cpu.py
+# names the same processes the same way.
+MARKERS = (
     ("waits_wsgi", "waits"),
     ("gunicorn", "web"),
     (" beat ", "celery-beat"),
@@ -67,7 +69,7 @@ def _part(proc: psutil.Process, me: int) -> str | None:
         line = f" {' '.join(proc.cmdline())} "
     except (psutil.Error, OSError):
         return None
-    return next((part for marker, part in _MARKERS if marker in line), None)
+    return next((part for marker, part in MARKERS if marker in line), None)
 
 
 # CPU seconds this process has spent sampling (walking /proc): the generator's figure leaves it out.

@@ -19,30 +19,27 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from harness import cpu
+
 PROC = Path("/proc")
 TICKS = os.sysconf("SC_CLK_TCK")
 INTERVAL = 0.5
-# The first marker found in a command line names its kind (order matters: a gevent gunicorn is also
-# a gunicorn, an xdist worker's command line hides pytest).
+# The first marker found in a command line names its kind (order matters: an xdist worker's command
+# line hides pytest). A stack's processes are named as the benchmarks name them (harness/cpu.py).
 KINDS = (
     ("exec(eval(sys.stdin", "pytest worker"),
     ("pytest", "pytest"),
     ("chrom", "chromium"),
     ("postgres", "postgres"),
-    ("tansu", "broker"),
-    ("waits_wsgi", "waits"),
-    ("gunicorn", "web"),
-    (" beat ", "celery beat"),
-    ("celery", "celery worker"),
-    ("libs.kit.relay", "relays"),
-    ("libs.kit.consume", "consumers"),
+    *cpu.MARKERS,
     ("kubectl", "kubectl"),
     ("python", "other python"),
 )
 
 
 def kind_of(command_line: str, kinds: tuple[tuple[str, str], ...] = KINDS) -> str:
-    return next((kind for marker, kind in kinds if marker in command_line), "other")
+    line = f" {command_line} "  # markers such as " beat " may stand at either end
+    return next((kind for marker, kind in kinds if marker in line), "other")
 
 
 def _read(path: Path) -> str | None:
