@@ -1,10 +1,10 @@
 """The whole product as real processes, for end-to-end tests: started with the command lines of
 ``libs/devstack/processes.py`` (exactly what ``make run`` starts) against the test session's
-PostgreSQL and Kafka-protocol broker.
+PostgreSQL and a Kafka-protocol broker of the stack's own.
 
 Usage (see tests/e2e/test_match_e2e.py)::
 
-    with Stack(postgres_url, kafka_bootstrap, tmp_path) as stack:   # own database, migrated
+    with Stack(postgres_url, None, tmp_path) as stack:   # own database (migrated) and broker
         stack.wait_ready()
         token = stack.token(player_id)                  # a bearer token the stack accepts
         requests.get(stack.url + "/v1/catalog")
@@ -13,7 +13,12 @@ Usage (see tests/e2e/test_match_e2e.py)::
         stack.start("web", "celery-worker"); stack.wait_ready()
 
 Each stack gets a database of its own (a copy of a migrated template, ``migrated_database``), a data
-folder of its own (Celery's filesystem queue, logs) and ``ARCANA_CLOCK_FILE``. Components are named
+folder of its own (Celery's filesystem queue, logs) and ``ARCANA_CLOCK_FILE``; given no broker
+(``kafka_bootstrap`` None) it starts a Kafka-protocol broker of its own too, as a deployment has its own
+topics. Stacks on one broker hear each other: a stack's consumer groups read every topic from its
+start, so each stack's match service answered the match requests of every other, and a foreign
+"unknown player" rejection could return a ticket that its own match service had just matched
+(docs/testing.md, "Thirteenth pass"). Components are named
 as in ``processes.all_components``: ``web``, ``celery-worker``, ``celery-beat``, ``relays`` (every
 service's relay, one process), ``consumers`` (every service's subscriptions, one process). Each runs
 in its own session, so ``kill`` reaches every process of it (the gunicorn master and its workers,
@@ -42,6 +47,7 @@ from libs import clock
 from libs.config import PROJECT_ROOT
 from libs.db.migrate_all import migrate_all
 from libs.devstack import processes
+from libs.devstack.broker import DevBroker
 from libs.devstack.ports import free_port
 from libs.web import issue_token
 
@@ -83,7 +89,7 @@ class Stack:
     def __init__(
         self,
         postgres_url: str,
-        kafka_bootstrap: str,
+        kafka_bootstrap: str | None,
         root: Path,
         *,
         env: dict[str, str] | None = None,
@@ -100,6 +106,10 @@ class Stack:
         self.clock_offset = 0.0
         clock.write_offset_file(self.clock_file, 0)
         self.database_url = migrated_database(postgres_url)
+        self.broker: DevBroker | None = None  # the stack's own, when it was given none
+        if kafka_bootstrap is None:
+            self.broker = DevBroker(free_port(), self.logs / "broker.log")
+            kafka_bootstrap = self.broker.start()
         self.kafka = kafka_bootstrap
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -108,8 +118,9 @@ class Stack:
             self.env.pop(name, None)
         self.env.update(
             ARCANA_CLOCK_FILE=str(self.clock_file),
-            # Stacks share the session's broker: each joins consumer groups of its own (a group still
-            # holding a stopped stack's members would not hand this one its partitions in time).
+            # Consumer groups of its own: a stack given a broker may meet another's groups there (a
+            # group still holding a stopped stack's members would not hand this one its partitions
+            # in time), and so may a stack that goes on with a new broker (``use``).
             ARCANA_KAFKA_GROUP_PREFIX=f"stack-{uuid.uuid4().hex[:8]}.",
             ARCANA_TOKEN_SECRET=TOKEN_SECRET,
             ARCANA_OPERATOR_TOKEN=OPERATOR_TOKEN,
@@ -245,9 +256,15 @@ class Stack:
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self.stop()
+        self.close()
         if exc[0] is None:
             self.assert_published_as_declared()
+
+    def close(self) -> None:
+        """Stop every component, then the stack's own broker (its topics are gone with it)."""
+        self.stop()
+        if self.broker is not None:
+            self.broker.stop()
 
     def assert_published_as_declared(self) -> None:
         """No relay met an event its topic does not declare (they run with ARCANA_SCHEMA_CHECK=strict
@@ -263,7 +280,7 @@ class Stack:
 
 @contextlib.contextmanager
 def waits_apart(
-    postgres_url: str, kafka_bootstrap: str, root: Path, env: dict[str, str] | None = None
+    postgres_url: str, kafka_bootstrap: str | None, root: Path, env: dict[str, str] | None = None
 ) -> Iterator[Stack]:
     """A started, ready stack whose long-polls and streams have their gevent process
     (``ARCANA_WAITS=on``); after it, neither gunicorn may have answered 500."""

@@ -28,10 +28,8 @@ SHARED_ENV = {"ARCANA_REGISTER_MAX_PER_ADDRESS": "1000", "ARCANA_QUEUE_ACTIONS_P
 
 
 @pytest.fixture(scope="package")
-def shared_stack(
-    postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Stack]:
-    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("shared-e2e"), env=SHARED_ENV) as s:
+def shared_stack(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    with Stack(postgres_url, None, tmp_path_factory.mktemp("shared-e2e"), env=SHARED_ENV) as s:
         s.wait_ready()
         yield s
 

@@ -75,8 +75,8 @@ def new_server(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def stack(postgres_url: str, kafka_bootstrap: str, tmp_path: Path) -> Iterator[Stack]:
-    s = Stack(postgres_url, kafka_bootstrap, tmp_path / "stack")
+def stack(postgres_url: str, tmp_path: Path) -> Iterator[Stack]:
+    s = Stack(postgres_url, None, tmp_path / "stack")
     try:
         s.start()
         s.wait_ready()
@@ -84,6 +84,7 @@ def stack(postgres_url: str, kafka_bootstrap: str, tmp_path: Path) -> Iterator[S
         web_log = s.log("web")
     finally:
         s.kill(*s.components)  # nothing to keep: no graceful stop (a Celery worker's takes seconds)
+        s.close()
     assert '"status": 500' not in web_log, web_log[-3000:]
 
 
@@ -140,14 +141,14 @@ def celery_purge(stack: Stack) -> subprocess.Popen[bytes]:
 
 
 def test_restore_to_a_backup_and_republish_to_a_new_broker_gives_back_every_read_model_and_wallet(
-    new_server: str, stack: Stack, kafka_bootstrap: str, make_broker: Any, tmp_path: Path
+    new_server: str, stack: Stack, make_broker: Any, tmp_path: Path
 ) -> None:
     a, b = Player(stack, "restore_a"), Player(stack, "restore_b")
     for p in (a, b):
         _welcomed(p)
         open_pack(p)
     play_both(a, b, pair(a, b, "ranked"))
-    settle(stack, kafka_bootstrap)
+    settle(stack, stack.kafka)
     at_backup, seen_at_backup = read_models(stack.database_url), views([a, b])
     assert seen_at_backup[(a.id, "/v1/ratings/me")]["games"] == 1
     backup = tmp_path / "arcana.dump"
@@ -156,7 +157,7 @@ def test_restore_to_a_backup_and_republish_to_a_new_broker_gives_back_every_read
     c = Player(stack, "restore_c")
     open_pack(a)
     concede(b, pair(a, b, "casual"))
-    settle(stack, kafka_bootstrap)
+    settle(stack, stack.kafka)
     assert views([a, b]) != seen_at_backup and read_models(stack.database_url) != at_backup
 
     stack.kill(*stack.components)

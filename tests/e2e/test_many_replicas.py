@@ -35,12 +35,10 @@ HEARTBEAT = 2  # s between a quiet stream's pings: its reader looks at the end t
 
 
 @pytest.fixture(scope="module")
-def stack(
-    postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Stack]:
+def stack(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     root = tmp_path_factory.mktemp("replicas")
     env = {"ARCANA_STREAM_HEARTBEAT_SECONDS": str(HEARTBEAT)}
-    with Stack(postgres_url, kafka_bootstrap, root, env=env, web_replicas=2, waits_apart=True) as s:
+    with Stack(postgres_url, None, root, env=env, web_replicas=2, waits_apart=True) as s:
         assert {"web", "web-2", "waits", "waits-2"} <= set(s.components)
         s.wait_ready()
         yield s

@@ -24,10 +24,8 @@ MATCHES = 150  # each with both players waiting: 300 long-polls
 
 
 @pytest.fixture(scope="module")
-def stack(
-    postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Stack]:
-    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("many-waiting")) as s:
+def stack(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    with Stack(postgres_url, None, tmp_path_factory.mktemp("many-waiting")) as s:
         s.wait_ready()
         yield s
         web_log = s.log("web")

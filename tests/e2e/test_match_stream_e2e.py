@@ -34,12 +34,10 @@ HEARTBEAT = 30
 
 
 @pytest.fixture(scope="module")
-def stack(
-    postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Stack]:
+def stack(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     root = tmp_path_factory.mktemp("match-stream")
     env = {"ARCANA_STREAM_HEARTBEAT_SECONDS": str(HEARTBEAT)}
-    with waits_apart(postgres_url, kafka_bootstrap, root, env) as s:
+    with waits_apart(postgres_url, None, root, env) as s:
         yield s
 
 

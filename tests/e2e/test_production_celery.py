@@ -34,13 +34,11 @@ def _redis_answers() -> bool:
 
 
 @pytest.fixture(scope="module")
-def redis_stack(
-    postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Stack]:
+def redis_stack(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     if not _redis_answers():
         pytest.skip("no Redis server on 127.0.0.1:6379 for the production Celery configuration")
     env = {"CELERY_BROKER_URL": REDIS_URL}
-    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("redis-e2e"), env=env) as s:
+    with Stack(postgres_url, None, tmp_path_factory.mktemp("redis-e2e"), env=env) as s:
         s.wait_ready()
         yield s
 

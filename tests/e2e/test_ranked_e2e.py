@@ -9,6 +9,7 @@ long they stay down (an outage is not the players' silence).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -36,7 +37,7 @@ def matched(c: Client, ticket_id: str, timeout: float = 60) -> str:
 
     def probe() -> str | None:
         view = ticket(c, ticket_id)
-        assert view["status"] in ("waiting", "paired", "matched"), view
+        assert view["status"] in ("waiting", "paired", "matched"), json.dumps(view)  # whole, reason too
         return view.get("match_id") if view["status"] == "matched" else None
 
     return str(wait_for(probe, timeout))

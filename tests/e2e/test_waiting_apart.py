@@ -28,10 +28,8 @@ PLAYING = 4  # matches whose players keep playing meanwhile
 
 
 @pytest.fixture(scope="module")
-def stack(
-    postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Stack]:
-    with waits_apart(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("waiting-apart")) as s:
+def stack(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    with waits_apart(postgres_url, None, tmp_path_factory.mktemp("waiting-apart")) as s:
         yield s
 
 

@@ -48,12 +48,10 @@ MATCH_PATH = re.compile(r"/v1/matches/([0-9a-f-]{36})")
 
 
 @pytest.fixture(scope="module")
-def stack(
-    postgres_url: str, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Stack]:
+def stack(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     # The default heartbeat: a page that leaves closes its stream's connection, and the server
     # notices that as it happens (libs/web/departure.py), not at a later heartbeat.
-    with Stack(postgres_url, kafka_bootstrap, tmp_path_factory.mktemp("web-e2e")) as s:
+    with Stack(postgres_url, None, tmp_path_factory.mktemp("web-e2e")) as s:
         s.wait_ready()
         yield s
         web_log = s.log("web")
