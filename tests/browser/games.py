@@ -56,10 +56,17 @@ def concede(p: Player) -> None:
     p._act(lambda: p.click("#concede"))
 
 
-def answer_reaction(p: Player) -> None:
-    """Answer the attack on the page with a defence card when the hand holds one, else let it through."""
+def answer_reaction(p: Player) -> bool:
+    """Answer the attack on the page with a defence card when the hand holds one, else let it through.
+    False when the page redrew the prompt between the look-up and the click (a stream frame for the
+    same version draws the table again): nothing was sent, and the prompt is still open."""
     options = p.find("#reaction [data-react]") or p.find("#reaction #pass")
-    p._act(options[0].click)
+    if not options:  # the prompt closed meanwhile
+        return False
+    try:
+        return p._act(options[0].click)
+    except StaleElementReferenceException:
+        return False
 
 
 def arena_step(p: Player) -> bool:

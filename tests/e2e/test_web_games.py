@@ -264,8 +264,7 @@ def test_a_table_of_3_against_two_bots_to_its_end_one_reaction_answered_one_time
                 p.wait(lambda before=before: p.version() != before, "the reaction to time out", 30)
                 reactions["timed_out"] += 1
             else:
-                answer_reaction(p)
-                reactions["answered"] += 1
+                reactions["answered"] += answer_reaction(p)
             moved = time.monotonic()
             continue
         ending = bool(p.find("#end-turn"))
