@@ -1,0 +1,56 @@
+"""An e2e stack given no broker runs on one of its own (``harness/stack.py``). On one shared broker
+the stacks read each other's topics (a stack's consumer groups start at the earliest offset), and
+one stack's match service answered another's match requests: a foreign rejection failed a ticket
+whose own match existed (docs/testing.md, "Thirteenth pass")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kafka import KafkaAdminClient, KafkaConsumer
+from kafka.admin import NewTopic
+
+from harness.stack import Stack
+from services.matchmaking.events import TOPIC
+
+
+def _topics(bootstrap: str) -> set[str]:
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None, enable_auto_commit=False)
+    try:
+        return set(consumer.topics())
+    finally:
+        consumer.close()
+
+
+def test_stacks_given_no_broker_each_publish_where_no_other_stack_reads(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    first = Stack(postgres_url, None, tmp_path / "first")
+    second = Stack(postgres_url, None, tmp_path / "second")
+    try:
+        assert first.kafka != second.kafka
+        # what every process of each stack is started with
+        assert (first.env["KAFKA_BOOTSTRAP_SERVERS"], second.env["KAFKA_BOOTSTRAP_SERVERS"]) == (
+            first.kafka,
+            second.kafka,
+        )
+        admin = KafkaAdminClient(bootstrap_servers=first.kafka)
+        try:
+            admin.create_topics([NewTopic(TOPIC, num_partitions=1, replication_factor=1)])
+        finally:
+            admin.close()
+        assert TOPIC in _topics(first.kafka)
+        assert TOPIC not in _topics(second.kafka)
+    finally:
+        first.close()
+        second.close()
+    assert first.broker is not None and not first.broker.alive()  # stopped with its stack
+
+
+def test_a_stack_given_a_broker_uses_it_and_leaves_it_running(
+    postgres_url: str, kafka_bootstrap: str, tmp_path: Path
+) -> None:
+    stack = Stack(postgres_url, kafka_bootstrap, tmp_path / "given")
+    stack.close()
+    assert stack.broker is None and stack.kafka == kafka_bootstrap
+    assert isinstance(_topics(kafka_bootstrap), set)  # still answering
