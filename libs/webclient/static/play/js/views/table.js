@@ -69,10 +69,12 @@ export async function render(root, matchId) {
     if (view.phase === "ended") showEnd();
   }
 
-  async function send(command) {
+  // A concede stands whatever the table shows: it goes without the version seen, so a move made at
+  // the same moment (the opponent's, a bot's, a timeout) cannot turn it into an unseen version conflict.
+  async function send(command, { anyVersion = false } = {}) {
     s.selected = null;
     try {
-      const r = await post(`/v1/matches/${matchId}/commands`, { ...command, expected_version: s.view.version });
+      const r = await post(`/v1/matches/${matchId}/commands`, anyVersion ? command : { ...command, expected_version: s.view.version });
       addEvents(r.events, false);
     } catch (err) {
       if (!(err instanceof ApiError)) setOffline(true);
@@ -226,7 +228,7 @@ export async function render(root, matchId) {
     return `The opponent is disconnected: they forfeit in ${left} s unless they come back.`;
   }
 
-  const concede = twoClickConcede(s, () => draw(), () => send({ type: "concede" }));
+  const concede = twoClickConcede(s, () => draw(), () => send({ type: "concede" }, { anyVersion: true }));
 
   function tick() {
     const v = s.view;
