@@ -59,6 +59,14 @@ export function short(id) {
   return String(id).slice(0, 8);
 }
 
+// What a table posts for `command`, chosen on the table at `version`: a move names that version, so a
+// move chosen on a table that has changed since is refused (409) instead of played; a concede stands
+// whatever the table shows and goes without it, so a move made at the same moment (the opponent's, a
+// bot's, a timeout) cannot turn it into an unseen version conflict. Shared by both tables.
+export function commandBody(command, version) {
+  return command.type === "concede" ? command : { ...command, expected_version: version };
+}
+
 // Concede in two clicks: the first turns the button into its confirmation (`s.conceding`, for 4 s,
 // `draw` redraws it), the second calls `act`. Shared by the Arcana and the arena tables.
 export function twoClickConcede(s, draw, act) {

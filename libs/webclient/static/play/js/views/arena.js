@@ -7,7 +7,7 @@
 import { ApiError, get, me, post } from "../api.js";
 import { COMBOS, arenaFace, kindName, tellArena } from "../arenacards.js";
 import { offlineBanner, watchMatch } from "../live.js";
-import { announce, errorText, h, mount, twoClickConcede } from "../ui.js";
+import { announce, commandBody, errorText, h, mount, twoClickConcede } from "../ui.js";
 
 const ORDINAL = ["1st", "2nd", "3rd", "4th"];
 
@@ -61,13 +61,11 @@ export async function render(root, matchId) {
     if (view.phase === "ended") showEnd();
   }
 
-  // A concede stands whatever the table shows: it goes without the version seen, so a move made at
-  // the same moment (the opponent's, a bot's, a timeout) cannot turn it into an unseen version conflict.
-  async function send(command, { anyVersion = false } = {}) {
+  async function send(command) {
     s.sel = null;
     s.discard.clear();
     try {
-      const r = await post(`/v1/matches/${matchId}/commands`, anyVersion ? command : { ...command, expected_version: s.view.version });
+      const r = await post(`/v1/matches/${matchId}/commands`, commandBody(command, s.view.version));
       addEvents(r.events, false);
     } catch (err) {
       if (!(err instanceof ApiError)) setOffline(true);
@@ -242,7 +240,7 @@ export async function render(root, matchId) {
     if (r) r.textContent = left;
   }
 
-  const concede = twoClickConcede(s, () => draw(), () => send({ type: "concede" }, { anyVersion: true }));
+  const concede = twoClickConcede(s, () => draw(), () => send({ type: "concede" }));
 
   let endShown = false;
   async function showEnd() {

@@ -5,7 +5,7 @@
 import { ApiError, get, me, post } from "../api.js";
 import { arcanum, card, cardFace, describeArcanum } from "../cards.js";
 import { Names, reasonText, tell, touched } from "../story.js";
-import { announce, errorText, h, mount, twoClickConcede } from "../ui.js";
+import { announce, commandBody, errorText, h, mount, twoClickConcede } from "../ui.js";
 import { matchHref } from "../games.js";
 import { offlineBanner, watchMatch } from "../live.js";
 
@@ -69,12 +69,10 @@ export async function render(root, matchId) {
     if (view.phase === "ended") showEnd();
   }
 
-  // A concede stands whatever the table shows: it goes without the version seen, so a move made at
-  // the same moment (the opponent's, a bot's, a timeout) cannot turn it into an unseen version conflict.
-  async function send(command, { anyVersion = false } = {}) {
+  async function send(command) {
     s.selected = null;
     try {
-      const r = await post(`/v1/matches/${matchId}/commands`, anyVersion ? command : { ...command, expected_version: s.view.version });
+      const r = await post(`/v1/matches/${matchId}/commands`, commandBody(command, s.view.version));
       addEvents(r.events, false);
     } catch (err) {
       if (!(err instanceof ApiError)) setOffline(true);
@@ -228,7 +226,7 @@ export async function render(root, matchId) {
     return `The opponent is disconnected: they forfeit in ${left} s unless they come back.`;
   }
 
-  const concede = twoClickConcede(s, () => draw(), () => send({ type: "concede" }, { anyVersion: true }));
+  const concede = twoClickConcede(s, () => draw(), () => send({ type: "concede" }));
 
   function tick() {
     const v = s.view;
