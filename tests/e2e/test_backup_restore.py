@@ -95,9 +95,10 @@ def wait_until(probe: Callable[[], Any], what: Callable[[], str], timeout: float
         time.sleep(0.2)
 
 
-def settle(stack: Stack, bootstrap: str) -> None:
-    """Until every relay published everything and every consumer group applied it."""
-    watch = BusWatch(bootstrap, stack.env["ARCANA_KAFKA_GROUP_PREFIX"])
+def settle(stack: Stack) -> None:
+    """Until every relay published everything and every consumer group applied it, on the broker the
+    stack runs on now (its own, or the new one after ``use``)."""
+    watch = BusWatch(stack.kafka, stack.env["ARCANA_KAFKA_GROUP_PREFIX"])
     try:
         settled = Settled(stack.database_url, watch)
         wait_until(settled, settled.describe)
@@ -148,7 +149,7 @@ def test_restore_to_a_backup_and_republish_to_a_new_broker_gives_back_every_read
         _welcomed(p)
         open_pack(p)
     play_both(a, b, pair(a, b, "ranked"))
-    settle(stack, stack.kafka)
+    settle(stack)
     at_backup, seen_at_backup = read_models(stack.database_url), views([a, b])
     assert seen_at_backup[(a.id, "/v1/ratings/me")]["games"] == 1
     backup = tmp_path / "arcana.dump"
@@ -157,7 +158,7 @@ def test_restore_to_a_backup_and_republish_to_a_new_broker_gives_back_every_read
     c = Player(stack, "restore_c")
     open_pack(a)
     concede(b, pair(a, b, "casual"))
-    settle(stack, stack.kafka)
+    settle(stack)
     assert views([a, b]) != seen_at_backup and read_models(stack.database_url) != at_backup
 
     stack.kill(*stack.components)
@@ -168,7 +169,7 @@ def test_restore_to_a_backup_and_republish_to_a_new_broker_gives_back_every_read
     stack.use(restored, broker.bootstrap)
     stack.start()
     stack.wait_ready()
-    settle(stack, broker.bootstrap)
+    settle(stack)
 
     republished = relay_positions(restored)
     on_new_broker = [cluster == broker.cluster_id and head > 0 for head, _, cluster in republished.values()]
